@@ -1,0 +1,25 @@
+//! The access model of the operator contract, in one place: every scope, what `*`
+//! means for each kind of credential, who may grant what, the API key secret format,
+//! and the requirement of every route of the endpoint table. Pure: no I/O.
+
+mod api_key_secret;
+mod credential;
+mod grant;
+mod issuance;
+mod password_policy;
+mod requirement;
+mod route;
+mod route_table;
+mod scope;
+mod staff_email;
+
+pub use api_key_secret::{ApiKeyEnvironment, ApiKeySecret, SecretFormatError, SecretHash};
+pub use credential::CredentialKind;
+pub use grant::{Grant, GrantError};
+pub use issuance::{IssuanceError, check_api_key_grant, check_issuance};
+pub use password_policy::{Password, PasswordError};
+pub use requirement::{CredentialRule, Denial, Requirement, ScopeRule};
+pub use route::{HttpMethod, RouteSpec};
+pub use route_table::{ROUTES, RouteId};
+pub use scope::{Scope, UnknownScope};
+pub use staff_email::{StaffEmail, StaffEmailError};

@@ -1,0 +1,11 @@
+//! Shared domain vocabulary of the Opinion platform: typed prefixed identifiers,
+//! opaque keyset cursors and page sizes. Pure: no I/O, no clock, no randomness.
+
+mod cursor;
+mod id;
+mod page;
+
+pub use cursor::{Cursor, CursorError};
+pub use id::{ApiKeyId, OperatorId, StaffId, StaffSessionId};
+pub use id::{ApiKeyKind, Id, IdKind, OperatorKind, ParseIdError, StaffKind, StaffSessionKind};
+pub use page::{Page, PageLimit, PageLimitError, PageRequest};
