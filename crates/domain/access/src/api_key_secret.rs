@@ -6,10 +6,11 @@ use std::fmt;
 
 use sha2::{Digest, Sha256};
 
+use crate::base62;
+
 const PREFIX: &str = "opk";
 const BODY_LEN: usize = 32;
 const CHECKSUM_LEN: usize = 6;
-const BASE62: &[u8; 62] = b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 
 /// The environment a key was issued in, written into the key so it is never sent to
 /// the wrong one unnoticed.
@@ -66,10 +67,7 @@ pub struct SecretHash(pub String);
 impl ApiKeySecret {
     /// Makes a new secret from 32 uniformly random bytes supplied by the caller.
     pub fn generate(environment: ApiKeyEnvironment, random: [u8; BODY_LEN]) -> Self {
-        let body: String = random
-            .iter()
-            .map(|byte| char::from(BASE62[usize::from(*byte) % BASE62.len()]))
-            .collect();
+        let body = base62::from_random(&random);
         let unchecked = format!("{PREFIX}_{}_{body}", environment.tag());
         let checksum = checksum_of(&unchecked);
         Self {
@@ -81,12 +79,11 @@ impl ApiKeySecret {
     /// Checks that a presented string is a well-formed key with a valid checksum.
     pub fn parse(text: &str) -> Result<Self, SecretFormatError> {
         let mut parts = text.splitn(3, '_');
-        let (Some(PREFIX), Some(tag), Some(rest)) = (parts.next(), parts.next(), parts.next())
-        else {
+        let (Some(PREFIX), Some(tag), Some(rest)) = (parts.next(), parts.next(), parts.next()) else {
             return Err(SecretFormatError::Malformed);
         };
         let environment = ApiKeyEnvironment::from_tag(tag).ok_or(SecretFormatError::Malformed)?;
-        if rest.len() != BODY_LEN + CHECKSUM_LEN || !rest.bytes().all(|b| BASE62.contains(&b)) {
+        if rest.len() != BODY_LEN + CHECKSUM_LEN || !rest.bytes().all(|b| base62::ALPHABET.contains(&b)) {
             return Err(SecretFormatError::Malformed);
         }
         let (unchecked, checksum) = text.split_at(text.len() - CHECKSUM_LEN);
@@ -134,13 +131,7 @@ impl fmt::Debug for ApiKeySecret {
 }
 
 fn checksum_of(unchecked: &str) -> String {
-    let mut value = crc32fast::hash(unchecked.as_bytes());
-    let mut digits = [b'0'; CHECKSUM_LEN];
-    for digit in digits.iter_mut().rev() {
-        *digit = BASE62[(value % 62) as usize];
-        value /= 62;
-    }
-    digits.iter().map(|b| char::from(*b)).collect()
+    base62::fixed_width(u64::from(crc32fast::hash(unchecked.as_bytes())), CHECKSUM_LEN)
 }
 
 #[cfg(test)]
@@ -169,10 +160,7 @@ mod tests {
         let mut typo = text.clone().into_bytes();
         typo[12] = if typo[12] == b'a' { b'b' } else { b'a' };
         let typo = String::from_utf8(typo).expect("ascii");
-        assert_eq!(
-            ApiKeySecret::parse(&typo),
-            Err(SecretFormatError::BadChecksum)
-        );
+        assert_eq!(ApiKeySecret::parse(&typo), Err(SecretFormatError::BadChecksum));
     }
 
     #[test]
@@ -187,11 +175,7 @@ mod tests {
             &format!("{text}0"),
             &text.replace(&text[10..11], "-"),
         ] {
-            assert_eq!(
-                ApiKeySecret::parse(bad),
-                Err(SecretFormatError::Malformed),
-                "{bad}"
-            );
+            assert_eq!(ApiKeySecret::parse(bad), Err(SecretFormatError::Malformed), "{bad}");
         }
     }
 
@@ -206,10 +190,7 @@ mod tests {
     fn hash_is_hex_sha256() {
         let hash = key().hash().0;
         assert_eq!(hash.len(), 64);
-        assert!(
-            hash.bytes()
-                .all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase())
-        );
+        assert!(hash.bytes().all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase()));
     }
 
     proptest! {

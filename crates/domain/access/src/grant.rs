@@ -88,10 +88,7 @@ mod tests {
     #[test]
     fn parses_the_wildcard_alone() {
         assert_eq!(Grant::parse(&["*"]), Ok(Grant::All));
-        assert_eq!(
-            Grant::parse(&["*", "users:read"]),
-            Err(GrantError::WildcardWithOthers)
-        );
+        assert_eq!(Grant::parse(&["*", "users:read"]), Err(GrantError::WildcardWithOthers));
     }
 
     #[test]
@@ -139,18 +136,9 @@ mod tests {
 
     #[test]
     fn flight_scopes_are_never_implied_by_a_restricted_grant() {
-        let reporting = Grant::parse(&[
-            "users:read",
-            "trades:read",
-            "balance_operations:read",
-            "webhooks:read",
-        ])
-        .expect("valid");
-        for flight in [
-            Scope::FlightRead,
-            Scope::FlightTermsRead,
-            Scope::FlightSettlementsRead,
-        ] {
+        let reporting =
+            Grant::parse(&["users:read", "trades:read", "balance_operations:read", "webhooks:read"]).expect("valid");
+        for flight in [Scope::FlightRead, Scope::FlightTermsRead, Scope::FlightSettlementsRead] {
             assert!(!reporting.holds(CredentialKind::ApiKey, flight));
             assert!(!reporting.holds(CredentialKind::StaffSession, flight));
         }

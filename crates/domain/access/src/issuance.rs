@@ -21,10 +21,7 @@ pub enum IssuanceError {
 
 /// Checks a grant meant for an API key against the API-key rules alone.
 pub fn check_api_key_grant(grant: &Grant) -> Result<(), IssuanceError> {
-    let staff: Vec<Scope> = grant
-        .explicit_scopes()
-        .filter(|s| s.is_staff_only())
-        .collect();
+    let staff: Vec<Scope> = grant.explicit_scopes().filter(|s| s.is_staff_only()).collect();
     if staff.is_empty() {
         Ok(())
     } else {
@@ -46,8 +43,7 @@ pub fn check_issuance(
     match requested {
         Grant::All => {
             let issuer_is_at_least_as_broad = *issuer == Grant::All
-                && (issuer_kind == CredentialKind::StaffSession
-                    || target_kind == CredentialKind::ApiKey);
+                && (issuer_kind == CredentialKind::StaffSession || target_kind == CredentialKind::ApiKey);
             if issuer_is_at_least_as_broad {
                 Ok(())
             } else {
@@ -98,10 +94,7 @@ mod tests {
 
     #[test]
     fn a_wildcard_key_may_issue_any_api_key() {
-        assert_eq!(
-            check_issuance(ApiKey, &Grant::All, ApiKey, &Grant::All),
-            Ok(())
-        );
+        assert_eq!(check_issuance(ApiKey, &Grant::All, ApiKey, &Grant::All), Ok(()));
         assert_eq!(
             check_issuance(ApiKey, &Grant::All, ApiKey, &grant(&["flight:read"])),
             Ok(())
@@ -111,17 +104,9 @@ mod tests {
     #[test]
     fn a_restricted_key_cannot_escalate() {
         let issuer = grant(&["api_keys:write", "users:read"]);
+        assert_eq!(check_issuance(ApiKey, &issuer, ApiKey, &grant(&["users:read"])), Ok(()));
         assert_eq!(
-            check_issuance(ApiKey, &issuer, ApiKey, &grant(&["users:read"])),
-            Ok(())
-        );
-        assert_eq!(
-            check_issuance(
-                ApiKey,
-                &issuer,
-                ApiKey,
-                &grant(&["users:read", "trades:read"])
-            ),
+            check_issuance(ApiKey, &issuer, ApiKey, &grant(&["users:read", "trades:read"])),
             Err(IssuanceError::ExceedsIssuer {
                 beyond: vec![Scope::TradesRead]
             })
@@ -147,12 +132,7 @@ mod tests {
             Ok(())
         );
         assert_eq!(
-            check_issuance(
-                StaffSession,
-                &Grant::All,
-                StaffSession,
-                &grant(&["staffs:write"])
-            ),
+            check_issuance(StaffSession, &Grant::All, StaffSession, &grant(&["staffs:write"])),
             Ok(())
         );
     }
@@ -170,12 +150,7 @@ mod tests {
             Ok(())
         );
         assert_eq!(
-            check_issuance(
-                StaffSession,
-                &issuer,
-                StaffSession,
-                &grant(&["flight:read"])
-            ),
+            check_issuance(StaffSession, &issuer, StaffSession, &grant(&["flight:read"])),
             Err(IssuanceError::ExceedsIssuer {
                 beyond: vec![Scope::FlightRead]
             })

@@ -3,6 +3,7 @@
 //! and the requirement of every route of the endpoint table. Pure: no I/O.
 
 mod api_key_secret;
+mod base62;
 mod credential;
 mod grant;
 mod issuance;

@@ -35,6 +35,12 @@ impl Password {
         }
     }
 
+    /// A new password from 32 random bytes, for members whose password the service
+    /// chooses: 32 characters of letters and digits (about 190 bits).
+    pub fn from_random(random: [u8; 32]) -> Self {
+        Self(crate::base62::from_random(&random))
+    }
+
     /// The password itself, for hashing only.
     pub fn expose(&self) -> &str {
         &self.0
@@ -57,6 +63,12 @@ mod tests {
         assert!(Password::new("é".repeat(12)).is_ok());
         assert!(Password::new("x".repeat(256)).is_ok());
         assert_eq!(Password::new("x".repeat(257)), Err(PasswordError::TooLong));
+    }
+
+    #[test]
+    fn generated_passwords_meet_the_policy() {
+        let generated = Password::from_random([200; 32]);
+        assert_eq!(Password::new(generated.expose().to_owned()), Ok(generated));
     }
 
     #[test]

@@ -95,18 +95,11 @@ impl Requirement {
         match scopes {
             ScopeRule::None => Ok(()),
             ScopeRule::AllOf(needed) => {
-                let missing: Vec<Scope> = needed
-                    .iter()
-                    .copied()
-                    .filter(|s| !grant.holds(kind, *s))
-                    .collect();
+                let missing: Vec<Scope> = needed.iter().copied().filter(|s| !grant.holds(kind, *s)).collect();
                 if missing.is_empty() {
                     Ok(())
                 } else {
-                    Err(Denial::MissingScopes {
-                        missing,
-                        any_of: false,
-                    })
+                    Err(Denial::MissingScopes { missing, any_of: false })
                 }
             }
             ScopeRule::AnyOf(options) => {
@@ -145,10 +138,7 @@ mod tests {
 
     #[test]
     fn public_routes_pass_everyone() {
-        assert_eq!(
-            Requirement::Public.check(ApiKey, &grant(&["users:read"])),
-            Ok(())
-        );
+        assert_eq!(Requirement::Public.check(ApiKey, &grant(&["users:read"])), Ok(()));
     }
 
     #[test]
@@ -191,10 +181,7 @@ mod tests {
     #[test]
     fn staff_routes_refuse_api_keys_even_with_the_wildcard() {
         let rule = Requirement::staff(&[Scope::StaffsRead]);
-        assert_eq!(
-            rule.check(ApiKey, &Grant::All),
-            Err(Denial::StaffSessionRequired)
-        );
+        assert_eq!(rule.check(ApiKey, &Grant::All), Err(Denial::StaffSessionRequired));
         assert_eq!(
             rule.check(ApiKey, &grant(&["staffs:read"])),
             Err(Denial::StaffSessionRequired)
@@ -214,9 +201,6 @@ mod tests {
     fn staff_route_without_scopes_needs_only_a_session() {
         let rule = Requirement::staff(&[]);
         assert_eq!(rule.check(StaffSession, &grant(&["users:read"])), Ok(()));
-        assert_eq!(
-            rule.check(ApiKey, &Grant::All),
-            Err(Denial::StaffSessionRequired)
-        );
+        assert_eq!(rule.check(ApiKey, &Grant::All), Err(Denial::StaffSessionRequired));
     }
 }

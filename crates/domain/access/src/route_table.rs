@@ -35,8 +35,7 @@ const PORTFOLIO_VIEW_LINK: Requirement = Requirement::any_of(&[LaunchWrite, User
 /// Flight tickets need both flight scopes (contract rule 3).
 const TICKETS: Requirement = Requirement::all_of(&[FlightRead, FlightTermsRead]);
 /// Flight balance operations need flight and balance-operation reads (contract rule 4).
-const FLIGHT_BALANCE_OPERATIONS: Requirement =
-    Requirement::all_of(&[FlightRead, BalanceOperationsRead]);
+const FLIGHT_BALANCE_OPERATIONS: Requirement = Requirement::all_of(&[FlightRead, BalanceOperationsRead]);
 /// Flight webhook delivery evidence needs flight and webhook reads (contract rule 5).
 const FLIGHT_DELIVERY_EVIDENCE: Requirement = Requirement::all_of(&[FlightRead, WebhooksRead]);
 

@@ -16,10 +16,8 @@ impl StaffEmail {
     pub fn parse(text: &str) -> Result<Self, StaffEmailError> {
         let email = text.trim().to_lowercase();
         let (local, domain) = email.split_once('@').ok_or(StaffEmailError)?;
-        let domain_ok = domain.contains('.')
-            && !domain.starts_with('.')
-            && !domain.ends_with('.')
-            && !domain.contains('@');
+        let domain_ok =
+            domain.contains('.') && !domain.starts_with('.') && !domain.ends_with('.') && !domain.contains('@');
         let plain = !email.chars().any(|c| c.is_whitespace() || c.is_control());
         if local.is_empty() || !domain_ok || !plain || email.len() > 254 {
             return Err(StaffEmailError);

@@ -4,8 +4,7 @@
 use std::collections::HashSet;
 
 use opinion_access::{
-    CredentialKind, CredentialRule, Grant, HttpMethod, ROUTES, Requirement, RouteId, Scope,
-    ScopeRule,
+    CredentialKind, CredentialRule, Grant, HttpMethod, ROUTES, Requirement, RouteId, Scope, ScopeRule,
 };
 
 /// The contract's endpoint table: method, path below `/api/operator`, required scopes,
@@ -17,88 +16,33 @@ const CONTRACT: &[(&str, &str, &[&str], bool)] = &[
     ("GET", "/users/portfolio-view", &["users:read"], false),
     ("GET", "/markets", &["markets:read"], false),
     ("GET", "/markets/trending", &["markets:read"], false),
-    (
-        "POST",
-        "/markets/{id}/visibility",
-        &["markets:write"],
-        false,
-    ),
+    ("POST", "/markets/{id}/visibility", &["markets:write"], false),
     ("GET", "/trades", &["trades:read"], false),
     ("GET", "/trades/{tradeId}", &["trades:read"], false),
     ("GET", "/trades/{tradeId}/view", &["trades:read"], false),
-    (
-        "GET",
-        "/trades/{marketId}/{externalUserId}",
-        &["trades:read"],
-        false,
-    ),
+    ("GET", "/trades/{marketId}/{externalUserId}", &["trades:read"], false),
     ("GET", "/resolutions", &["redemptions:read"], false),
     ("GET", "/redemptions", &["redemptions:read"], false),
-    (
-        "GET",
-        "/balance-operations",
-        &["balance_operations:read"],
-        false,
-    ),
+    ("GET", "/balance-operations", &["balance_operations:read"], false),
     ("GET", "/wallet-adapter", &["wallet_adapter:read"], false),
     ("PUT", "/wallet-adapter", &["wallet_adapter:write"], false),
-    (
-        "POST",
-        "/wallet-adapter/test",
-        &["wallet_adapter:write"],
-        false,
-    ),
+    ("POST", "/wallet-adapter/test", &["wallet_adapter:write"], false),
     ("GET", "/api-keys", &["api_keys:read"], false),
     ("POST", "/api-keys", &["api_keys:write"], false),
     ("POST", "/api-keys/{id}/revoke", &["api_keys:write"], false),
     ("GET", "/webhooks/endpoints", &["webhooks:read"], false),
     ("GET", "/webhooks/deliveries", &["webhooks:read"], false),
     ("POST", "/webhooks/endpoints", &["webhooks:write"], false),
-    (
-        "PATCH",
-        "/webhooks/endpoints/{id}",
-        &["webhooks:write"],
-        false,
-    ),
-    (
-        "DELETE",
-        "/webhooks/endpoints/{id}",
-        &["webhooks:write"],
-        false,
-    ),
-    (
-        "POST",
-        "/webhooks/endpoints/{id}/delete",
-        &["webhooks:write"],
-        false,
-    ),
-    (
-        "POST",
-        "/webhooks/deliveries/{id}/replay",
-        &["webhooks:write"],
-        false,
-    ),
+    ("PATCH", "/webhooks/endpoints/{id}", &["webhooks:write"], false),
+    ("DELETE", "/webhooks/endpoints/{id}", &["webhooks:write"], false),
+    ("POST", "/webhooks/endpoints/{id}/delete", &["webhooks:write"], false),
+    ("POST", "/webhooks/deliveries/{id}/replay", &["webhooks:write"], false),
     ("GET", "/simulator/users", &["simulator:read"], false),
     ("GET", "/simulator/users/{id}", &["simulator:read"], false),
-    (
-        "GET",
-        "/simulator/wallets/{externalUserId}",
-        &["simulator:read"],
-        false,
-    ),
+    ("GET", "/simulator/wallets/{externalUserId}", &["simulator:read"], false),
     ("POST", "/simulator/users", &["simulator:write"], false),
-    (
-        "PATCH",
-        "/simulator/users/{id}",
-        &["simulator:write"],
-        false,
-    ),
-    (
-        "POST",
-        "/simulator/users/{id}/operations",
-        &["simulator:write"],
-        false,
-    ),
+    ("PATCH", "/simulator/users/{id}", &["simulator:write"], false),
+    ("POST", "/simulator/users/{id}/operations", &["simulator:write"], false),
     (
         "PUT",
         "/simulator/wallets/{externalUserId}",
@@ -109,12 +53,7 @@ const CONTRACT: &[(&str, &str, &[&str], bool)] = &[
     ("GET", "/staff", &["staffs:read"], true),
     ("POST", "/staff", &["staffs:write"], true),
     ("PATCH", "/staff/{id}", &["staffs:write"], true),
-    (
-        "POST",
-        "/staff/{id}/reset-password",
-        &["staffs:write"],
-        true,
-    ),
+    ("POST", "/staff/{id}/reset-password", &["staffs:write"], true),
 ];
 
 fn find(method: &str, path: &str) -> &'static opinion_access::RouteSpec {
@@ -129,10 +68,7 @@ fn find(method: &str, path: &str) -> &'static opinion_access::RouteSpec {
 fn every_contract_row_is_declared_with_its_scopes_and_credential_kind() {
     for (method, path, scopes, staff_only) in CONTRACT {
         let spec = find(method, path);
-        let expected: Vec<Scope> = scopes
-            .iter()
-            .map(|s| s.parse().expect("contract scope"))
-            .collect();
+        let expected: Vec<Scope> = scopes.iter().map(|s| s.parse().expect("contract scope")).collect();
         let expected_credential = if *staff_only {
             CredentialRule::StaffSessionOnly
         } else {
@@ -203,10 +139,7 @@ fn only_the_document_and_staff_login_are_public() {
         .filter(|r| r.requirement.is_public())
         .map(|r| r.id)
         .collect();
-    assert_eq!(
-        public,
-        [RouteId::OpenApiDocument, RouteId::StaffSessionCreate]
-    );
+    assert_eq!(public, [RouteId::OpenApiDocument, RouteId::StaffSessionCreate]);
 }
 
 #[test]
@@ -226,9 +159,7 @@ fn flight_routes_are_reads_under_flight_and_need_their_compound_scopes() {
             Some("wallet-operations") => &[Scope::FlightRead, Scope::BalanceOperationsRead],
             Some("webhook-deliveries") => &[Scope::FlightRead, Scope::WebhooksRead],
             Some("terms") => &[Scope::FlightTermsRead],
-            Some("settlement-reports" | "payments" | "statement-corrections") => {
-                &[Scope::FlightSettlementsRead]
-            }
+            Some("settlement-reports" | "payments" | "statement-corrections") => &[Scope::FlightSettlementsRead],
             other => panic!("unexpected flight resource {other:?}"),
         };
         assert_eq!(scopes, expected, "{}", spec.path);

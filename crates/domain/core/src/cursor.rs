@@ -56,11 +56,7 @@ mod tests {
     #[test]
     fn refuses_garbage() {
         for text in ["", "!!", "dGVzdA", "djE6a2V5XzAw"] {
-            assert_eq!(
-                Cursor::<ApiKeyKind>::decode(text),
-                Err(CursorError),
-                "{text}"
-            );
+            assert_eq!(Cursor::<ApiKeyKind>::decode(text), Err(CursorError), "{text}");
         }
     }
 

@@ -32,12 +32,7 @@ macro_rules! id_kind {
 id_kind!(OperatorKind, OperatorId, "op", "an operator (a tenant)");
 id_kind!(ApiKeyKind, ApiKeyId, "key", "an operator API key");
 id_kind!(StaffKind, StaffId, "stf", "a dashboard staff member");
-id_kind!(
-    StaffSessionKind,
-    StaffSessionId,
-    "ses",
-    "a dashboard staff session"
-);
+id_kind!(StaffSessionKind, StaffSessionId, "ses", "a dashboard staff session");
 
 /// A typed, prefixed identifier.
 pub struct Id<K: IdKind> {
@@ -91,9 +86,7 @@ impl<K: IdKind> FromStr for Id<K> {
         let body = text
             .strip_prefix(K::PREFIX)
             .and_then(|rest| rest.strip_prefix('_'))
-            .ok_or(ParseIdError::WrongPrefix {
-                expected: K::PREFIX,
-            })?;
+            .ok_or(ParseIdError::WrongPrefix { expected: K::PREFIX })?;
         if body.len() != ulid::ULID_LEN {
             return Err(ParseIdError::Malformed);
         }
@@ -105,12 +98,7 @@ impl<K: IdKind> FromStr for Id<K> {
 
 impl<K: IdKind> fmt::Display for Id<K> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{}_{}",
-            K::PREFIX,
-            self.value.to_string().to_ascii_lowercase()
-        )
+        write!(f, "{}_{}", K::PREFIX, self.value.to_string().to_ascii_lowercase())
     }
 }
 
@@ -189,11 +177,7 @@ mod tests {
             "key_0000000000000000000000000!",
             "key_000000000000000000000000011",
         ] {
-            assert_eq!(
-                text.parse::<ApiKeyId>(),
-                Err(ParseIdError::Malformed),
-                "{text}"
-            );
+            assert_eq!(text.parse::<ApiKeyId>(), Err(ParseIdError::Malformed), "{text}");
         }
     }
 

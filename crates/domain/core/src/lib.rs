@@ -3,9 +3,11 @@
 
 mod cursor;
 mod id;
+mod label;
 mod page;
 
 pub use cursor::{Cursor, CursorError};
 pub use id::{ApiKeyId, OperatorId, StaffId, StaffSessionId};
 pub use id::{ApiKeyKind, Id, IdKind, OperatorKind, ParseIdError, StaffKind, StaffSessionKind};
+pub use label::{Label, LabelError};
 pub use page::{Page, PageLimit, PageLimitError, PageRequest};

@@ -1,0 +1,53 @@
+//! The use cases' error: what went wrong in the caller's terms. The HTTP edge maps
+//! each variant to a status and a stable code, once.
+
+use opinion_access::IssuanceError;
+
+use crate::auth_failure::AuthFailure;
+use crate::ports::StoreError;
+
+/// Why a use case did not do what was asked.
+#[derive(Debug, thiserror::Error)]
+pub enum AppError {
+    /// No usable credential.
+    #[error("authentication failed: {0}")]
+    Unauthenticated(#[from] AuthFailure),
+    /// The named thing does not exist for this operator (or belongs to another one).
+    #[error("{0} not found")]
+    NotFound(&'static str),
+    /// A field of the request is invalid.
+    #[error("invalid `{field}`: {message}")]
+    Invalid {
+        /// The request field, as the client wrote it.
+        field: &'static str,
+        /// What is wrong with it.
+        message: String,
+    },
+    /// The request would hand out more access than the rules allow.
+    #[error(transparent)]
+    Issuance(#[from] IssuanceError),
+    /// The request clashes with the current state (e.g. an e-mail already in use).
+    #[error("{detail}")]
+    Conflict {
+        /// Stable machine code.
+        code: &'static str,
+        /// Human explanation.
+        detail: String,
+    },
+    /// The store failed; details are for the log only.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// An internal step failed (hashing, signing); details are for the log only.
+    #[error("internal failure: {0}")]
+    Internal(String),
+}
+
+impl AppError {
+    /// Shorthand for an invalid field.
+    pub fn invalid(field: &'static str, message: impl ToString) -> Self {
+        Self::Invalid {
+            field,
+            message: message.to_string(),
+        }
+    }
+}

@@ -1,0 +1,15 @@
+//! An operator: a tenant of the platform.
+
+use opinion_core::OperatorId;
+use time::OffsetDateTime;
+
+/// A tenant: a gaming or fintech site that embeds the platform.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Operator {
+    /// Its id.
+    pub id: OperatorId,
+    /// Its display name.
+    pub name: String,
+    /// When it was created.
+    pub created_at: OffsetDateTime,
+}

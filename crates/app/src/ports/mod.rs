@@ -1,0 +1,17 @@
+//! The ports: what the use cases need from the outside world, in their own terms.
+//! Adapters implement them; tests mock them (`mock` feature, mockall).
+
+mod clock;
+mod random;
+mod store;
+
+pub use clock::Clock;
+pub use random::Random;
+pub use store::{ApiKeyStore, OperatorStore, SessionStore, StaffStore, StoreError};
+
+#[cfg(any(test, feature = "mock"))]
+pub use clock::MockClock;
+#[cfg(any(test, feature = "mock"))]
+pub use random::MockRandom;
+#[cfg(any(test, feature = "mock"))]
+pub use store::{MockApiKeyStore, MockOperatorStore, MockSessionStore, MockStaffStore};
