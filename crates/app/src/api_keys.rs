@@ -149,7 +149,8 @@ mod tests {
             expires_at: Some(NOW - Duration::seconds(1)),
             ..request(&["users:read"])
         };
-        let cases: Vec<(crate::Principal, NewApiKey, fn(&AppError) -> bool)> = vec![
+        type Case = (crate::Principal, NewApiKey, fn(&AppError) -> bool);
+        let cases: Vec<Case> = vec![
             (
                 restricted.clone(),
                 request(&["trades:read"]),
