@@ -1,1 +1,66 @@
-fn main() {}
+//! `opinion`: runs the service (default), migrates, or runs platform admin tools.
+
+use std::process::ExitCode;
+
+use anyhow::Context;
+use clap::Parser;
+use opinion::cli::{Cli, Command};
+use opinion::config::{Config, Environment};
+use opinion::database::Database;
+use opinion::startup::{self, Application};
+use opinion::{admin, dev_seed, secrets, telemetry};
+
+#[tokio::main]
+async fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli).await {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("error: {error:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+async fn run(cli: Cli) -> anyhow::Result<()> {
+    let config = Config::load(cli.config.as_deref())?;
+    telemetry::init(config.log_format);
+    let database = Database::resolve(&config).await?;
+    let outcome = match cli.command.unwrap_or(Command::Serve) {
+        Command::Serve => serve(&config, &database.url).await,
+        Command::Migrate => opinion_store_pg::run_migrations(&database.url)
+            .await
+            .context("migrating the database")
+            .map(|()| tracing::info!("migrations applied")),
+        Command::Admin { command } => {
+            let access = startup::access(&config, &database.url, &secrets::session_secret(&config)?).await?;
+            let output = admin::run(&access, command).await?;
+            println!("{output}");
+            Ok(())
+        }
+    };
+    database.shut_down();
+    outcome
+}
+
+async fn serve(config: &Config, database_url: &str) -> anyhow::Result<()> {
+    let access = startup::access(config, database_url, &secrets::session_secret(config)?).await?;
+    let demo = if config.env == Environment::Development {
+        Some(dev_seed::ensure_demo_operator(&access, &config.data_dir).await?)
+    } else {
+        None
+    };
+    let application = Application::bind(config, access)?;
+    let base = format!("http://{}:{}", config.host, application.port());
+    println!("Opinion ({:?}) listening on {base}", config.env);
+    println!("  OpenAPI document: {base}/api/operator/openapi.json");
+    if let Some(demo) = demo {
+        println!("  demo operator {}: API key {}", demo.operator_id, demo.api_key);
+        println!("  demo staff login {} / {}", demo.staff_email, demo.staff_password);
+        println!(
+            "  (saved in {})",
+            dev_seed::credentials_path(&config.data_dir).display()
+        );
+    }
+    application.run().await.context("serving HTTP")
+}

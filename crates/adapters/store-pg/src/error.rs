@@ -1,0 +1,61 @@
+//! How database failures become the ports' `StoreError`: a unique violation is a
+//! `Duplicate` named after what it protects, anything else is `Unavailable`, logged here
+//! where the span still says which operation failed.
+
+use diesel::result::{DatabaseErrorKind, Error as DieselError};
+use opinion_app::ports::StoreError;
+
+/// The subject a unique constraint protects, as `StoreError::Duplicate` names it.
+fn duplicate_subject(constraint: Option<&str>) -> &'static str {
+    match constraint {
+        Some("staff_members_email_key") => "staff_email",
+        Some("api_keys_secret_hash_key") => "api_key_hash",
+        Some("operators_pkey") => "operator_id",
+        Some("api_keys_pkey") => "api_key_id",
+        Some("staff_members_pkey") => "staff_id",
+        Some("staff_sessions_pkey") => "staff_session_id",
+        _ => "record",
+    }
+}
+
+/// Maps a diesel error of a query or transaction.
+pub(crate) fn from_diesel(error: DieselError) -> StoreError {
+    match &error {
+        DieselError::DatabaseError(DatabaseErrorKind::UniqueViolation, info) => {
+            let subject = duplicate_subject(info.constraint_name());
+            tracing::debug!(subject, "unique constraint refused the write");
+            StoreError::Duplicate(subject)
+        }
+        _ => unavailable("query failed", &error),
+    }
+}
+
+/// An `Unavailable` for a failure that is not the caller's doing; logged once, here.
+pub(crate) fn unavailable(what: &str, error: &dyn std::fmt::Display) -> StoreError {
+    tracing::error!(error = %error, "{what}");
+    StoreError::Unavailable(format!("{what}: {error}"))
+}
+
+/// A stored value the domain refuses: the database holds something this code never
+/// writes, so it is reported as a store failure rather than handed on.
+pub(crate) fn corrupt(table: &str, id: uuid::Uuid, problem: &dyn std::fmt::Display) -> StoreError {
+    tracing::error!(table, %id, problem = %problem, "corrupt row");
+    StoreError::Unavailable(format!("corrupt row in {table} ({id}): {problem}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_duplicates_by_constraint() {
+        assert_eq!(duplicate_subject(Some("staff_members_email_key")), "staff_email");
+        assert_eq!(duplicate_subject(Some("api_keys_secret_hash_key")), "api_key_hash");
+        assert_eq!(duplicate_subject(None), "record");
+    }
+
+    #[test]
+    fn other_failures_are_unavailable() {
+        assert!(matches!(from_diesel(DieselError::NotFound), StoreError::Unavailable(_)));
+    }
+}

@@ -1,0 +1,56 @@
+//! The diesel view of the tables created by `migrations/`, written by hand; it must
+//! match the SQL exactly.
+
+diesel::table! {
+    /// Tenants.
+    operators (id) {
+        id -> Uuid,
+        name -> Text,
+        created_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
+    /// Operator API keys, stored under their secret's hash.
+    api_keys (operator_id, id) {
+        operator_id -> Uuid,
+        id -> Uuid,
+        name -> Text,
+        scopes -> Array<Text>,
+        hint -> Text,
+        secret_hash -> Text,
+        created_at -> Timestamptz,
+        expires_at -> Nullable<Timestamptz>,
+        revoked_at -> Nullable<Timestamptz>,
+        last_used_at -> Nullable<Timestamptz>,
+    }
+}
+
+diesel::table! {
+    /// Dashboard staff members.
+    staff_members (operator_id, id) {
+        operator_id -> Uuid,
+        id -> Uuid,
+        email -> Text,
+        name -> Text,
+        scopes -> Array<Text>,
+        password_hash -> Text,
+        disabled -> Bool,
+        created_at -> Timestamptz,
+        updated_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
+    /// Server-side staff sessions.
+    staff_sessions (operator_id, id) {
+        operator_id -> Uuid,
+        id -> Uuid,
+        staff_id -> Uuid,
+        created_at -> Timestamptz,
+        expires_at -> Timestamptz,
+        ended_at -> Nullable<Timestamptz>,
+    }
+}
+
+diesel::allow_tables_to_appear_in_same_query!(operators, api_keys, staff_members, staff_sessions);

@@ -1,0 +1,11 @@
+//! Wire types: what the API reads and writes, in camelCase JSON, with OpenAPI schemas.
+
+mod api_key;
+mod list;
+mod staff;
+
+pub use api_key::{ApiKeyBody, CreateApiKeyBody, CreatedApiKeyBody};
+pub use list::ListBody;
+pub use staff::{
+    CreateStaffBody, LoginBody, ResetPasswordBody, SessionBody, StaffBody, StaffWithPasswordBody, UpdateStaffBody,
+};

@@ -1,0 +1,261 @@
+//! The OpenAPI 3.1 document, built from the route table so that every route of the
+//! contract is in it with its requirement, and from the wire types' schemas.
+
+use opinion_access::{CredentialRule, HttpMethod, ROUTES, Requirement, RouteId, RouteSpec, ScopeRule};
+use utoipa::IntoParams;
+use utoipa::openapi::path::{HttpMethod as DocMethod, OperationBuilder, ParameterBuilder, ParameterIn, PathItem};
+use utoipa::openapi::request_body::RequestBodyBuilder;
+use utoipa::openapi::schema::{ArrayBuilder, ObjectBuilder, Type};
+use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityRequirement, SecurityScheme};
+use utoipa::openapi::{
+    ComponentsBuilder, ContentBuilder, InfoBuilder, OpenApi, OpenApiBuilder, PathsBuilder, Ref, Required,
+    ResponseBuilder,
+};
+
+use crate::dto::{
+    ApiKeyBody, CreateApiKeyBody, CreateStaffBody, CreatedApiKeyBody, LoginBody, ResetPasswordBody, SessionBody,
+    StaffBody, StaffWithPasswordBody, UpdateStaffBody,
+};
+use crate::extract::PageQuery;
+use crate::problem::{PROBLEM_JSON, Problem};
+use crate::router::is_implemented;
+
+/// What a built route reads and answers, for the document.
+struct Shape {
+    request: Option<&'static str>,
+    status: &'static str,
+    response: Response,
+}
+
+enum Response {
+    Object(&'static str),
+    List(&'static str),
+    Empty,
+}
+
+fn shape(id: RouteId) -> Option<Shape> {
+    use Response::{Empty, List, Object};
+    use RouteId as R;
+    let shape = |request, status, response| {
+        Some(Shape {
+            request,
+            status,
+            response,
+        })
+    };
+    match id {
+        R::OpenApiDocument => shape(None, "200", Empty),
+        R::ApiKeysList => shape(None, "200", List("ApiKeyBody")),
+        R::ApiKeyCreate => shape(Some("CreateApiKeyBody"), "201", Object("CreatedApiKeyBody")),
+        R::ApiKeyRevoke => shape(None, "200", Object("ApiKeyBody")),
+        R::StaffSessionCreate => shape(Some("LoginBody"), "201", Object("SessionBody")),
+        R::StaffSessionEnd => shape(None, "204", Empty),
+        R::StaffList => shape(None, "200", List("StaffBody")),
+        R::StaffCreate => shape(Some("CreateStaffBody"), "201", Object("StaffWithPasswordBody")),
+        R::StaffUpdate => shape(Some("UpdateStaffBody"), "200", Object("StaffBody")),
+        R::StaffPasswordReset => shape(Some("ResetPasswordBody"), "200", Object("StaffWithPasswordBody")),
+        _ => None,
+    }
+}
+
+/// The whole document.
+pub fn document() -> OpenApi {
+    let paths = ROUTES.iter().fold(PathsBuilder::new(), |paths, spec| {
+        paths.path(spec.path, PathItem::new(doc_method(spec.method), operation(spec)))
+    });
+    let components = ComponentsBuilder::new()
+        .schema_from::<Problem>()
+        .schema_from::<ApiKeyBody>()
+        .schema_from::<CreateApiKeyBody>()
+        .schema_from::<CreatedApiKeyBody>()
+        .schema_from::<StaffBody>()
+        .schema_from::<CreateStaffBody>()
+        .schema_from::<UpdateStaffBody>()
+        .schema_from::<ResetPasswordBody>()
+        .schema_from::<StaffWithPasswordBody>()
+        .schema_from::<LoginBody>()
+        .schema_from::<SessionBody>()
+        .security_scheme(
+            "bearer",
+            SecurityScheme::Http(HttpBuilder::new().scheme(HttpAuthScheme::Bearer).build()),
+        )
+        .build();
+    OpenApiBuilder::new()
+        .info(
+            InfoBuilder::new()
+                .title("Opinion operator API")
+                .version("v1")
+                .description(Some(
+                    "REST v1 of the Opinion platform. Authenticate with `Authorization: Bearer <API key or staff session token>`. \
+                     Errors are `application/problem+json` with a stable `code`.",
+                ))
+                .build(),
+        )
+        .paths(paths.build())
+        .components(Some(components))
+        .build()
+}
+
+fn operation(spec: &RouteSpec) -> utoipa::openapi::path::Operation {
+    let shape = shape(spec.id);
+    let mut builder = OperationBuilder::new()
+        .operation_id(Some(format!("{:?}", spec.id)))
+        .tag(tag(spec.path))
+        .summary(Some(format!("{} {}", spec.method.as_str(), spec.path)))
+        .description(Some(requirement_text(&spec.requirement)));
+    for name in spec.parameters() {
+        builder = builder.parameter(
+            ParameterBuilder::new()
+                .name(name)
+                .parameter_in(ParameterIn::Path)
+                .required(Required::True)
+                .schema(Some(ObjectBuilder::new().schema_type(Type::String))),
+        );
+    }
+    if matches!(
+        shape,
+        Some(Shape {
+            response: Response::List(_),
+            ..
+        })
+    ) {
+        for parameter in PageQuery::into_params(|| Some(ParameterIn::Query)) {
+            builder = builder.parameter(parameter);
+        }
+    }
+    if !spec.requirement.is_public() {
+        builder = builder
+            .security(SecurityRequirement::new("bearer", Vec::<String>::new()))
+            .response("401", problem_response("no usable credential"))
+            .response(
+                "403",
+                problem_response("the credential lacks a required scope or is of the wrong kind"),
+            );
+    }
+    match shape {
+        Some(shape) => {
+            if let Some(request) = shape.request {
+                builder = builder
+                    .request_body(Some(
+                        RequestBodyBuilder::new()
+                            .content(
+                                "application/json",
+                                ContentBuilder::new()
+                                    .schema(Some(Ref::from_schema_name(request)))
+                                    .build(),
+                            )
+                            .build(),
+                    ))
+                    .response("400", problem_response("the request is malformed or invalid"));
+            }
+            builder.response(shape.status, success_response(shape.response)).build()
+        }
+        None => {
+            debug_assert!(!is_implemented(spec.id));
+            builder
+                .response("501", problem_response("part of the contract, not available yet"))
+                .build()
+        }
+    }
+}
+
+fn success_response(response: Response) -> utoipa::openapi::Response {
+    let content = |schema: utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>| {
+        ContentBuilder::new().schema(Some(schema)).build()
+    };
+    match response {
+        Response::Object(name) => ResponseBuilder::new()
+            .description("success")
+            .content("application/json", content(Ref::from_schema_name(name).into()))
+            .build(),
+        Response::List(item) => {
+            let page = ObjectBuilder::new()
+                .property("data", ArrayBuilder::new().items(Ref::from_schema_name(item)))
+                .required("data")
+                .property(
+                    "nextCursor",
+                    ObjectBuilder::new()
+                        .schema_type(Type::String)
+                        .description(Some("null on the last page")),
+                )
+                .property("hasMore", ObjectBuilder::new().schema_type(Type::Boolean))
+                .required("hasMore");
+            ResponseBuilder::new()
+                .description("one page, newest first")
+                .content("application/json", content(page.into()))
+                .build()
+        }
+        Response::Empty => ResponseBuilder::new().description("success").build(),
+    }
+}
+
+fn problem_response(description: &str) -> utoipa::openapi::Response {
+    ResponseBuilder::new()
+        .description(description)
+        .content(
+            PROBLEM_JSON,
+            ContentBuilder::new()
+                .schema(Some(Ref::from_schema_name("Problem")))
+                .build(),
+        )
+        .build()
+}
+
+fn requirement_text(requirement: &Requirement) -> String {
+    match requirement {
+        Requirement::Public => "No credential required.".to_owned(),
+        Requirement::Authenticated { credential, scopes } => {
+            let who = match credential {
+                CredentialRule::Any => "API key or staff session",
+                CredentialRule::StaffSessionOnly => "Staff session only (API keys are refused)",
+            };
+            let names = |s: &[opinion_access::Scope]| s.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", ");
+            match scopes {
+                ScopeRule::None | ScopeRule::AllOf([]) => format!("{who}; no scope required."),
+                ScopeRule::AllOf(s) => format!("{who}; requires all of: {}.", names(s)),
+                ScopeRule::AnyOf(s) => format!("{who}; requires any one of: {}.", names(s)),
+            }
+        }
+    }
+}
+
+fn tag(path: &str) -> String {
+    path.trim_start_matches("/api/operator/")
+        .split('/')
+        .next()
+        .unwrap_or("operator")
+        .to_owned()
+}
+
+fn doc_method(method: HttpMethod) -> DocMethod {
+    match method {
+        HttpMethod::Get => DocMethod::Get,
+        HttpMethod::Post => DocMethod::Post,
+        HttpMethod::Put => DocMethod::Put,
+        HttpMethod::Patch => DocMethod::Patch,
+        HttpMethod::Delete => DocMethod::Delete,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn documents_every_route_and_only_built_routes_have_shapes() {
+        let document = serde_json::to_value(document()).expect("serialisable");
+        assert_eq!(document["openapi"], "3.1.0");
+        for spec in ROUTES {
+            let method = spec.method.as_str().to_ascii_lowercase();
+            let operation = &document["paths"][spec.path][&method];
+            assert!(operation.is_object(), "{} {} missing", spec.method.as_str(), spec.path);
+            assert_eq!(shape(spec.id).is_some(), is_implemented(spec.id), "{:?}", spec.id);
+            assert_eq!(
+                operation["responses"]["501"].is_object(),
+                !is_implemented(spec.id),
+                "{:?}",
+                spec.id
+            );
+        }
+    }
+}

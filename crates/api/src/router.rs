@@ -1,0 +1,178 @@
+//! Mounts every route of the access domain's route table: one actix resource per path,
+//! guarded by that path's requirements, each route bound to its handler, and the routes
+//! whose capability is not built yet answering 501 after the same guard.
+
+use std::sync::Arc;
+
+use actix_web::http::Method;
+use actix_web::middleware::from_fn;
+use actix_web::{HttpResponse, Route, web};
+use opinion_access::{HttpMethod, ROUTES, RouteId, RouteSpec};
+
+use crate::auth::{MethodRequirements, guard};
+use crate::error::ApiError;
+use crate::routes::{api_keys, operational, staff, staff_sessions};
+
+/// Registers every route of the table on `config`.
+pub fn mount(config: &mut web::ServiceConfig) {
+    for (path, specs) in resources() {
+        let requirements: MethodRequirements = Arc::new(
+            specs
+                .iter()
+                .map(|spec| (actix_method(spec.method), spec.requirement))
+                .collect(),
+        );
+        let resource = specs
+            .iter()
+            .fold(web::resource(path), |resource, spec| resource.route(route_for(spec)))
+            .default_service(web::to(method_not_allowed))
+            .wrap(from_fn(move |request, next| guard(requirements.clone(), request, next)));
+        config.service(resource);
+    }
+}
+
+/// The table's routes grouped by path, most specific path first, so that a literal
+/// segment (`/staff/sessions`, `/flights/export`) wins over a parameter (`/staff/{id}`).
+fn resources() -> Vec<(&'static str, Vec<&'static RouteSpec>)> {
+    let mut specs: Vec<&RouteSpec> = ROUTES.iter().collect();
+    specs.sort_by_key(|spec| specificity(spec.path));
+    let mut resources: Vec<(&str, Vec<&RouteSpec>)> = Vec::new();
+    for spec in specs {
+        match resources.iter_mut().find(|(path, _)| *path == spec.path) {
+            Some((_, group)) => group.push(spec),
+            None => resources.push((spec.path, vec![spec])),
+        }
+    }
+    resources
+}
+
+/// Sort key: segment by segment, literals before parameters.
+fn specificity(path: &str) -> Vec<bool> {
+    path.split('/').map(|segment| segment.starts_with('{')).collect()
+}
+
+fn actix_method(method: HttpMethod) -> Method {
+    match method {
+        HttpMethod::Get => Method::GET,
+        HttpMethod::Post => Method::POST,
+        HttpMethod::Put => Method::PUT,
+        HttpMethod::Patch => Method::PATCH,
+        HttpMethod::Delete => Method::DELETE,
+    }
+}
+
+/// Whether a route's capability is built; the others answer 501 `not_implemented`.
+pub fn is_implemented(id: RouteId) -> bool {
+    !matches!(handler(id), Handler::NotImplemented)
+}
+
+enum Handler {
+    Bound(fn(Route) -> Route),
+    NotImplemented,
+}
+
+fn route_for(spec: &RouteSpec) -> Route {
+    let route = web::method(actix_method(spec.method));
+    match handler(spec.id) {
+        Handler::Bound(bind) => bind(route),
+        Handler::NotImplemented => {
+            let id = spec.id;
+            route.to(move || async move { Err::<HttpResponse, _>(ApiError::NotImplemented(id)) })
+        }
+    }
+}
+
+fn handler(id: RouteId) -> Handler {
+    use Handler::{Bound, NotImplemented};
+    use RouteId as R;
+    match id {
+        R::OpenApiDocument => Bound(|r| r.to(operational::openapi_document)),
+        R::ApiKeysList => Bound(|r| r.to(api_keys::list)),
+        R::ApiKeyCreate => Bound(|r| r.to(api_keys::create)),
+        R::ApiKeyRevoke => Bound(|r| r.to(api_keys::revoke)),
+        R::StaffSessionCreate => Bound(|r| r.to(staff_sessions::create)),
+        R::StaffSessionEnd => Bound(|r| r.to(staff_sessions::end)),
+        R::StaffList => Bound(|r| r.to(staff::list)),
+        R::StaffCreate => Bound(|r| r.to(staff::create)),
+        R::StaffUpdate => Bound(|r| r.to(staff::update)),
+        R::StaffPasswordReset => Bound(|r| r.to(staff::reset_password)),
+        R::Launch
+        | R::PortfolioViewLink
+        | R::UsersList
+        | R::UserPortfolio
+        | R::UserPortfolioView
+        | R::MarketsList
+        | R::MarketsTrending
+        | R::MarketVisibilitySet
+        | R::TradesList
+        | R::TradeGet
+        | R::TradeView
+        | R::TradeHistoryPage
+        | R::ResolutionsList
+        | R::RedemptionsList
+        | R::BalanceOperationsList
+        | R::WalletAdapterGet
+        | R::WalletAdapterPut
+        | R::WalletAdapterTest
+        | R::WebhookEndpointsList
+        | R::WebhookDeliveriesList
+        | R::WebhookEndpointCreate
+        | R::WebhookEndpointUpdate
+        | R::WebhookEndpointDelete
+        | R::WebhookEndpointDeleteByPost
+        | R::WebhookDeliveryReplay
+        | R::SimulatorUsersList
+        | R::SimulatorUserGet
+        | R::SimulatorWalletGet
+        | R::SimulatorUserCreate
+        | R::SimulatorUserUpdate
+        | R::SimulatorUserOperation
+        | R::SimulatorWalletPut
+        | R::SimulatorOperation
+        | R::FlightOverview
+        | R::FlightFlightsList
+        | R::FlightFlightGet
+        | R::FlightFlightsExport
+        | R::FlightTicketsList
+        | R::FlightTicketGet
+        | R::FlightTicketsExport
+        | R::FlightWalletOperationsList
+        | R::FlightWebhookDeliveriesList
+        | R::FlightTermsCurrent
+        | R::FlightTermsScheduled
+        | R::FlightTermsHistory
+        | R::FlightSettlementReportsList
+        | R::FlightSettlementReportGet
+        | R::FlightSettlementReportExport
+        | R::FlightPaymentsList
+        | R::FlightSettlementReportPayments
+        | R::FlightStatementCorrectionsList => NotImplemented,
+    }
+}
+
+async fn method_not_allowed() -> Result<HttpResponse, ApiError> {
+    Err(ApiError::MethodNotAllowed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn literal_segments_are_mounted_before_parameters() {
+        let order: Vec<&str> = resources().into_iter().map(|(path, _)| path).collect();
+        let position = |path: &str| order.iter().position(|p| *p == path).expect("mounted");
+        assert!(position("/api/operator/staff/sessions") < position("/api/operator/staff/{id}"));
+        assert!(position("/api/operator/flight/flights/export") < position("/api/operator/flight/flights/{id}"));
+        assert!(
+            position("/api/operator/trades/{tradeId}/view")
+                < position("/api/operator/trades/{marketId}/{externalUserId}")
+        );
+    }
+
+    #[test]
+    fn every_route_is_mounted_once() {
+        let mounted: usize = resources().iter().map(|(_, specs)| specs.len()).sum();
+        assert_eq!(mounted, ROUTES.len());
+    }
+}

@@ -1,0 +1,7 @@
+//! Handlers, one file per resource. Guarding happens before them (see `auth`), so a
+//! handler receives an authorised `Caller` and deals with its resource only.
+
+pub mod api_keys;
+pub mod operational;
+pub mod staff;
+pub mod staff_sessions;

@@ -1,0 +1,20 @@
+//! A private PostgreSQL cluster for development (`cargo run`) and tests, run from the server binaries
+//! installed on the machine, so nobody has to set up a database server by hand.
+//!
+//! [`Cluster::start_persistent`] keeps a developer's data in a directory across runs;
+//! [`Cluster::start_ephemeral`] gives tests a fast throwaway cluster that disappears with the process.
+//! Both listen on a free port on 127.0.0.1 only and accept the superuser `postgres` without a password.
+//! The API is synchronous because it is used once, at start-up.
+
+mod binaries;
+mod cluster;
+mod error;
+mod init;
+mod pidfile;
+mod port;
+mod privilege;
+mod server;
+mod watchdog;
+
+pub use cluster::Cluster;
+pub use error::DevDbError;

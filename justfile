@@ -1,0 +1,23 @@
+# Developer recipes. Install just with `cargo install just` (optional: every recipe
+# is a plain cargo command you can run yourself).
+
+# Run the service in development mode (private database under ./.data).
+run:
+    cargo run
+
+# Run every test (the same command CI runs).
+test:
+    cargo test --workspace
+
+# Lints as CI runs them.
+lint:
+    cargo fmt --all -- --check
+    cargo clippy --workspace --all-targets -- -D warnings
+
+# Format the code.
+fmt:
+    cargo fmt --all
+
+# Open psql on the private development database (start the service once first).
+db-shell:
+    psql "postgres://postgres@127.0.0.1:$(sed -n 4p .data/pg/postmaster.pid)/opinion"

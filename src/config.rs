@@ -1,0 +1,167 @@
+//! Configuration: defaults, then an optional TOML file, then `OPINION_*` environment
+//! variables (and `DATABASE_URL`), validated once at start-up with one message per problem.
+
+use std::path::{Path, PathBuf};
+
+use figment::Figment;
+use figment::providers::{Env, Format, Serialized, Toml};
+use serde::{Deserialize, Serialize};
+
+/// Where the service runs; decides defaults and what is required.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Environment {
+    /// `cargo run`: private database, demo operator, simulator on.
+    Development,
+    /// Operators' integration environment: simulator on.
+    Staging,
+    /// Live: simulator off, secrets required.
+    Production,
+}
+
+/// The service's settings.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Config {
+    /// `OPINION_ENV`.
+    pub env: Environment,
+    /// Address to listen on (`OPINION_HOST`).
+    pub host: String,
+    /// Port to listen on; 0 picks a free one (`OPINION_PORT`).
+    pub port: u16,
+    /// PostgreSQL URL (`DATABASE_URL`); in development, absent means a private cluster.
+    pub database_url: Option<String>,
+    /// Pool size per instance (`OPINION_DATABASE_MAX_CONNECTIONS`).
+    pub database_max_connections: usize,
+    /// Where development data lives: the private cluster, the session secret, demo credentials.
+    pub data_dir: PathBuf,
+    /// Secret that signs staff session tokens, at least 32 bytes (`OPINION_SESSION_SECRET`).
+    /// Development keeps a generated one in the data directory.
+    pub session_secret: Option<String>,
+    /// Staff session lifetime in minutes (`OPINION_SESSION_TTL_MINUTES`).
+    pub session_ttl_minutes: u32,
+    /// `text` or `json` log lines (`OPINION_LOG_FORMAT`).
+    pub log_format: LogFormat,
+}
+
+/// How log lines are written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum LogFormat {
+    /// Human-readable.
+    Text,
+    /// One JSON object per line, for log pipelines.
+    Json,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Self {
+            env: Environment::Development,
+            host: "127.0.0.1".into(),
+            port: 8080,
+            database_url: None,
+            database_max_connections: 16,
+            data_dir: PathBuf::from(".data"),
+            session_secret: None,
+            session_ttl_minutes: 8 * 60,
+            log_format: LogFormat::Text,
+        }
+    }
+}
+
+/// Why the configuration cannot be used; each line says what to fix.
+#[derive(Debug, thiserror::Error)]
+#[error("invalid configuration:\n  - {}", .0.join("\n  - "))]
+pub struct ConfigError(pub Vec<String>);
+
+impl Config {
+    /// Loads defaults, then `file` (or `opinion.toml` when present), then the environment.
+    pub fn load(file: Option<&Path>) -> Result<Self, ConfigError> {
+        let mut figment = Figment::from(Serialized::defaults(Config::default()));
+        match file {
+            Some(path) if !path.exists() => {
+                return Err(ConfigError(vec![format!(
+                    "the configuration file {} does not exist",
+                    path.display()
+                )]));
+            }
+            Some(path) => figment = figment.merge(Toml::file(path)),
+            None => figment = figment.merge(Toml::file("opinion.toml")),
+        }
+        let config: Config = figment
+            .merge(Env::prefixed("OPINION_").ignore(&["config", "pg_bin"]))
+            .merge(Env::raw().only(&["database_url"]))
+            .extract()
+            .map_err(|e| ConfigError(e.into_iter().map(|e| e.to_string()).collect()))?;
+        config.validate()?;
+        Ok(config)
+    }
+
+    /// Checks what no type can: required secrets and sane bounds.
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        let mut problems = Vec::new();
+        if self.env != Environment::Development && self.database_url.is_none() {
+            problems.push(format!(
+                "{:?} needs DATABASE_URL: only development starts a private database",
+                self.env
+            ));
+        }
+        match &self.session_secret {
+            Some(secret) if secret.len() < 32 => {
+                problems.push("OPINION_SESSION_SECRET must have at least 32 bytes".into());
+            }
+            None if self.env != Environment::Development => {
+                problems.push(format!(
+                    "{:?} needs OPINION_SESSION_SECRET (at least 32 random bytes)",
+                    self.env
+                ));
+            }
+            _ => {}
+        }
+        if !(5..=24 * 60).contains(&self.session_ttl_minutes) {
+            problems.push("OPINION_SESSION_TTL_MINUTES must be between 5 and 1440".into());
+        }
+        if !(1..=1000).contains(&self.database_max_connections) {
+            problems.push("OPINION_DATABASE_MAX_CONNECTIONS must be between 1 and 1000".into());
+        }
+        if problems.is_empty() {
+            Ok(())
+        } else {
+            Err(ConfigError(problems))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn development_needs_nothing() {
+        assert!(Config::default().validate().is_ok());
+    }
+
+    #[test]
+    fn production_names_every_missing_secret() {
+        let config = Config {
+            env: Environment::Production,
+            ..Config::default()
+        };
+        let problems = config.validate().expect_err("refused").0;
+        assert_eq!(problems.len(), 2, "{problems:?}");
+        assert!(problems[0].contains("DATABASE_URL"));
+        assert!(problems[1].contains("OPINION_SESSION_SECRET"));
+    }
+
+    #[test]
+    fn short_secrets_and_silly_bounds_are_refused() {
+        let config = Config {
+            session_secret: Some("short".into()),
+            session_ttl_minutes: 0,
+            database_max_connections: 0,
+            ..Config::default()
+        };
+        assert_eq!(config.validate().expect_err("refused").0.len(), 3);
+    }
+}

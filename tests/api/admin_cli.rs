@@ -1,0 +1,64 @@
+//! The platform staff's admin command, run as the real binary.
+
+use std::process::Command;
+
+use serde_json::Value;
+
+use crate::helpers::{json_with_status, spawn_app};
+
+fn opinion(database_url: &str, args: &[&str]) -> Value {
+    let output = Command::new(env!("CARGO_BIN_EXE_opinion"))
+        .args(args)
+        .env("DATABASE_URL", database_url)
+        .env(
+            "OPINION_SESSION_SECRET",
+            "admin test secret of at least thirty-two bytes",
+        )
+        .env("RUST_LOG", "warn")
+        .output()
+        .expect("ran the binary");
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    serde_json::from_slice(&output.stdout).expect("one JSON object on stdout")
+}
+
+#[tokio::test]
+async fn operator_create_prints_a_working_full_access_key_and_staff_create_a_login() {
+    let app = spawn_app().await;
+    let url = app.db.url().to_owned();
+    let created =
+        tokio::task::spawn_blocking(move || opinion(&url, &["admin", "operator", "create", "--name", "Acme"]))
+            .await
+            .expect("joined");
+    let operator_id = created["operatorId"].as_str().expect("operatorId").to_owned();
+    assert!(operator_id.starts_with("op_"));
+    let key = created["apiKey"].as_str().expect("apiKey");
+    let keys = json_with_status(app.get("/api/operator/api-keys", key).await, 200).await;
+    assert_eq!(keys["data"][0]["scopes"], serde_json::json!(["*"]));
+
+    let url = app.db.url().to_owned();
+    let staff = tokio::task::spawn_blocking(move || {
+        opinion(
+            &url,
+            &[
+                "admin",
+                "staff",
+                "create",
+                "--operator",
+                &operator_id,
+                "--email",
+                "boss@acme.test",
+                "--name",
+                "Boss",
+            ],
+        )
+    })
+    .await
+    .expect("joined");
+    let password = staff["temporaryPassword"].as_str().expect("generated password");
+    let session = app
+        .access
+        .start_session("boss@acme.test", password)
+        .await
+        .expect("login");
+    json_with_status(app.get("/api/operator/staff", &session.token).await, 200).await;
+}

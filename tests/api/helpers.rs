@@ -1,0 +1,182 @@
+//! The test harness: a running service with its own database and a first operator.
+
+use opinion::config::Config;
+use opinion::startup::{self, Application};
+use opinion_app::{Access, NewApiKey, NewStaff};
+use opinion_core::OperatorId;
+use opinion_testkit::TestDatabase;
+use reqwest::{Method, RequestBuilder, Response};
+use serde_json::Value;
+
+/// A running service and what a test needs to call it.
+pub struct TestApp {
+    /// `http://127.0.0.1:<port>`.
+    pub address: String,
+    /// A plain HTTP client.
+    pub client: reqwest::Client,
+    /// The use cases, to arrange data without going through HTTP.
+    pub access: Access,
+    /// The first operator.
+    pub operator: TestOperator,
+    /// Kept so the database lives as long as the test.
+    pub db: TestDatabase,
+}
+
+/// An operator and its full-access key.
+#[derive(Clone)]
+pub struct TestOperator {
+    /// Its id.
+    pub id: OperatorId,
+    /// Its `*` API key.
+    pub key: String,
+}
+
+/// Starts the service on a free port over a fresh database.
+pub async fn spawn_app() -> TestApp {
+    let db = TestDatabase::create().await;
+    let config = Config {
+        port: 0,
+        database_url: Some(db.url().to_owned()),
+        session_secret: Some("test session secret of thirty-two bytes at least".into()),
+        database_max_connections: 4,
+        ..Config::default()
+    };
+    let secret = opinion::secrets::session_secret(&config).expect("secret");
+    let access = startup::access(&config, db.url(), &secret).await.expect("wiring");
+    let application = Application::bind(&config, access.clone()).expect("bind");
+    let address = format!("http://127.0.0.1:{}", application.port());
+    tokio::spawn(application.run());
+    let mut app = TestApp {
+        address,
+        client: reqwest::Client::builder()
+            .redirect(reqwest::redirect::Policy::none())
+            .build()
+            .expect("client"),
+        access,
+        operator: TestOperator {
+            id: OperatorId::from_u128(0),
+            key: String::new(),
+        },
+        db,
+    };
+    app.operator = app.new_operator("Test operator").await;
+    app
+}
+
+impl TestApp {
+    /// Creates another operator (tenant) with a `*` key.
+    pub async fn new_operator(&self, name: &str) -> TestOperator {
+        let created = self.access.create_operator(name).await.expect("operator");
+        TestOperator {
+            id: created.operator.id,
+            key: created.first_key.secret.expose().to_owned(),
+        }
+    }
+
+    /// Creates an API key of the first operator holding exactly `scopes`.
+    pub async fn key_with(&self, scopes: &[&str]) -> String {
+        self.key_of(&self.operator, scopes).await
+    }
+
+    /// Creates an API key of `operator` holding exactly `scopes`.
+    pub async fn key_of(&self, operator: &TestOperator, scopes: &[&str]) -> String {
+        let caller = self.access.authenticate(&operator.key).await.expect("operator key");
+        let request = NewApiKey {
+            name: "test key".into(),
+            scopes: scopes.iter().map(|s| s.to_string()).collect(),
+            expires_at: None,
+        };
+        self.access
+            .create_api_key(&caller, request)
+            .await
+            .expect("key")
+            .secret
+            .expose()
+            .to_owned()
+    }
+
+    /// Creates a staff member of `operator` with `scopes` and logs them in; returns the token.
+    pub async fn staff_session(&self, operator: &TestOperator, email: &str, scopes: &[&str]) -> String {
+        let password = "a perfectly long test password";
+        let request = NewStaff {
+            email: email.into(),
+            name: "Test staff".into(),
+            scopes: scopes.iter().map(|s| s.to_string()).collect(),
+            password: Some(password.into()),
+        };
+        self.access
+            .create_first_staff(operator.id, request)
+            .await
+            .expect("staff");
+        self.access.start_session(email, password).await.expect("login").token
+    }
+
+    /// A request to `path` (below the address) with an optional bearer credential.
+    pub fn request(&self, method: Method, path: &str, credential: Option<&str>) -> RequestBuilder {
+        let builder = self.client.request(method, format!("{}{path}", self.address));
+        match credential {
+            Some(credential) => builder.bearer_auth(credential),
+            None => builder,
+        }
+    }
+
+    /// GET with a credential.
+    pub async fn get(&self, path: &str, credential: &str) -> Response {
+        self.request(Method::GET, path, Some(credential))
+            .send()
+            .await
+            .expect("request")
+    }
+
+    /// POST without a body, with a credential.
+    pub async fn post_empty(&self, path: &str, credential: &str) -> Response {
+        self.request(Method::POST, path, Some(credential))
+            .send()
+            .await
+            .expect("request")
+    }
+
+    /// POST a JSON body with a credential.
+    pub async fn post(&self, path: &str, credential: &str, body: &Value) -> Response {
+        self.request(Method::POST, path, Some(credential))
+            .json(body)
+            .send()
+            .await
+            .expect("request")
+    }
+}
+
+/// Asserts a problem+json answer with `status` and `code`, and returns its body.
+pub async fn assert_problem(response: Response, status: u16, code: &str) -> Value {
+    let actual = response.status().as_u16();
+    let content_type = response
+        .headers()
+        .get("content-type")
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_owned);
+    let request_id = response
+        .headers()
+        .get("x-request-id")
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_owned);
+    let body: Value = response.json().await.expect("problem body");
+    assert_eq!(actual, status, "{body}");
+    assert_eq!(content_type.as_deref(), Some("application/problem+json"), "{body}");
+    assert_eq!(body["code"], code, "{body}");
+    assert_eq!(body["status"], status, "{body}");
+    assert!(body["detail"].as_str().is_some_and(|d| !d.is_empty()), "{body}");
+    assert!(
+        request_id.as_deref().is_some_and(|id| !id.is_empty()),
+        "no x-request-id header: {body}"
+    );
+    assert_eq!(body["requestId"].as_str(), request_id.as_deref(), "{body}");
+    body
+}
+
+/// Reads a JSON body after checking the status.
+pub async fn json_with_status(response: Response, status: u16) -> Value {
+    let actual = response.status().as_u16();
+    let body: Value = response.json().await.expect("JSON body");
+    assert_eq!(actual, status, "{body}");
+    body
+}

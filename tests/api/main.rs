@@ -1,0 +1,11 @@
+//! Black-box tests of the whole service over HTTP, as an operator's integration uses it:
+//! each test spawns the service on port 0 with its own database.
+
+mod admin_cli;
+mod api_keys;
+mod errors;
+mod helpers;
+mod operational;
+mod route_table;
+mod staff;
+mod tenant_isolation;
