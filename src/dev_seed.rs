@@ -1,14 +1,14 @@
 //! The development demo operator: created on first start, its credentials kept in
 //! `<data dir>/dev-credentials.json` (readable by the owner only) and printed at start.
 
-use std::io::Write;
-use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 use opinion_app::{Access, NewStaff};
 use opinion_core::OperatorId;
 use serde::{Deserialize, Serialize};
+
+use crate::private_file::write_private_file;
 
 /// What a developer needs to call the local service.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -69,13 +69,5 @@ fn read(path: &Path) -> Option<DevCredentials> {
 }
 
 fn write(path: &Path, credentials: &DevCredentials) -> anyhow::Result<()> {
-    let mut file = std::fs::OpenOptions::new()
-        .write(true)
-        .create(true)
-        .truncate(true)
-        .mode(0o600)
-        .open(path)
-        .with_context(|| format!("writing {}", path.display()))?;
-    file.write_all(&serde_json::to_vec_pretty(credentials)?)?;
-    Ok(())
+    write_private_file(path, &serde_json::to_vec_pretty(credentials)?)
 }

@@ -7,6 +7,7 @@ pub mod cli;
 pub mod config;
 pub mod database;
 pub mod dev_seed;
+pub mod private_file;
 pub mod secrets;
 pub mod startup;
 pub mod system_ports;
