@@ -103,6 +103,10 @@ async fn unknown_routes_and_methods() {
         .send()
         .await
         .expect("sent");
+    assert_eq!(
+        response.headers().get("allow").and_then(|v| v.to_str().ok()),
+        Some("GET, POST")
+    );
     assert_problem(response, 405, "method_not_allowed").await;
 }
 

@@ -2,7 +2,7 @@
 //! 5xx bodies say nothing internal; the log line (inside the request's span) says all.
 
 use actix_web::http::StatusCode;
-use actix_web::http::header::{HeaderValue, WWW_AUTHENTICATE};
+use actix_web::http::header::{ALLOW, HeaderValue, WWW_AUTHENTICATE};
 use actix_web::{HttpResponse, ResponseError};
 use opinion_access::{Denial, IssuanceError, RouteId};
 use opinion_app::ports::StoreError;
@@ -39,9 +39,9 @@ pub enum ApiError {
     /// No route has this path.
     #[error("no such route")]
     RouteNotFound,
-    /// The path exists but not with this method.
+    /// The path exists but not with this method; carries the methods it takes.
     #[error("method not allowed")]
-    MethodNotAllowed,
+    MethodNotAllowed(std::sync::Arc<str>),
     /// The route is part of the contract but its capability is not built yet.
     #[error("{0:?} is not implemented yet")]
     NotImplemented(RouteId),
@@ -90,10 +90,10 @@ impl ApiError {
                 "the request body must be JSON, sent with `Content-Type: application/json`",
             ),
             Self::RouteNotFound => Problem::new(StatusCode::NOT_FOUND, "route_not_found", "no route has this path"),
-            Self::MethodNotAllowed => Problem::new(
+            Self::MethodNotAllowed(allowed) => Problem::new(
                 StatusCode::METHOD_NOT_ALLOWED,
                 "method_not_allowed",
-                "this path does not take this HTTP method",
+                format!("this path takes only: {allowed}"),
             ),
             Self::NotImplemented(route) => {
                 let spec = route.spec();
@@ -200,6 +200,11 @@ impl ResponseError for ApiError {
             response
                 .headers_mut()
                 .insert(WWW_AUTHENTICATE, HeaderValue::from_static("Bearer realm=\"opinion\""));
+        }
+        if let Self::MethodNotAllowed(allowed) = self
+            && let Ok(value) = HeaderValue::from_str(allowed)
+        {
+            response.headers_mut().insert(ALLOW, value);
         }
         response
     }

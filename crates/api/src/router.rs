@@ -16,6 +16,12 @@ use crate::routes::{api_keys, operational, staff, staff_sessions};
 /// Registers every route of the table on `config`.
 pub fn mount(config: &mut web::ServiceConfig) {
     for (path, specs) in resources() {
+        let allowed: Arc<str> = specs
+            .iter()
+            .map(|spec| spec.method.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+            .into();
         let requirements: MethodRequirements = Arc::new(
             specs
                 .iter()
@@ -25,7 +31,7 @@ pub fn mount(config: &mut web::ServiceConfig) {
         let resource = specs
             .iter()
             .fold(web::resource(path), |resource, spec| resource.route(route_for(spec)))
-            .default_service(web::to(method_not_allowed))
+            .default_service(web::to(move || method_not_allowed(allowed.clone())))
             .wrap(from_fn(move |request, next| guard(requirements.clone(), request, next)));
         config.service(resource);
     }
@@ -150,8 +156,8 @@ fn handler(id: RouteId) -> Handler {
     }
 }
 
-async fn method_not_allowed() -> Result<HttpResponse, ApiError> {
-    Err(ApiError::MethodNotAllowed)
+async fn method_not_allowed(allowed: Arc<str>) -> Result<HttpResponse, ApiError> {
+    Err(ApiError::MethodNotAllowed(allowed))
 }
 
 #[cfg(test)]
