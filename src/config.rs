@@ -138,6 +138,27 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_file_overrides_defaults_and_a_missing_file_is_named() {
+        let dir = std::env::temp_dir().join(format!("opinion-config-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("dir");
+        let path = dir.join("opinion.toml");
+        std::fs::write(&path, "port = 9191\nsession_ttl_minutes = 60\nlog_format = \"json\"\n").expect("write");
+        let config = Config::load(Some(&path)).expect("loads");
+        assert_eq!(
+            (config.port, config.session_ttl_minutes, config.log_format),
+            (9191, 60, LogFormat::Json)
+        );
+        std::fs::write(&path, "prot = 1\n").expect("write");
+        let typo = Config::load(Some(&path)).expect_err("unknown key refused").to_string();
+        assert!(typo.contains("prot"), "{typo}");
+        let missing = Config::load(Some(&dir.join("absent.toml")))
+            .expect_err("missing file refused")
+            .to_string();
+        assert!(missing.contains("absent.toml"), "{missing}");
+        std::fs::remove_dir_all(&dir).expect("clean up");
+    }
+
+    #[test]
     fn development_needs_nothing() {
         assert!(Config::default().validate().is_ok());
     }

@@ -217,3 +217,26 @@ async fn invalid_key_requests_name_the_problem_and_write_nothing() {
         "only the operator's first key exists"
     );
 }
+
+#[tokio::test]
+async fn a_key_revoked_through_one_instance_is_refused_by_every_other_at_once() {
+    let app = spawn_app().await;
+    let other = app.second_instance().await;
+    let secret = app.key_with(&["api_keys:read"]).await;
+    let on_other = || {
+        app.client
+            .get(format!("{other}/api/operator/api-keys"))
+            .bearer_auth(&secret)
+            .send()
+    };
+    json_with_status(on_other().await.expect("sent"), 200).await;
+    let listed = json_with_status(app.get("/api/operator/api-keys", &app.operator.key).await, 200).await;
+    let id = listed["data"][0]["id"].as_str().expect("newest key").to_owned();
+    json_with_status(
+        app.post_empty(&format!("/api/operator/api-keys/{id}/revoke"), &app.operator.key)
+            .await,
+        200,
+    )
+    .await;
+    assert_problem(on_other().await.expect("sent"), 401, "api_key_revoked").await;
+}

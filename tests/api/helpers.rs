@@ -34,18 +34,7 @@ pub struct TestOperator {
 /// Starts the service on a free port over a fresh database.
 pub async fn spawn_app() -> TestApp {
     let db = TestDatabase::create().await;
-    let config = Config {
-        port: 0,
-        database_url: Some(db.url().to_owned()),
-        session_secret: Some("test session secret of thirty-two bytes at least".into()),
-        database_max_connections: 4,
-        ..Config::default()
-    };
-    let secret = opinion::secrets::session_secret(&config).expect("secret");
-    let access = startup::access(&config, db.url(), &secret).await.expect("wiring");
-    let application = Application::bind(&config, access.clone()).expect("bind");
-    let address = format!("http://127.0.0.1:{}", application.port());
-    tokio::spawn(application.run());
+    let (address, access) = start_instance(db.url()).await;
     let mut app = TestApp {
         address,
         client: reqwest::Client::builder()
@@ -63,7 +52,29 @@ pub async fn spawn_app() -> TestApp {
     app
 }
 
+/// Starts one more instance of the service over `database_url`; returns its address.
+async fn start_instance(database_url: &str) -> (String, Access) {
+    let config = Config {
+        port: 0,
+        database_url: Some(database_url.to_owned()),
+        session_secret: Some("test session secret of thirty-two bytes at least".into()),
+        database_max_connections: 4,
+        ..Config::default()
+    };
+    let secret = opinion::secrets::session_secret(&config).expect("secret");
+    let access = startup::access(&config, database_url, &secret).await.expect("wiring");
+    let application = Application::bind(&config, access.clone()).expect("bind");
+    let address = format!("http://127.0.0.1:{}", application.port());
+    tokio::spawn(application.run());
+    (address, access)
+}
+
 impl TestApp {
+    /// Starts a second instance of the service over the same database; returns its address.
+    pub async fn second_instance(&self) -> String {
+        start_instance(self.db.url()).await.0
+    }
+
     /// Creates another operator (tenant) with a `*` key.
     pub async fn new_operator(&self, name: &str) -> TestOperator {
         let created = self.access.create_operator(name).await.expect("operator");
