@@ -33,6 +33,10 @@ id_kind!(OperatorKind, OperatorId, "op", "an operator (a tenant)");
 id_kind!(ApiKeyKind, ApiKeyId, "key", "an operator API key");
 id_kind!(StaffKind, StaffId, "stf", "a dashboard staff member");
 id_kind!(StaffSessionKind, StaffSessionId, "ses", "a dashboard staff session");
+id_kind!(MarketKind, MarketId, "mkt", "a prediction market");
+id_kind!(TradeKind, TradeId, "trd", "a trade (one buy or one sell by one player)");
+id_kind!(RedemptionKind, RedemptionId, "red", "a position's redemption");
+id_kind!(WalletOperationKind, WalletOperationId, "wop", "a wallet mutation");
 
 /// A typed, prefixed identifier.
 pub struct Id<K: IdKind> {

@@ -57,7 +57,7 @@ pub use liquidity::{Liquidity, LiquidityError};
 pub use lmsr::ROUNDING_MARGIN;
 pub use market_spec::{MarketSpec, MarketSpecError, check_close_time};
 pub use market_text::{MarketQuestion, MarketRules, MarketTextError};
-pub use outcome::{Outcome, Side};
+pub use outcome::{Outcome, Side, UnknownName};
 pub use payout::redemption;
 pub use pool::{Pool, PoolError};
 pub use position::{Holding, Position, PositionError};

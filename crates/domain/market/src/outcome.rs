@@ -1,5 +1,8 @@
 //! The two outcomes of a YES/NO question and the two directions of a trade.
 
+use std::fmt;
+use std::str::FromStr;
+
 use serde::{Deserialize, Serialize};
 
 /// One side of the question: a share of it pays one minor unit if it wins.
@@ -19,6 +22,28 @@ impl Outcome {
             Self::Yes => "yes",
             Self::No => "no",
         }
+    }
+}
+
+/// A name that is not one of a type's lower-case wire names.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("`{0}` is not a known name")]
+pub struct UnknownName(pub String);
+
+impl FromStr for Outcome {
+    type Err = UnknownName;
+
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        [Self::Yes, Self::No]
+            .into_iter()
+            .find(|outcome| outcome.as_str() == text)
+            .ok_or_else(|| UnknownName(text.to_owned()))
+    }
+}
+
+impl fmt::Display for Outcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
     }
 }
 
@@ -52,5 +77,17 @@ mod tests {
         assert_eq!(Outcome::No.as_str(), "no");
         assert_eq!(Side::Buy.as_str(), "buy");
         assert_eq!(Side::Sell.as_str(), "sell");
+    }
+
+    #[test]
+    fn outcome_and_resolution_names_round_trip_and_are_exact() {
+        for outcome in [Outcome::Yes, Outcome::No] {
+            assert_eq!(outcome.to_string().parse::<Outcome>(), Ok(outcome));
+        }
+        for resolution in [crate::Resolution::Yes, crate::Resolution::No, crate::Resolution::Void] {
+            assert_eq!(resolution.to_string().parse::<crate::Resolution>(), Ok(resolution));
+        }
+        assert_eq!("YES".parse::<Outcome>(), Err(UnknownName("YES".into())));
+        assert!("void".parse::<Outcome>().is_err());
     }
 }

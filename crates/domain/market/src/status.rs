@@ -19,6 +19,23 @@ pub enum Resolution {
     Void,
 }
 
+impl std::str::FromStr for Resolution {
+    type Err = crate::outcome::UnknownName;
+
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        [Self::Yes, Self::No, Self::Void]
+            .into_iter()
+            .find(|resolution| resolution.as_str() == text)
+            .ok_or_else(|| crate::outcome::UnknownName(text.to_owned()))
+    }
+}
+
+impl std::fmt::Display for Resolution {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 impl Resolution {
     /// Stable lower-case name for storage and the wire.
     pub fn as_str(self) -> &'static str {

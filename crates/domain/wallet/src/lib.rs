@@ -1,0 +1,68 @@
+//! Wallet mutations of the operator contract, in one place: the flows, their reason keys
+//! and required metadata, the one idempotency key of each business action, the request
+//! fingerprint, the operation state machine, and what each wallet answer means. Pure: no
+//! I/O, no clock, no randomness; times and ids are the caller's.
+//!
+//! Where each rule of the contract's "Wallet mutation rules" lives:
+//!
+//! | rule | what | file |
+//! |---|---|---|
+//! | 1 | required metadata per flow | `metadata_matrix.rs` (the matrix), `metadata.rs` (typed shapes), `metadata_validation.rs` (validator) |
+//! | 2 | same key, same outcome | `idempotency_key.rs` (one key per action), `fingerprint.rs` (same key, same payload) |
+//! | 3 | no lookup by key | `operation.rs`: no transition looks anything up |
+//! | 4 | ambiguous primary → manual review, no replay | `classification.rs` (what is ambiguous), `consequence.rs` (where it goes), `recovery.rs` (after a crash) |
+//! | 5 | never a new key for the same action | `idempotency_key.rs`, `action.rs`, `operation.rs` (the key is fixed at prepare) |
+//! | 6 | compensation carries `marketId`, retries with its key | `metadata_matrix.rs`, `consequence.rs`, `recovery.rs` |
+//! | 7 | reconciliation by `remote_reference` and logs | `remote_reference.rs`, `staff_resolution.rs` |
+//! | 8 | `marketId` on every trade mutation | `metadata_matrix.rs` |
+//! | 9 | wallet test without lookup | `metadata_matrix.rs` is the data the wallet test checks against |
+//! | 10 | stable, additive reason keys | `reason.rs` |
+//!
+//! The flows and their direction and role are in `flow.rs`; amounts and currencies in
+//! `money.rs`; the raw transport outcome in `transport.rs`, the answer bodies in
+//! `answer_body.rs` and the refusal codes in `refusal.rs`. `tests/contract_rules.rs`
+//! has one test per rule that fails if the rule is broken.
+
+mod action;
+mod answer_body;
+mod classification;
+mod consequence;
+mod fingerprint;
+mod flow;
+mod idempotency_key;
+mod metadata;
+mod metadata_matrix;
+mod metadata_validation;
+mod metadata_values;
+mod money;
+mod mutation;
+mod operation;
+mod reason;
+mod recovery;
+mod refusal;
+mod remote_reference;
+mod staff_resolution;
+mod state;
+mod transport;
+
+pub use action::BusinessAction;
+pub use answer_body::{AppliedAnswer, AppliedStatus, ErrorAnswer, ErrorDetail};
+pub use classification::{Ambiguity, Classification, IN_PROGRESS_CODE, classify};
+pub use consequence::state_after_answer;
+pub use fingerprint::{FingerprintFormatError, FingerprintInput, RequestFingerprint};
+pub use flow::{Direction, FlowRole, UnknownFlow, WalletFlow};
+pub use idempotency_key::{IdempotencyKey, IdempotencyKeyError};
+pub use metadata::{BuyCompensationMetadata, FlowMetadata, RedemptionMetadata, TradeMetadata};
+pub use metadata_matrix::{METADATA_MATRIX, MetadataKey, required_metadata};
+pub use metadata_validation::{MetadataError, validate_metadata};
+pub use metadata_values::{BadValue, ShareCount};
+pub use money::{Amount, AmountError, Currency, CurrencyError};
+pub use mutation::WalletMutation;
+pub use operation::{IllegalTransition, OperationEvent, WalletOperation};
+pub use reason::{ReasonKey, UnknownReasonKey};
+pub use recovery::{Recovery, StartupAction};
+pub use refusal::{Blame, RefusalCode};
+pub use remote_reference::{RemoteReference, RemoteReferenceError};
+pub use staff_resolution::{StaffResolution, WalletLogFinding};
+pub use state::{OperationState, UnknownState};
+pub use transport::TransportOutcome;

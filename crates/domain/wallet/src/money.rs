@@ -1,0 +1,93 @@
+//! The money of a wallet mutation: a positive count of minor units and the ISO 4217 code
+//! of the operator's currency. Integers only, so an amount is the same on every machine
+//! and in every fingerprint.
+
+use std::fmt;
+use std::str::FromStr;
+
+/// An ISO 4217 alphabetic currency code (`IDR`, `EUR`, …): three upper-case letters.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Currency([u8; 3]);
+
+/// Why a text is not a currency code.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("`{0}` is not a three-letter upper-case ISO 4217 currency code")]
+pub struct CurrencyError(pub String);
+
+impl Currency {
+    /// The code as text.
+    pub fn as_str(&self) -> &str {
+        // Only ASCII upper-case letters are ever stored, so this cannot fail.
+        std::str::from_utf8(&self.0).unwrap_or_default()
+    }
+}
+
+impl FromStr for Currency {
+    type Err = CurrencyError;
+
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        match text.as_bytes() {
+            &[a, b, c] if [a, b, c].iter().all(u8::is_ascii_uppercase) => Ok(Self([a, b, c])),
+            _ => Err(CurrencyError(text.to_owned())),
+        }
+    }
+}
+
+impl fmt::Display for Currency {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// How much one mutation moves, in minor units of its currency. Always more than zero:
+/// the flow says which way the money goes, and a zero mutation has no business meaning.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Amount(i64);
+
+/// Why a number of minor units is not a mutation amount.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("a wallet mutation amount must be more than zero minor units, got {0}")]
+pub struct AmountError(pub i64);
+
+impl Amount {
+    /// Accepts a positive number of minor units.
+    pub const fn new(minor_units: i64) -> Result<Self, AmountError> {
+        if minor_units > 0 {
+            Ok(Self(minor_units))
+        } else {
+            Err(AmountError(minor_units))
+        }
+    }
+
+    /// The number of minor units.
+    pub const fn minor_units(self) -> i64 {
+        self.0
+    }
+}
+
+impl fmt::Display for Amount {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn currency_codes_are_three_upper_case_letters() {
+        assert_eq!("IDR".parse::<Currency>().map(|c| c.to_string()), Ok("IDR".into()));
+        for bad in ["idr", "ID", "IDRR", "I1R", "", "ÉUR"] {
+            assert_eq!(bad.parse::<Currency>(), Err(CurrencyError(bad.into())), "{bad}");
+        }
+    }
+
+    #[test]
+    fn amounts_are_positive() {
+        assert_eq!(Amount::new(1).map(Amount::minor_units), Ok(1));
+        assert_eq!(Amount::new(i64::MAX).map(Amount::minor_units), Ok(i64::MAX));
+        assert_eq!(Amount::new(0), Err(AmountError(0)));
+        assert_eq!(Amount::new(-5), Err(AmountError(-5)));
+    }
+}

@@ -1,0 +1,102 @@
+//! Crash recovery (contract rules 4 and 6, design §5): what an operation found at
+//! start-up means. `Sent` means the call may have reached the wallet and its answer was
+//! lost, which is ambiguous: a primary goes to manual review, a compensation is retried
+//! with its original key. `Prepared` means the call provably never left (the state is
+//! persisted as `Sent` before any byte is written), so it may be sent with its key.
+
+use crate::flow::FlowRole;
+use crate::operation::WalletOperation;
+use crate::state::OperationState;
+
+/// What the service must do with an operation after start-up.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StartupAction {
+    /// A primary never sent: send it with its key, or abandon it if the business action
+    /// is no longer wanted.
+    SendOrAbandon,
+    /// A compensation not settled: send it with its original key (money is owed).
+    Send,
+    /// Waiting for platform staff; nothing automatic may happen.
+    AwaitStaff,
+    /// Settled; nothing to do.
+    Nothing,
+}
+
+/// The operation as it must be persisted after start-up, and what to do with it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Recovery {
+    /// The operation, moved out of `Sent` if it was there; same key.
+    pub operation: WalletOperation,
+    /// What to do next.
+    pub action: StartupAction,
+}
+
+impl WalletOperation {
+    /// Applies the crash recovery rule to an operation read at start-up.
+    pub fn recover_at_startup(&self) -> Recovery {
+        let role = self.flow().role();
+        let (state, action) = match (self.state(), role) {
+            (OperationState::Sent, FlowRole::Primary) => (OperationState::ManualReview, StartupAction::AwaitStaff),
+            (OperationState::Sent | OperationState::Prepared, FlowRole::Compensation) => {
+                (OperationState::Prepared, StartupAction::Send)
+            }
+            (OperationState::Prepared, FlowRole::Primary) => (OperationState::Prepared, StartupAction::SendOrAbandon),
+            (OperationState::ManualReview, _) => (OperationState::ManualReview, StartupAction::AwaitStaff),
+            (settled, _) => (settled, StartupAction::Nothing),
+        };
+        Recovery {
+            operation: self.moved_to(state),
+            action,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::flow::WalletFlow;
+    use crate::idempotency_key::IdempotencyKey;
+
+    fn found(flow: WalletFlow, state: OperationState) -> WalletOperation {
+        let key = IdempotencyKey::parse(&format!("{flow}:trd_00000000000000000000000001")).unwrap();
+        WalletOperation::restore(flow, key, state, 3)
+    }
+
+    #[test]
+    fn every_state_and_role() {
+        use OperationState::*;
+        use StartupAction::*;
+        let primary = [
+            (Prepared, Prepared, SendOrAbandon),
+            (Sent, ManualReview, AwaitStaff),
+            (ManualReview, ManualReview, AwaitStaff),
+            (Applied, Applied, Nothing),
+            (Rejected, Rejected, Nothing),
+            (ResolvedApplied, ResolvedApplied, Nothing),
+            (ResolvedNotApplied, ResolvedNotApplied, Nothing),
+            (Abandoned, Abandoned, Nothing),
+        ];
+        let compensation = [
+            (Prepared, Prepared, Send),
+            (Sent, Prepared, Send),
+            (ManualReview, ManualReview, AwaitStaff),
+            (Applied, Applied, Nothing),
+            (Rejected, Rejected, Nothing),
+            (ResolvedApplied, ResolvedApplied, Nothing),
+            (ResolvedNotApplied, ResolvedNotApplied, Nothing),
+            (Abandoned, Abandoned, Nothing),
+        ];
+        let rows = [WalletFlow::Buy, WalletFlow::Sell, WalletFlow::Redemption]
+            .into_iter()
+            .flat_map(|flow| primary.map(|row| (flow, row)))
+            .chain(compensation.map(|row| (WalletFlow::BuyCompensation, row)));
+        for (flow, (from, to, action)) in rows {
+            let before = found(flow, from);
+            let recovery = before.recover_at_startup();
+            assert_eq!(recovery.operation.state(), to, "{flow} {from}");
+            assert_eq!(recovery.action, action, "{flow} {from}");
+            assert_eq!(recovery.operation.key(), before.key(), "{flow} {from}");
+            assert_eq!(recovery.operation.attempts(), 3, "{flow} {from}");
+        }
+    }
+}
