@@ -7,7 +7,7 @@ use std::hash::{Hash, Hasher};
 use std::marker::PhantomData;
 use std::str::FromStr;
 
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde_with::{DeserializeFromStr, SerializeDisplay};
 use ulid::Ulid;
 
 /// What kind of thing an id names; gives the id its wire prefix.
@@ -39,6 +39,7 @@ id_kind!(RedemptionKind, RedemptionId, "red", "a position's redemption");
 id_kind!(WalletOperationKind, WalletOperationId, "wop", "a wallet mutation");
 
 /// A typed, prefixed identifier.
+#[derive(SerializeDisplay, DeserializeFromStr)]
 pub struct Id<K: IdKind> {
     value: Ulid,
     kind: PhantomData<K>,
@@ -137,19 +138,6 @@ impl<K: IdKind> PartialOrd for Id<K> {
 impl<K: IdKind> Ord for Id<K> {
     fn cmp(&self, other: &Self) -> std::cmp::Ordering {
         self.value.cmp(&other.value)
-    }
-}
-
-impl<K: IdKind> Serialize for Id<K> {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_str(self)
-    }
-}
-
-impl<'de, K: IdKind> Deserialize<'de> for Id<K> {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let text = String::deserialize(deserializer)?;
-        text.parse().map_err(serde::de::Error::custom)
     }
 }
 

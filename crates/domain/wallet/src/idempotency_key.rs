@@ -7,12 +7,12 @@
 use std::fmt;
 use std::str::FromStr;
 
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde_with::{DeserializeFromStr, SerializeDisplay};
 
 use crate::action::BusinessAction;
 
 /// A deduplication key the operator's wallet stores durably: same key, same outcome.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, SerializeDisplay, DeserializeFromStr)]
 pub struct IdempotencyKey(String);
 
 /// Why a text is not an idempotency key.
@@ -72,19 +72,6 @@ impl FromStr for IdempotencyKey {
 
     fn from_str(text: &str) -> Result<Self, Self::Err> {
         Self::parse(text)
-    }
-}
-
-impl Serialize for IdempotencyKey {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(&self.0)
-    }
-}
-
-impl<'de> Deserialize<'de> for IdempotencyKey {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let text = String::deserialize(deserializer)?;
-        Self::parse(&text).map_err(serde::de::Error::custom)
     }
 }
 

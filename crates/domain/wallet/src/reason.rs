@@ -6,13 +6,13 @@
 use std::fmt;
 use std::str::FromStr;
 
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde_with::{DeserializeFromStr, SerializeDisplay};
 
 use crate::flow::WalletFlow;
 
 /// The reason sent with a wallet mutation. Keys are never renamed or reused; new ones
 /// are only ever added.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, SerializeDisplay, DeserializeFromStr)]
 pub enum ReasonKey {
     /// `opinion.buy`: shares bought.
     OpinionBuy,
@@ -73,19 +73,6 @@ impl FromStr for ReasonKey {
             .into_iter()
             .find(|key| key.as_str() == text)
             .ok_or_else(|| UnknownReasonKey(text.to_owned()))
-    }
-}
-
-impl Serialize for ReasonKey {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-impl<'de> Deserialize<'de> for ReasonKey {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let text = String::deserialize(deserializer)?;
-        text.parse().map_err(serde::de::Error::custom)
     }
 }
 
