@@ -47,10 +47,11 @@ impl Access {
         if !key.is_usable_at(now) {
             return Err(AuthFailure::ExpiredKey.into());
         }
-        if key.last_used_at.is_none_or(|last| now - last >= LAST_USE_RESOLUTION) {
+        let unless_used_since = now - LAST_USE_RESOLUTION;
+        if key.last_used_at.is_none_or(|last| last < unless_used_since) {
             self.ports
                 .api_keys
-                .record_api_key_use(key.operator_id, key.id, now)
+                .record_api_key_use(key.operator_id, key.id, now, unless_used_since)
                 .await?;
         }
         Ok(Principal {
@@ -118,7 +119,8 @@ mod tests {
             .api_keys
             .expect_record_api_key_use()
             .times(1)
-            .returning(|_, _, _| Ok(()));
+            .withf(|_, _, at, unless_used_since| *at == NOW && *unless_used_since == NOW - Duration::minutes(1))
+            .returning(|_, _, _, _| Ok(()));
         let principal = mocks
             .build()
             .authenticate(secret().expose())

@@ -9,16 +9,12 @@ use opinion_access::SecretHash;
 use opinion_app::model::ApiKeyRecord;
 use opinion_app::ports::{ApiKeyStore, StoreError};
 use opinion_core::{ApiKeyId, ApiKeyKind, OperatorId, Page, PageRequest};
-use time::{Duration, OffsetDateTime};
+use time::OffsetDateTime;
 
 use crate::error::from_diesel;
 use crate::pool::PgStore;
 use crate::rows::{ApiKeyRow, NewApiKeyRow, uuid_of};
 use crate::schema::api_keys;
-
-/// A key's use is recorded at most once per this interval, so authentication does not
-/// write a row on every request.
-const USE_RECORDING_INTERVAL: Duration = Duration::seconds(60);
 
 diesel::define_sql_function! {
     /// SQL `coalesce` of two nullable timestamps: the first that is not null.
@@ -101,14 +97,14 @@ impl ApiKeyStore for PgStore {
         operator: OperatorId,
         id: ApiKeyId,
         at: OffsetDateTime,
+        unless_used_since: OffsetDateTime,
     ) -> Result<(), StoreError> {
-        let recorded_before = at.saturating_sub(USE_RECORDING_INTERVAL);
         let mut conn = self.conn().await?;
         diesel::update(
             api_keys::table.find((uuid_of(operator), uuid_of(id))).filter(
                 api_keys::last_used_at
                     .is_null()
-                    .or(api_keys::last_used_at.lt(recorded_before)),
+                    .or(api_keys::last_used_at.lt(unless_used_since)),
             ),
         )
         .set(api_keys::last_used_at.eq(at))

@@ -57,12 +57,14 @@ pub trait ApiKeyStore: Send + Sync {
         id: ApiKeyId,
         at: OffsetDateTime,
     ) -> Result<Option<ApiKeyRecord>, StoreError>;
-    /// Records that the key was used at `at`, unless a use was recorded in the minute before.
+    /// Records that the key was used at `at`, unless the recorded last use is at or after
+    /// `unless_used_since` (so concurrent requests write it at most once per interval).
     async fn record_api_key_use(
         &self,
         operator: OperatorId,
         id: ApiKeyId,
         at: OffsetDateTime,
+        unless_used_since: OffsetDateTime,
     ) -> Result<(), StoreError>;
 }
 

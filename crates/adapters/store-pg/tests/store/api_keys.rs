@@ -120,29 +120,29 @@ async fn key_use_is_recorded_at_most_once_a_minute() {
     };
 
     store
-        .record_api_key_use(operator_id(1), id, at(0))
+        .record_api_key_use(operator_id(1), id, at(0), at(0) - time::Duration::minutes(1))
         .await
         .expect("record");
     assert_eq!(last_used().await, Some(at(0)));
 
     store
-        .record_api_key_use(operator_id(1), id, at(30))
+        .record_api_key_use(operator_id(1), id, at(30), at(30) - time::Duration::minutes(1))
         .await
         .expect("record");
     store
-        .record_api_key_use(operator_id(1), id, at(60))
+        .record_api_key_use(operator_id(1), id, at(60), at(60) - time::Duration::minutes(1))
         .await
         .expect("record");
     assert_eq!(last_used().await, Some(at(0)));
 
     store
-        .record_api_key_use(operator_id(1), id, at(61))
+        .record_api_key_use(operator_id(1), id, at(61), at(61) - time::Duration::minutes(1))
         .await
         .expect("record");
     assert_eq!(last_used().await, Some(at(61)));
 
     store
-        .record_api_key_use(operator_id(1), id, at(0))
+        .record_api_key_use(operator_id(1), id, at(0), at(0) - time::Duration::minutes(1))
         .await
         .expect("record a late report");
     assert_eq!(last_used().await, Some(at(61)));

@@ -15,7 +15,10 @@ async fn another_operator_can_neither_read_nor_change_keys() {
     let (a, b) = (operator_id(1), operator_id(2));
 
     assert_eq!(store.revoke_api_key(b, theirs.id, at(1)).await.expect("revoke"), None);
-    store.record_api_key_use(b, theirs.id, at(1)).await.expect("record");
+    store
+        .record_api_key_use(b, theirs.id, at(1), at(1) - time::Duration::minutes(1))
+        .await
+        .expect("record");
 
     let stored = store.find_api_key_by_hash(&key_hash(1)).await.expect("find");
     assert_eq!(stored, Some(theirs));
