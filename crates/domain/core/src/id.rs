@@ -37,6 +37,9 @@ id_kind!(MarketKind, MarketId, "mkt", "a prediction market");
 id_kind!(TradeKind, TradeId, "trd", "a trade (one buy or one sell by one player)");
 id_kind!(RedemptionKind, RedemptionId, "red", "a position's redemption");
 id_kind!(WalletOperationKind, WalletOperationId, "wop", "a wallet mutation");
+id_kind!(EventKind, EventId, "evt", "a webhook event");
+id_kind!(WebhookEndpointKind, WebhookEndpointId, "whe", "a webhook endpoint");
+id_kind!(WebhookDeliveryKind, WebhookDeliveryId, "whd", "a webhook delivery");
 
 /// A typed, prefixed identifier.
 #[derive(SerializeDisplay, DeserializeFromStr)]

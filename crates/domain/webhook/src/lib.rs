@@ -1,0 +1,35 @@
+//! Webhooks of the operator contract (DESIGN §6), the pure part: the event catalog, the
+//! envelope, what an endpoint subscribes to, signing secrets, Standard Webhooks
+//! signatures, the retry schedule, what an attempt's result means and when an endpoint is
+//! disabled, and which addresses the service must never deliver to. No I/O, no clock, no
+//! randomness: times (unix seconds) and random numbers are the caller's.
+//!
+//! | concern | file |
+//! |---|---|
+//! | event types, their names and `data` fields | `event_type.rs` |
+//! | the JSON body `{ id, type, createdAt, operatorId, data }` | `envelope.rs` |
+//! | explicit subscriptions (new types are never sent unasked) | `subscription.rs` |
+//! | `whsec_` secrets | `secret.rs` |
+//! | `webhook-id` / `webhook-timestamp` / `webhook-signature` | `signature.rs` |
+//! | backoff with jitter over about three days, `Retry-After` | `retry.rs` |
+//! | attempt outcome, disabling after days of failure | `outcome.rs` |
+//! | outbound address and URL checks | `address.rs` |
+
+mod address;
+mod envelope;
+mod event_type;
+mod outcome;
+mod retry;
+mod secret;
+mod signature;
+mod subscription;
+
+pub use address::{EndpointUrlError, MAX_URL_LEN, METADATA_V4, METADATA_V6, check_endpoint_url, is_forbidden_target};
+pub use envelope::{CreatedAt, CreatedAtError, Envelope, EnvelopeError};
+pub use event_type::{EventType, UnknownEventType};
+pub use outcome::{AttemptOutcome, AttemptResult, DISABLE_AFTER_FAILING_SECS, classify_attempt, should_disable};
+pub use retry::{MAX_ATTEMPTS, MAX_RETRY_AFTER_SECS, RETRY_DELAYS_SECS, delay_with_retry_after, next_attempt_delay};
+pub use secret::{SecretError, SigningSecret};
+pub use signature::{DEFAULT_TOLERANCE_SECS, SignError, SignatureHeaders, VerifyError, sign, verify};
+pub use signature::{WEBHOOK_ID_HEADER, WEBHOOK_SIGNATURE_HEADER, WEBHOOK_TIMESTAMP_HEADER};
+pub use subscription::{Subscription, SubscriptionError};
