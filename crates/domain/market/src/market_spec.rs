@@ -120,7 +120,9 @@ mod tests {
         let later = NOW + Duration::HOUR;
         assert_eq!(
             MarketSpec::parse("", "", later, 10, 0, NOW),
-            Err(MarketSpecError::Text(MarketTextError::EmptyQuestion))
+            Err(MarketSpecError::Text(MarketTextError::Question(
+                opinion_core::LabelError::Empty
+            )))
         );
         assert_eq!(
             MarketSpec::parse("Q?", &"x".repeat(10_001), later, 10, 0, NOW),

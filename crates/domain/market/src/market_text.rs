@@ -3,6 +3,8 @@
 
 use std::fmt;
 
+use opinion_core::{Label, LabelError};
+
 /// A market's question: trimmed, `1..=`[`MarketQuestion::MAX_CHARS`] characters, one
 /// line.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -16,15 +18,9 @@ pub struct MarketRules(String);
 /// Why a question or rules text is refused.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 pub enum MarketTextError {
-    /// A market must ask something.
-    #[error("the question must not be empty")]
-    EmptyQuestion,
-    /// Longer than [`MarketQuestion::MAX_CHARS`].
-    #[error("the question must be at most {max} characters", max = MarketQuestion::MAX_CHARS)]
-    QuestionTooLong,
-    /// Line breaks, NUL and other control characters have no place in a title.
-    #[error("the question must not contain control characters")]
-    QuestionControlCharacters,
+    /// The question is empty, longer than [`MarketQuestion::MAX_CHARS`], or spans lines.
+    #[error("the question {0}")]
+    Question(LabelError),
     /// Longer than [`MarketRules::MAX_CHARS`].
     #[error("the rules must be at most {max} characters", max = MarketRules::MAX_CHARS)]
     RulesTooLong,
@@ -37,18 +33,11 @@ impl MarketQuestion {
     /// Longest accepted question, in characters.
     pub const MAX_CHARS: usize = 500;
 
-    /// Trims and validates a question.
+    /// Trims and validates a question: a one-line label of up to 500 characters.
     pub fn parse(text: &str) -> Result<Self, MarketTextError> {
-        let trimmed = text.trim();
-        if trimmed.is_empty() {
-            Err(MarketTextError::EmptyQuestion)
-        } else if trimmed.chars().count() > Self::MAX_CHARS {
-            Err(MarketTextError::QuestionTooLong)
-        } else if trimmed.chars().any(char::is_control) {
-            Err(MarketTextError::QuestionControlCharacters)
-        } else {
-            Ok(Self(trimmed.to_owned()))
-        }
+        Label::parse_at_most(text, Self::MAX_CHARS)
+            .map(|label| Self(label.into_string()))
+            .map_err(MarketTextError::Question)
     }
 
     /// The question.
@@ -97,15 +86,20 @@ mod tests {
         let question = MarketQuestion::parse("  Will it rain in Lisbon on 1 May? ").unwrap();
         assert_eq!(question.as_str(), "Will it rain in Lisbon on 1 May?");
         assert_eq!(question.to_string(), question.as_str());
-        assert_eq!(MarketQuestion::parse(" \t "), Err(MarketTextError::EmptyQuestion));
+        assert_eq!(
+            MarketQuestion::parse(" \t "),
+            Err(MarketTextError::Question(LabelError::Empty))
+        );
         assert!(MarketQuestion::parse(&"é".repeat(500)).is_ok());
         assert_eq!(
             MarketQuestion::parse(&"é".repeat(501)),
-            Err(MarketTextError::QuestionTooLong)
+            Err(MarketTextError::Question(LabelError::TooLong {
+                max: MarketQuestion::MAX_CHARS
+            }))
         );
         assert_eq!(
             MarketQuestion::parse("Rain?\nSnow?"),
-            Err(MarketTextError::QuestionControlCharacters)
+            Err(MarketTextError::Question(LabelError::ControlCharacters))
         );
     }
 
