@@ -4,7 +4,7 @@
 use actix_web::http::StatusCode;
 use actix_web::http::header::{ALLOW, HeaderValue, WWW_AUTHENTICATE};
 use actix_web::{HttpResponse, ResponseError};
-use opinion_access::{Denial, IssuanceError, RouteId};
+use opinion_access::{Denial, IssuanceError, RouteId, SecretFormatError};
 use opinion_app::ports::StoreError;
 use opinion_app::{AppError, AuthFailure};
 
@@ -169,8 +169,8 @@ fn app_problem(error: &AppError) -> Problem {
 fn auth_failure_code(failure: AuthFailure) -> &'static str {
     match failure {
         AuthFailure::Missing => "credential_missing",
-        AuthFailure::Malformed => "credential_malformed",
-        AuthFailure::BadChecksum => "api_key_checksum_mismatch",
+        AuthFailure::Malformed | AuthFailure::ApiKeyFormat(SecretFormatError::Malformed) => "credential_malformed",
+        AuthFailure::ApiKeyFormat(SecretFormatError::BadChecksum) => "api_key_checksum_mismatch",
         AuthFailure::WrongEnvironment => "api_key_wrong_environment",
         AuthFailure::UnknownKey => "api_key_unknown",
         AuthFailure::RevokedKey => "api_key_revoked",

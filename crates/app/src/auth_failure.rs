@@ -7,12 +7,12 @@ pub enum AuthFailure {
     /// No `Authorization: Bearer` credential (and no session cookie).
     #[error("no credential was presented; send `Authorization: Bearer <API key or session token>`")]
     Missing,
-    /// Not a well-formed credential.
+    /// Not a well-formed `Authorization` header.
     #[error("the credential is malformed")]
     Malformed,
-    /// An API key whose checksum does not match (a typo or truncated copy).
-    #[error("the API key's checksum does not match; it was probably copied incompletely")]
-    BadChecksum,
+    /// Something presented as an API key that fails the key format (shape or checksum).
+    #[error(transparent)]
+    ApiKeyFormat(#[from] opinion_access::SecretFormatError),
     /// An API key issued by another environment.
     #[error("the API key was issued for another environment")]
     WrongEnvironment,

@@ -27,10 +27,7 @@ impl Access {
     }
 
     async fn authenticate_api_key(&self, credential: &str) -> Result<Principal, AppError> {
-        let secret = ApiKeySecret::parse(credential).map_err(|e| match e {
-            opinion_access::SecretFormatError::Malformed => AuthFailure::Malformed,
-            opinion_access::SecretFormatError::BadChecksum => AuthFailure::BadChecksum,
-        })?;
+        let secret = ApiKeySecret::parse(credential).map_err(AuthFailure::from)?;
         if secret.environment() != self.settings.environment {
             return Err(AuthFailure::WrongEnvironment.into());
         }
@@ -88,7 +85,7 @@ impl Access {
 
 #[cfg(test)]
 mod tests {
-    use opinion_access::{ApiKeyEnvironment, ApiKeySecret, Grant};
+    use opinion_access::{ApiKeyEnvironment, ApiKeySecret, Grant, SecretFormatError};
     use time::Duration;
 
     use crate::model::StaffSession;
@@ -170,8 +167,8 @@ mod tests {
         let mut typo = secret().expose().to_owned();
         typo.replace_range(10..11, if &typo[10..11] == "a" { "b" } else { "a" });
         for (credential, expected) in [
-            ("opk_dev_short", AuthFailure::Malformed),
-            (typo.as_str(), AuthFailure::BadChecksum),
+            ("opk_dev_short", AuthFailure::ApiKeyFormat(SecretFormatError::Malformed)),
+            (typo.as_str(), AuthFailure::ApiKeyFormat(SecretFormatError::BadChecksum)),
             (staging.expose(), AuthFailure::WrongEnvironment),
         ] {
             let mut mocks = Mocks::default();

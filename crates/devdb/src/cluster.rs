@@ -26,6 +26,17 @@ pub struct Cluster {
 }
 
 impl Cluster {
+    /// Starts `server` and owns it (and its clean-up helper, for a throwaway cluster).
+    fn start(server: Server, watchdog: Option<Watchdog>) -> Result<Cluster, DevDbError> {
+        let port = server.start()?;
+        Ok(Cluster {
+            data_dir: server.data_dir.clone(),
+            port,
+            started: Some(server),
+            _watchdog: watchdog,
+        })
+    }
+
     /// Development cluster kept in `data_dir` (e.g. `./.data/pg`) across runs: initdb on first use,
     /// start it, or attach to it if it is already running, in which case [`Cluster::stop`] leaves it
     /// running because this process does not own it. A stale `postmaster.pid` does not prevent a start.
@@ -65,13 +76,7 @@ impl Cluster {
         if ensure_persistent(&server.binaries, &server.run_as, &server.data_dir)? {
             tracing::info!("initialised a new PostgreSQL cluster in {}", server.data_dir.display());
         }
-        let port = server.start()?;
-        Ok(Cluster {
-            data_dir: server.data_dir.clone(),
-            port,
-            started: Some(server),
-            _watchdog: None,
-        })
+        Self::start(server, None)
     }
 
     /// Throwaway cluster for tests in a fresh temporary directory, tuned for speed (no fsync, no full
@@ -101,13 +106,7 @@ impl Cluster {
             Durability::Throwaway,
         )?;
         tracing::info!("initialised a new PostgreSQL cluster in {}", server.data_dir.display());
-        let port = server.start()?;
-        Ok(Cluster {
-            data_dir: server.data_dir.clone(),
-            port,
-            started: Some(server),
-            _watchdog: Some(watchdog),
-        })
+        Self::start(server, Some(watchdog))
     }
 
     /// TCP port the cluster listens on.

@@ -42,7 +42,7 @@ impl ApiKeyEnvironment {
 }
 
 /// Why a presented string is not an API key secret.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 pub enum SecretFormatError {
     /// It does not have the shape of a key.
     #[error("the credential is not an API key")]
