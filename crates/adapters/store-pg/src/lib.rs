@@ -10,6 +10,7 @@ mod database;
 mod error;
 mod migrate;
 mod operators;
+mod outbox;
 mod pool;
 mod rows;
 mod schema;

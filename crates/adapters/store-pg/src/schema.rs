@@ -53,4 +53,16 @@ diesel::table! {
     }
 }
 
-diesel::allow_tables_to_appear_in_same_query!(operators, api_keys, staff_members, staff_sessions);
+
+diesel::table! {
+    /// The transactional outbox: events written with the business change that caused them.
+    webhook_events (operator_id, id) {
+        operator_id -> Uuid,
+        id -> Uuid,
+        event_type -> Text,
+        data -> Jsonb,
+        created_at -> Timestamptz,
+    }
+}
+
+diesel::allow_tables_to_appear_in_same_query!(operators, api_keys, staff_members, staff_sessions, webhook_events);

@@ -4,10 +4,12 @@
 mod clock;
 mod random;
 mod store;
+mod wallet;
 
 pub use clock::Clock;
 pub use random::Random;
 pub use store::{ApiKeyStore, OperatorStore, SessionStore, StaffStore, StoreError};
+pub use wallet::{MutationOutcome, WalletAdapterStore, WalletAdapterTarget, WalletGateway};
 
 #[cfg(any(test, feature = "mock"))]
 pub use clock::MockClock;
@@ -15,3 +17,5 @@ pub use clock::MockClock;
 pub use random::MockRandom;
 #[cfg(any(test, feature = "mock"))]
 pub use store::{MockApiKeyStore, MockOperatorStore, MockSessionStore, MockStaffStore};
+#[cfg(any(test, feature = "mock"))]
+pub use wallet::{MockWalletAdapterStore, MockWalletGateway};
