@@ -10,12 +10,13 @@ use crate::cli::{AdminCommand, OperatorCommand, StaffCommand};
 pub async fn run(access: &Access, command: AdminCommand) -> anyhow::Result<Value> {
     match command {
         AdminCommand::Operator {
-            command: OperatorCommand::Create { name },
+            command: OperatorCommand::Create { name, currency },
         } => {
-            let created = access.create_operator(&name).await?;
+            let created = access.create_operator(&name, &currency).await?;
             Ok(json!({
                 "operatorId": created.operator.id,
                 "name": created.operator.name,
+                "currency": created.operator.currency.as_str(),
                 "apiKeyId": created.first_key.record.id,
                 "apiKey": created.first_key.secret.expose(),
             }))

@@ -60,6 +60,9 @@ pub enum OperatorCommand {
         /// The operator's display name.
         #[arg(long)]
         name: String,
+        /// The ISO 4217 currency of its players' wallets; every amount is in its minor units.
+        #[arg(long, default_value = "USD")]
+        currency: String,
     },
 }
 

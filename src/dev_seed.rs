@@ -37,7 +37,7 @@ pub async fn ensure_demo_operator(access: &Access, data_dir: &Path) -> anyhow::R
     {
         return Ok(existing);
     }
-    let created = access.create_operator("Demo operator").await?;
+    let created = access.create_operator("Demo operator", "USD").await?;
     let operator_id = created.operator.id;
     let suffix = operator_id.to_string();
     let email = format!("admin.{}@demo.opinion.test", &suffix[suffix.len() - 8..]);

@@ -118,7 +118,7 @@ async fn bad_credentials_are_told_apart() {
     typo.replace_range(12..13, if &key[12..13] == "a" { "b" } else { "a" });
     let staging = opinion_access::ApiKeySecret::generate(opinion_access::ApiKeyEnvironment::Staging, [1; 32]);
     let unknown = {
-        let created = app.access.create_operator("other").await.expect("operator");
+        let created = app.access.create_operator("other", "USD").await.expect("operator");
         let secret = created.first_key.secret.expose().to_owned();
         app.access
             .revoke_api_key(

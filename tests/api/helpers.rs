@@ -77,7 +77,7 @@ impl TestApp {
 
     /// Creates another operator (tenant) with a `*` key.
     pub async fn new_operator(&self, name: &str) -> TestOperator {
-        let created = self.access.create_operator(name).await.expect("operator");
+        let created = self.access.create_operator(name, "USD").await.expect("operator");
         TestOperator {
             id: created.operator.id,
             key: created.first_key.secret.expose().to_owned(),

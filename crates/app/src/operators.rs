@@ -2,6 +2,7 @@
 
 use opinion_access::Grant;
 use opinion_core::{Label, OperatorId};
+use opinion_wallet::Currency;
 
 use crate::AppError;
 use crate::access::Access;
@@ -18,14 +19,17 @@ pub struct CreatedOperator {
 }
 
 impl Access {
-    /// Creates an operator with a first API key holding `*`, atomically.
+    /// Creates an operator, whose players' wallets hold `currency` (ISO 4217), with a first
+    /// API key holding `*`, atomically.
     #[tracing::instrument(skip_all)]
-    pub async fn create_operator(&self, name: &str) -> Result<CreatedOperator, AppError> {
+    pub async fn create_operator(&self, name: &str, currency: &str) -> Result<CreatedOperator, AppError> {
         let name = Label::parse(name).map_err(|e| AppError::invalid("name", e))?;
+        let currency: Currency = currency.parse().map_err(|e| AppError::invalid("currency", e))?;
         let now = self.ports.clock.now();
         let operator = Operator {
             id: OperatorId::from_ulid(self.ports.random.ulid()),
             name: name.into_string(),
+            currency,
             created_at: now,
         };
         let key_name = Label::parse("initial full-access key").map_err(|e| AppError::Internal(e.to_string()))?;

@@ -51,7 +51,7 @@ impl OperatorStore for PgStore {
             .await
             .optional()
             .map_err(from_diesel)?;
-        Ok(row.map(OperatorRow::into_record))
+        row.map(OperatorRow::into_record).transpose()
     }
 
     #[tracing::instrument(skip_all)]

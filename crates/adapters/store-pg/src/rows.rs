@@ -35,6 +35,7 @@ pub(crate) struct OperatorRow {
     id: Uuid,
     name: String,
     created_at: OffsetDateTime,
+    currency: String,
 }
 
 impl OperatorRow {
@@ -44,16 +45,22 @@ impl OperatorRow {
             id: uuid_of(operator.id),
             name: operator.name.clone(),
             created_at: operator.created_at,
+            currency: operator.currency.as_str().to_owned(),
         }
     }
 
     /// The operator this row stores.
-    pub(crate) fn into_record(self) -> Operator {
-        Operator {
+    pub(crate) fn into_record(self) -> Result<Operator, StoreError> {
+        let currency = self
+            .currency
+            .parse()
+            .map_err(|problem| corrupt("operators", self.id, &problem))?;
+        Ok(Operator {
             id: id_of(self.id),
             name: self.name,
+            currency,
             created_at: self.created_at,
-        }
+        })
     }
 }
 

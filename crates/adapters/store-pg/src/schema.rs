@@ -7,6 +7,7 @@ diesel::table! {
         id -> Uuid,
         name -> Text,
         created_at -> Timestamptz,
+        currency -> Text,
     }
 }
 
@@ -53,7 +54,6 @@ diesel::table! {
     }
 }
 
-
 diesel::table! {
     /// The transactional outbox: events written with the business change that caused them.
     webhook_events (operator_id, id) {
@@ -65,4 +65,207 @@ diesel::table! {
     }
 }
 
-diesel::allow_tables_to_appear_in_same_query!(operators, api_keys, staff_members, staff_sessions, webhook_events);
+diesel::table! {
+    /// Markets, shared by every operator.
+    markets (id) {
+        id -> Uuid,
+        question -> Text,
+        rules -> Text,
+        close_at -> Timestamptz,
+        liquidity -> Int8,
+        fee_bps -> Int4,
+        status -> Text,
+        resolution -> Nullable<Text>,
+        created_at -> Timestamptz,
+        closed_at -> Nullable<Timestamptz>,
+        resolved_at -> Nullable<Timestamptz>,
+    }
+}
+
+diesel::table! {
+    /// Each operator's pool and visibility on a market.
+    market_pools (operator_id, market_id) {
+        operator_id -> Uuid,
+        market_id -> Uuid,
+        yes_outstanding -> Int8,
+        no_outstanding -> Int8,
+        hidden -> Bool,
+        visibility_changed_at -> Nullable<Timestamptz>,
+        updated_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
+    /// The operators' players.
+    users (operator_id, id) {
+        operator_id -> Uuid,
+        id -> Uuid,
+        external_user_id -> Text,
+        display_name -> Nullable<Text>,
+        language -> Nullable<Text>,
+        created_at -> Timestamptz,
+        last_launched_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
+    /// Single-use launch tokens.
+    launches (operator_id, id) {
+        operator_id -> Uuid,
+        id -> Uuid,
+        user_id -> Uuid,
+        return_url -> Nullable<Text>,
+        created_at -> Timestamptz,
+        expires_at -> Timestamptz,
+        used_at -> Nullable<Timestamptz>,
+    }
+}
+
+diesel::table! {
+    /// Players' sessions in the hosted app.
+    player_sessions (operator_id, id) {
+        operator_id -> Uuid,
+        id -> Uuid,
+        user_id -> Uuid,
+        launch_id -> Uuid,
+        created_at -> Timestamptz,
+        expires_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
+    /// Players' holdings per market.
+    positions (operator_id, user_id, market_id) {
+        operator_id -> Uuid,
+        user_id -> Uuid,
+        market_id -> Uuid,
+        yes_shares -> Int8,
+        yes_cost_basis -> Int8,
+        no_shares -> Int8,
+        no_cost_basis -> Int8,
+        realized_pnl -> Int8,
+        redeemed_at -> Nullable<Timestamptz>,
+        updated_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
+    /// Buys and sells.
+    trades (operator_id, id) {
+        operator_id -> Uuid,
+        id -> Uuid,
+        user_id -> Uuid,
+        market_id -> Uuid,
+        client_order_id -> Text,
+        side -> Text,
+        outcome -> Text,
+        order_kind -> Text,
+        order_value -> Int8,
+        order_limit -> Nullable<Int8>,
+        shares -> Int8,
+        amount -> Int8,
+        fee -> Int8,
+        currency -> Text,
+        price_before_ppm -> Int4,
+        price_after_ppm -> Int4,
+        status -> Text,
+        failure_reason -> Nullable<Text>,
+        position_before -> Nullable<Jsonb>,
+        created_at -> Timestamptz,
+        settled_at -> Nullable<Timestamptz>,
+    }
+}
+
+diesel::table! {
+    /// What each operator's players were paid when a market resolved.
+    market_resolutions (operator_id, market_id) {
+        operator_id -> Uuid,
+        market_id -> Uuid,
+        resolution -> Text,
+        resolved_at -> Timestamptz,
+        redemption_count -> Int8,
+        payout_total -> Int8,
+        currency -> Text,
+    }
+}
+
+diesel::table! {
+    /// Payouts of positions on resolution.
+    redemptions (operator_id, id) {
+        operator_id -> Uuid,
+        id -> Uuid,
+        user_id -> Uuid,
+        market_id -> Uuid,
+        resolution -> Text,
+        amount -> Int8,
+        currency -> Text,
+        status -> Text,
+        created_at -> Timestamptz,
+        paid_at -> Nullable<Timestamptz>,
+    }
+}
+
+diesel::table! {
+    /// Wallet mutations, one per business action.
+    wallet_operations (operator_id, id) {
+        operator_id -> Uuid,
+        id -> Uuid,
+        user_id -> Uuid,
+        external_user_id -> Text,
+        flow -> Text,
+        reason -> Text,
+        idempotency_key -> Text,
+        fingerprint -> Text,
+        amount -> Int8,
+        currency -> Text,
+        metadata -> Jsonb,
+        market_id -> Uuid,
+        trade_id -> Nullable<Uuid>,
+        redemption_id -> Nullable<Uuid>,
+        state -> Text,
+        attempts -> Int4,
+        http_status -> Nullable<Int4>,
+        detail -> Nullable<Text>,
+        remote_reference -> Nullable<Text>,
+        balance_after -> Nullable<Int8>,
+        created_at -> Timestamptz,
+        sent_at -> Nullable<Timestamptz>,
+        answered_at -> Nullable<Timestamptz>,
+        next_attempt_at -> Nullable<Timestamptz>,
+        resolved_at -> Nullable<Timestamptz>,
+        resolved_by -> Nullable<Text>,
+        resolution_note -> Nullable<Text>,
+    }
+}
+
+diesel::table! {
+    /// The append-only step log of wallet operations.
+    wallet_operation_steps (operator_id, operation_id, step) {
+        operator_id -> Uuid,
+        operation_id -> Uuid,
+        step -> Int4,
+        state -> Text,
+        http_status -> Nullable<Int4>,
+        detail -> Nullable<Text>,
+        at -> Timestamptz,
+    }
+}
+
+diesel::allow_tables_to_appear_in_same_query!(
+    operators,
+    api_keys,
+    staff_members,
+    staff_sessions,
+    webhook_events,
+    markets,
+    market_pools,
+    users,
+    launches,
+    player_sessions,
+    positions,
+    trades,
+    market_resolutions,
+    redemptions,
+    wallet_operations,
+    wallet_operation_steps,
+);

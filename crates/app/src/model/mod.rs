@@ -2,10 +2,22 @@
 
 mod api_key;
 mod event;
+mod market;
 mod operator;
+mod position;
+mod redemption;
 mod staff;
+mod trade;
+mod user;
+mod wallet_operation;
 
 pub use api_key::ApiKeyRecord;
 pub use event::NewEvent;
+pub use market::{Market, OperatorMarket};
 pub use operator::Operator;
+pub use position::PositionRecord;
+pub use redemption::{MarketResolution, Redemption};
 pub use staff::{StaffMember, StaffPatch, StaffSession};
+pub use trade::Trade;
+pub use user::User;
+pub use wallet_operation::{WalletOperationRecord, WalletOperationStep};

@@ -40,6 +40,19 @@ id_kind!(WalletOperationKind, WalletOperationId, "wop", "a wallet mutation");
 id_kind!(EventKind, EventId, "evt", "a webhook event");
 id_kind!(WebhookEndpointKind, WebhookEndpointId, "whe", "a webhook endpoint");
 id_kind!(WebhookDeliveryKind, WebhookDeliveryId, "whd", "a webhook delivery");
+id_kind!(UserKind, UserId, "usr", "an operator's player");
+id_kind!(
+    LaunchKind,
+    LaunchId,
+    "lch",
+    "a launch of the hosted app (its single-use token)"
+);
+id_kind!(
+    PlayerSessionKind,
+    PlayerSessionId,
+    "pls",
+    "a player's session in the hosted app"
+);
 
 /// A typed, prefixed identifier.
 #[derive(SerializeDisplay, DeserializeFromStr)]

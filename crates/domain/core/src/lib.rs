@@ -10,6 +10,7 @@ pub use cursor::{Cursor, CursorError};
 pub use id::{ApiKeyId, MarketId, OperatorId, RedemptionId, StaffId, StaffSessionId, TradeId, WalletOperationId};
 pub use id::{ApiKeyKind, Id, IdKind, OperatorKind, ParseIdError, StaffKind, StaffSessionKind};
 pub use id::{EventId, EventKind, WebhookDeliveryId, WebhookDeliveryKind, WebhookEndpointId, WebhookEndpointKind};
+pub use id::{LaunchId, LaunchKind, PlayerSessionId, PlayerSessionKind, UserId, UserKind};
 pub use id::{MarketKind, RedemptionKind, TradeKind, WalletOperationKind};
 pub use label::{Label, LabelError};
 pub use page::{Page, PageLimit, PageLimitError, PageRequest};

@@ -48,6 +48,7 @@ mod quote;
 mod slippage;
 mod status;
 mod trade;
+mod trade_status;
 
 #[cfg(test)]
 mod properties;
@@ -66,3 +67,4 @@ pub use quote::{Quote, TradeError};
 pub use slippage::{SlippageError, check_max_cost, check_min_proceeds};
 pub use status::{MarketStatus, Resolution, StatusError};
 pub use trade::{MAX_TRADE_AMOUNT, MAX_TRADE_SHARES, quote_buy_amount, quote_buy_shares, quote_sell};
+pub use trade_status::{OrderKind, RedemptionStatus, TradeStatus};

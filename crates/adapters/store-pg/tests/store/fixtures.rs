@@ -39,6 +39,7 @@ pub fn operator(n: u128) -> Operator {
     Operator {
         id: operator_id(n),
         name: format!("Operator {n}"),
+        currency: "USD".parse().expect("currency"),
         created_at: T0,
     }
 }

@@ -1,0 +1,71 @@
+//! A wallet operation as stored: everything an operator reconciles with (contract rule 7).
+
+use std::collections::BTreeMap;
+
+use opinion_core::{MarketId, OperatorId, RedemptionId, TradeId, UserId, WalletOperationId};
+use opinion_wallet::{Currency, IdempotencyKey, OperationState, ReasonKey, WalletFlow};
+use time::OffsetDateTime;
+
+/// One call of an operator's wallet for one business action, with its current state.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WalletOperationRecord {
+    /// Its id.
+    pub id: WalletOperationId,
+    /// The operator.
+    pub operator_id: OperatorId,
+    /// The player.
+    pub user_id: UserId,
+    /// The player's id at the operator, as sent.
+    pub external_user_id: String,
+    /// Buy, sell, buy compensation or redemption.
+    pub flow: WalletFlow,
+    /// The reason key sent.
+    pub reason: ReasonKey,
+    /// The action's one idempotency key.
+    pub idempotency_key: IdempotencyKey,
+    /// Minor units moved (or to be moved).
+    pub amount: i64,
+    /// The operator's currency.
+    pub currency: Currency,
+    /// The metadata sent, camelCase keys.
+    pub metadata: BTreeMap<String, String>,
+    /// The market concerned.
+    pub market_id: MarketId,
+    /// The trade concerned (buy, sell, buy compensation).
+    pub trade_id: Option<TradeId>,
+    /// The redemption concerned.
+    pub redemption_id: Option<RedemptionId>,
+    /// Where the operation is.
+    pub state: OperationState,
+    /// How many times it was sent.
+    pub attempts: u32,
+    /// The HTTP status of the wallet's last answer.
+    pub http_status: Option<u16>,
+    /// What the last answer meant (a refusal code or why it was ambiguous).
+    pub detail: Option<String>,
+    /// The wallet's reference of the applied mutation.
+    pub remote_reference: Option<String>,
+    /// The player's balance after it, as the wallet reported.
+    pub balance_after: Option<i64>,
+    /// When it was prepared.
+    pub created_at: OffsetDateTime,
+    /// When it was last sent.
+    pub sent_at: Option<OffsetDateTime>,
+    /// When the last answer came.
+    pub answered_at: Option<OffsetDateTime>,
+    /// When staff resolved it, if it went to manual review.
+    pub resolved_at: Option<OffsetDateTime>,
+}
+
+/// One step of a wallet operation's append-only log.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WalletOperationStep {
+    /// The state it moved to.
+    pub state: OperationState,
+    /// The HTTP status observed, if the step was an answer.
+    pub http_status: Option<u16>,
+    /// What happened.
+    pub detail: Option<String>,
+    /// When (UTC).
+    pub at: OffsetDateTime,
+}

@@ -1,0 +1,122 @@
+//! Where a trade and a redemption are in their life, as stored and shown to operators.
+//!
+//! A trade is `pending` while its wallet call is in flight, `manual_review` when the
+//! wallet's answer was ambiguous (only platform staff settle it), and ends `executed` or
+//! `failed`. A redemption is `pending` until the wallet credits it, `manual_review` on an
+//! ambiguous answer, and ends `paid` or `refused` (a definite refusal: money is still owed
+//! and staff must arrange it with the operator).
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::outcome::UnknownName;
+
+macro_rules! named_states {
+    ($(#[$meta:meta])* $name:ident { $($(#[$vmeta:meta])* $variant:ident => $text:literal),+ $(,)? }) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        pub enum $name {
+            $($(#[$vmeta])* $variant),+
+        }
+
+        impl $name {
+            /// Every state.
+            pub const ALL: &'static [$name] = &[$(Self::$variant),+];
+
+            /// Stable lower-case name for storage and the wire.
+            pub const fn as_str(self) -> &'static str {
+                match self {
+                    $(Self::$variant => $text),+
+                }
+            }
+        }
+
+        impl fmt::Display for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+
+        impl FromStr for $name {
+            type Err = UnknownName;
+
+            fn from_str(text: &str) -> Result<Self, Self::Err> {
+                Self::ALL
+                    .iter()
+                    .copied()
+                    .find(|state| state.as_str() == text)
+                    .ok_or_else(|| UnknownName(text.to_owned()))
+            }
+        }
+    };
+}
+
+named_states! {
+    /// A trade's state.
+    TradeStatus {
+        /// The wallet call is in flight.
+        Pending => "pending",
+        /// The wallet's answer was ambiguous; platform staff settle it.
+        ManualReview => "manual_review",
+        /// Done: shares and money moved.
+        Executed => "executed",
+        /// Done: nothing moved for the player (a debit taken was given back).
+        Failed => "failed",
+    }
+}
+
+named_states! {
+    /// A redemption's state.
+    RedemptionStatus {
+        /// Waiting for the wallet to credit it.
+        Pending => "pending",
+        /// The wallet's answer was ambiguous; platform staff settle it.
+        ManualReview => "manual_review",
+        /// Credited.
+        Paid => "paid",
+        /// The wallet definitely refused the credit; the money is still owed.
+        Refused => "refused",
+    }
+}
+
+named_states! {
+    /// How a player sized an order: a share count, or an amount to spend (buys only).
+    OrderKind {
+        /// A number of shares.
+        Shares => "shares",
+        /// An amount of minor units to spend.
+        Amount => "amount",
+    }
+}
+
+impl TradeStatus {
+    /// Whether the trade still waits for its wallet or for staff: such a trade holds the
+    /// player's one open slot on the market.
+    pub const fn is_open(self) -> bool {
+        matches!(self, Self::Pending | Self::ManualReview)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip_and_are_stable() {
+        let trades: Vec<_> = TradeStatus::ALL.iter().map(|s| s.as_str()).collect();
+        assert_eq!(trades, ["pending", "manual_review", "executed", "failed"]);
+        let redemptions: Vec<_> = RedemptionStatus::ALL.iter().map(|s| s.as_str()).collect();
+        assert_eq!(redemptions, ["pending", "manual_review", "paid", "refused"]);
+        for status in TradeStatus::ALL {
+            assert_eq!(status.as_str().parse::<TradeStatus>(), Ok(*status));
+        }
+        assert!("Executed".parse::<TradeStatus>().is_err());
+        assert_eq!("amount".parse::<OrderKind>(), Ok(OrderKind::Amount));
+    }
+
+    #[test]
+    fn only_unsettled_trades_are_open() {
+        let open: Vec<_> = TradeStatus::ALL.iter().filter(|s| s.is_open()).collect();
+        assert_eq!(open, [&TradeStatus::Pending, &TradeStatus::ManualReview]);
+    }
+}

@@ -1,0 +1,12 @@
+DROP TABLE wallet_operation_steps;
+DROP TABLE wallet_operations;
+DROP TABLE redemptions;
+DROP TABLE market_resolutions;
+DROP TABLE trades;
+DROP TABLE positions;
+DROP TABLE player_sessions;
+DROP TABLE launches;
+DROP TABLE users;
+DROP TABLE market_pools;
+DROP TABLE markets;
+ALTER TABLE operators DROP CONSTRAINT operators_currency_iso, DROP COLUMN currency;
