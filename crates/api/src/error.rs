@@ -157,6 +157,11 @@ fn app_problem(error: &AppError) -> Problem {
             "conflict",
             format!("a {what} with these values already exists"),
         ),
+        AppError::Store(StoreError::Conflict(what)) => Problem::new(
+            StatusCode::CONFLICT,
+            "concurrent_change",
+            format!("the {what} changed while the request was processed; try again"),
+        ),
         AppError::Store(StoreError::Unavailable(_)) | AppError::Internal(_) => Problem::new(
             StatusCode::INTERNAL_SERVER_ERROR,
             "internal_error",
@@ -179,6 +184,8 @@ fn auth_failure_code(failure: AuthFailure) -> &'static str {
         AuthFailure::SessionEnded => "session_ended",
         AuthFailure::StaffDisabled => "staff_disabled",
         AuthFailure::BadLogin => "login_failed",
+        AuthFailure::InvalidLaunch => "launch_token_invalid",
+        AuthFailure::LaunchUsedOrExpired => "launch_token_used_or_expired",
     }
 }
 

@@ -34,6 +34,12 @@ pub enum AuthFailure {
     /// A disabled staff member.
     #[error("the staff member is disabled")]
     StaffDisabled,
+    /// A launch token that fails verification.
+    #[error("the launch token is invalid")]
+    InvalidLaunch,
+    /// A launch token already exchanged, or past its expiry: ask the operator for a new launch.
+    #[error("the launch token was already used or has expired; launch again")]
+    LaunchUsedOrExpired,
     /// Wrong e-mail or password at login (never says which).
     #[error("the e-mail address or password is wrong")]
     BadLogin,

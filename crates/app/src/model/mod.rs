@@ -2,6 +2,7 @@
 
 mod api_key;
 mod event;
+mod launch;
 mod market;
 mod operator;
 mod position;
@@ -13,6 +14,7 @@ mod wallet_operation;
 
 pub use api_key::ApiKeyRecord;
 pub use event::NewEvent;
+pub use launch::{Launch, PlayerSession};
 pub use market::{Market, OperatorMarket};
 pub use operator::Operator;
 pub use position::PositionRecord;

@@ -4,11 +4,16 @@
 mod clock;
 mod random;
 mod store;
+mod trading;
 mod wallet;
 
 pub use clock::Clock;
 pub use random::Random;
 pub use store::{ApiKeyStore, OperatorStore, SessionStore, StaffStore, StoreError};
+pub use trading::{
+    NewOperation, NewTrade, OpenTrade, OperationUpdate, PoolChange, PositionChange, RedemptionUpdate, TradeUpdate,
+    TradingChange, TradingStore,
+};
 pub use wallet::{MutationOutcome, WalletAdapterStore, WalletAdapterTarget, WalletGateway};
 
 #[cfg(any(test, feature = "mock"))]
@@ -17,5 +22,7 @@ pub use clock::MockClock;
 pub use random::MockRandom;
 #[cfg(any(test, feature = "mock"))]
 pub use store::{MockApiKeyStore, MockOperatorStore, MockSessionStore, MockStaffStore};
+#[cfg(any(test, feature = "mock"))]
+pub use trading::MockTradingStore;
 #[cfg(any(test, feature = "mock"))]
 pub use wallet::{MockWalletAdapterStore, MockWalletGateway};

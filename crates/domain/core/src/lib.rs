@@ -2,11 +2,13 @@
 //! opaque keyset cursors and page sizes. Pure: no I/O, no clock, no randomness.
 
 mod cursor;
+mod external_user_id;
 mod id;
 mod label;
 mod page;
 
 pub use cursor::{Cursor, CursorError};
+pub use external_user_id::{ExternalUserId, ExternalUserIdError};
 pub use id::{ApiKeyId, MarketId, OperatorId, RedemptionId, StaffId, StaffSessionId, TradeId, WalletOperationId};
 pub use id::{ApiKeyKind, Id, IdKind, OperatorKind, ParseIdError, StaffKind, StaffSessionKind};
 pub use id::{EventId, EventKind, WebhookDeliveryId, WebhookDeliveryKind, WebhookEndpointId, WebhookEndpointKind};

@@ -1,0 +1,39 @@
+//! Launches and player sessions: how a player gets from the operator's site into the
+//! hosted app.
+
+use opinion_core::{LaunchId, OperatorId, PlayerSessionId, UserId};
+use time::OffsetDateTime;
+
+/// A single-use launch: the token handed to the player names it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Launch {
+    /// Its id, carried in the launch token.
+    pub id: LaunchId,
+    /// The operator.
+    pub operator_id: OperatorId,
+    /// The player launched.
+    pub user_id: UserId,
+    /// Where the hosted app sends the player back to, if the operator gave it.
+    pub return_url: Option<String>,
+    /// When it was made.
+    pub created_at: OffsetDateTime,
+    /// When its token stops working.
+    pub expires_at: OffsetDateTime,
+}
+
+/// A player's session in the hosted app.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PlayerSession {
+    /// Its id, carried in the session token.
+    pub id: PlayerSessionId,
+    /// The operator.
+    pub operator_id: OperatorId,
+    /// The player.
+    pub user_id: UserId,
+    /// The launch it was opened with.
+    pub launch_id: LaunchId,
+    /// When it was opened.
+    pub created_at: OffsetDateTime,
+    /// When it ends.
+    pub expires_at: OffsetDateTime,
+}

@@ -1,0 +1,66 @@
+//! The trading use cases: launching players, their sessions, quotes, buys and sells with
+//! the operator's wallet, and platform staff's market administration. Each use case is
+//! an `impl Trading` block in its own file.
+
+mod events;
+mod launch;
+mod order;
+mod player;
+mod player_tokens;
+mod quote;
+mod wallet_call;
+
+use std::sync::Arc;
+
+use time::Duration;
+
+use crate::ports::{Clock, OperatorStore, Random, TradingStore, WalletAdapterStore, WalletGateway};
+
+pub use launch::{LaunchRequest, Launched};
+pub use order::{OrderRequest, QuoteView};
+pub use player::{OpenedSession, PlayerPrincipal};
+pub use player_tokens::PlayerTokens;
+
+/// The ports the trading use cases need.
+#[derive(Clone)]
+pub struct TradingPorts {
+    /// Markets, players, trades, wallet operations.
+    pub store: Arc<dyn TradingStore>,
+    /// Operators (their currency).
+    pub operators: Arc<dyn OperatorStore>,
+    /// Operators' wallet adapter configurations.
+    pub wallet_adapters: Arc<dyn WalletAdapterStore>,
+    /// The wallet client.
+    pub wallet: Arc<dyn WalletGateway>,
+    /// Time.
+    pub clock: Arc<dyn Clock>,
+    /// Ids.
+    pub random: Arc<dyn Random>,
+}
+
+/// Settings of the trading use cases, read from configuration at start-up.
+#[derive(Clone)]
+pub struct TradingSettings {
+    /// Where the hosted app is served; launch URLs start with it.
+    pub public_url: String,
+    /// How long a launch token can be exchanged.
+    pub launch_ttl: Duration,
+    /// How long a player session lasts.
+    pub player_session_ttl: Duration,
+    /// Signs launch and player session tokens.
+    pub tokens: PlayerTokens,
+}
+
+/// Trading in the hosted app and its administration.
+#[derive(Clone)]
+pub struct Trading {
+    pub(crate) ports: TradingPorts,
+    pub(crate) settings: TradingSettings,
+}
+
+impl Trading {
+    /// Builds the service from its ports and settings.
+    pub fn new(ports: TradingPorts, settings: TradingSettings) -> Self {
+        Self { ports, settings }
+    }
+}
