@@ -16,6 +16,7 @@ mod rows;
 mod schema;
 mod sessions;
 mod staff;
+mod trading_rows;
 
 pub use database::create_database_if_missing;
 pub use migrate::run_migrations;

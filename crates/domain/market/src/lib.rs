@@ -64,7 +64,7 @@ pub use payout::redemption;
 pub use placement::{DebitedBuy, PlacementRefusal, place_debited_buy, unwind_sale};
 pub use pool::{Pool, PoolError};
 pub use position::{Holding, Position, PositionError};
-pub use price::PricePpm;
+pub use price::{PriceOutOfRange, PricePpm};
 pub use quote::{Quote, TradeError};
 pub use slippage::{SlippageError, check_max_cost, check_min_proceeds};
 pub use status::{MarketStatus, Resolution, StatusError};

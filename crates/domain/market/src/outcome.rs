@@ -67,6 +67,23 @@ impl Side {
     }
 }
 
+impl FromStr for Side {
+    type Err = UnknownName;
+
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        [Self::Buy, Self::Sell]
+            .into_iter()
+            .find(|side| side.as_str() == text)
+            .ok_or_else(|| UnknownName(text.to_owned()))
+    }
+}
+
+impl fmt::Display for Side {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -88,6 +105,10 @@ mod tests {
             assert_eq!(resolution.to_string().parse::<crate::Resolution>(), Ok(resolution));
         }
         assert_eq!("YES".parse::<Outcome>(), Err(UnknownName("YES".into())));
+        for side in [Side::Buy, Side::Sell] {
+            assert_eq!(side.to_string().parse::<Side>(), Ok(side));
+        }
+        assert!("Buy".parse::<Side>().is_err());
         assert!("void".parse::<Outcome>().is_err());
     }
 }

@@ -8,6 +8,11 @@ use std::fmt;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct PricePpm(u32);
 
+/// A number of parts per million above one: no price is more than certain.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("a price must be at most 1000000 ppm, got {0}")]
+pub struct PriceOutOfRange(pub i64);
+
 impl PricePpm {
     /// A certain outcome, the upper bound of every price.
     pub const ONE: Self = Self(1_000_000);
@@ -15,6 +20,15 @@ impl PricePpm {
     /// Builds a price from a value already known to be within `0..=1_000_000`.
     pub(crate) fn saturating(ppm: u32) -> Self {
         Self(ppm.min(Self::ONE.0))
+    }
+
+    /// Rebuilds a stored or computed price, refusing anything outside `0..=1_000_000`.
+    pub fn from_ppm(ppm: i64) -> Result<Self, PriceOutOfRange> {
+        u32::try_from(ppm)
+            .ok()
+            .filter(|ppm| *ppm <= Self::ONE.0)
+            .map(Self)
+            .ok_or(PriceOutOfRange(ppm))
     }
 
     /// The price in parts per million.
@@ -58,5 +72,13 @@ mod tests {
         assert_eq!(PricePpm::ONE.value_of(10_000_000_000_000), 10_000_000_000_000);
         assert_eq!(p.to_string(), "0.250000");
         assert_eq!(PricePpm::ONE.to_string(), "1.000000");
+    }
+
+    #[test]
+    fn stored_prices_are_checked() {
+        assert_eq!(PricePpm::from_ppm(0).map(PricePpm::ppm), Ok(0));
+        assert_eq!(PricePpm::from_ppm(1_000_000), Ok(PricePpm::ONE));
+        assert_eq!(PricePpm::from_ppm(1_000_001), Err(PriceOutOfRange(1_000_001)));
+        assert_eq!(PricePpm::from_ppm(-1), Err(PriceOutOfRange(-1)));
     }
 }
