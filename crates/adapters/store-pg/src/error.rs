@@ -14,6 +14,9 @@ fn duplicate_subject(constraint: Option<&str>) -> &'static str {
         Some("api_keys_pkey") => "api_key_id",
         Some("staff_members_pkey") => "staff_id",
         Some("staff_sessions_pkey") => "staff_session_id",
+        Some("trades_client_order_key") => "client_order",
+        Some("trades_one_open_per_user_market") => "open_trade",
+        Some("wallet_operations_key") => "idempotency_key",
         _ => "record",
     }
 }

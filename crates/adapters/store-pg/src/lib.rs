@@ -16,7 +16,10 @@ mod rows;
 mod schema;
 mod sessions;
 mod staff;
+mod trading_apply;
 mod trading_rows;
+mod trading_store;
+mod trading_write_rows;
 
 pub use database::create_database_if_missing;
 pub use migrate::run_migrations;

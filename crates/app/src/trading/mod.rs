@@ -2,12 +2,17 @@
 //! the operator's wallet, and platform staff's market administration. Each use case is
 //! an `impl Trading` block in its own file.
 
+mod buy;
 mod events;
 mod launch;
+mod opening;
 mod order;
 mod player;
 mod player_tokens;
 mod quote;
+mod sell;
+mod settle_buy;
+mod settle_sell;
 mod wallet_call;
 
 use std::sync::Arc;

@@ -1,0 +1,127 @@
+//! Selling shares: the sale is taken from the pool and the position at once (the player
+//! really holds the shares, so no price moves on shares nobody has), stored with its
+//! `sent` credit, and then credited; a credit definitely not applied unwinds the sale.
+
+use opinion_core::TradeId;
+use opinion_market::{Side, TradeStatus};
+use opinion_wallet::{Amount, FlowMetadata, OperationState, ShareCount, TradeMetadata, WalletMutation};
+
+use crate::AppError;
+use crate::model::Trade;
+use crate::ports::{NewTrade, PoolChange, TradingChange};
+use crate::trading::settle_buy::position_change;
+use crate::trading::wallet_call::OperationSubject;
+use crate::trading::{OrderRequest, PlayerPrincipal, Trading, order};
+
+/// How often opening a sale is tried again when the pool changed under it.
+const OPENING_ATTEMPTS: usize = 16;
+
+impl Trading {
+    /// Sells for the player; the answer is the trade as it ended (executed, failed, or in
+    /// manual review when the wallet's answer was ambiguous).
+    #[tracing::instrument(skip_all, fields(operator_id = %player.operator_id, user_id = %player.user.id))]
+    pub async fn sell(
+        &self,
+        player: &PlayerPrincipal,
+        request: &OrderRequest,
+        client_order_id: &str,
+    ) -> Result<Trade, AppError> {
+        order::check_client_order_id(client_order_id)?;
+        if request.side != Side::Sell {
+            return Err(AppError::invalid("side", "must be `sell` for a sale"));
+        }
+        if let Some(first) = self.replayed_order(player, request, client_order_id).await? {
+            return Ok(first);
+        }
+        let target = self.wallet_target(player.operator_id).await?;
+        let currency = self.operator_currency(player.operator_id).await?;
+        for _ in 0..OPENING_ATTEMPTS {
+            let market = self.tradable_market(player, request).await?;
+            let quote = order::price(&market, request)?;
+            let before = self
+                .ports
+                .store
+                .find_position(player.operator_id, player.user.id, request.market_id)
+                .await?
+                .map(|record| record.position);
+            let after = before
+                .unwrap_or_default()
+                .apply(&quote)
+                .map_err(|e| AppError::Conflict {
+                    code: "insufficient_shares",
+                    detail: e.to_string(),
+                })?;
+            let amount = Amount::new(quote.amount).map_err(|_| AppError::Conflict {
+                code: "nothing_to_credit",
+                detail: "the sale would pay nothing after the fee; sell more shares".into(),
+            })?;
+            let now = self.ports.clock.now();
+            let trade = Trade {
+                id: TradeId::from_ulid(self.ports.random.ulid()),
+                operator_id: player.operator_id,
+                user_id: player.user.id,
+                external_user_id: player.user.external_user_id.clone(),
+                market_id: request.market_id,
+                client_order_id: client_order_id.to_owned(),
+                side: Side::Sell,
+                outcome: request.outcome,
+                order_kind: request.kind,
+                order_value: request.value,
+                order_limit: request.limit,
+                shares: quote.shares,
+                amount: quote.amount,
+                fee: quote.fee,
+                currency,
+                price_before: quote.price_before,
+                price_after: quote.price_after,
+                status: TradeStatus::Pending,
+                failure_reason: None,
+                created_at: now,
+                settled_at: None,
+            };
+            let metadata = FlowMetadata::Sell(TradeMetadata {
+                market_id: trade.market_id,
+                trade_id: trade.id,
+                outcome: trade.outcome,
+                shares: ShareCount::new(trade.shares).map_err(|e| AppError::Internal(e.to_string()))?,
+            });
+            let mutation = WalletMutation::new(&trade.external_user_id, amount, currency, metadata);
+            let subject = OperationSubject {
+                operator_id: trade.operator_id,
+                user_id: trade.user_id,
+                market_id: trade.market_id,
+                trade_id: Some(trade.id),
+                redemption_id: None,
+            };
+            let operation = self.new_operation(subject, &mutation, OperationState::Sent, now);
+            let change = TradingChange {
+                new_trade: Some(NewTrade {
+                    trade: trade.clone(),
+                    position_before: before,
+                }),
+                new_operations: vec![operation.clone()],
+                pool: Some(PoolChange {
+                    market_id: trade.market_id,
+                    before: market.pool,
+                    after: quote.pool_after,
+                }),
+                position: Some(position_change(&trade, before, after)),
+                ..TradingChange::default()
+            };
+            match self.open_trade(player, request, &change).await {
+                Ok(Some(first)) => return Ok(first),
+                Ok(None) => {
+                    let (classification, update) = self.call_wallet(&target, &mutation, &operation.record).await?;
+                    return self
+                        .settle_sell(trade, update, &classification, TradeStatus::Pending)
+                        .await;
+                }
+                Err(AppError::Store(crate::ports::StoreError::Conflict(what))) => {
+                    tracing::debug!(what, "opening the sale again: changed concurrently");
+                }
+                Err(other) => return Err(other),
+            }
+        }
+        Err(crate::ports::StoreError::Conflict("pool").into())
+    }
+}
