@@ -6,6 +6,7 @@ mod dto;
 mod error;
 mod extract;
 mod openapi;
+mod player_auth;
 mod problem;
 mod request_id;
 mod router;
@@ -44,6 +45,7 @@ pub fn app(
         .route("/healthz", web::get().to(routes::operational::healthz))
         .route("/readyz", web::get().to(routes::operational::readyz))
         .configure(router::mount)
+        .configure(routes::player::mount)
         .default_service(web::to(route_not_found))
 }
 

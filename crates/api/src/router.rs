@@ -11,7 +11,7 @@ use opinion_access::{HttpMethod, ROUTES, RouteId, RouteSpec};
 
 use crate::auth::{MethodRequirements, guard};
 use crate::error::ApiError;
-use crate::routes::{api_keys, operational, staff, staff_sessions};
+use crate::routes::{api_keys, launch, operational, staff, staff_sessions};
 
 /// Registers every route of the table on `config`.
 pub fn mount(config: &mut web::ServiceConfig) {
@@ -102,8 +102,8 @@ fn handler(id: RouteId) -> Handler {
         R::StaffCreate => Bound(|r| r.to(staff::create)),
         R::StaffUpdate => Bound(|r| r.to(staff::update)),
         R::StaffPasswordReset => Bound(|r| r.to(staff::reset_password)),
-        R::Launch
-        | R::PortfolioViewLink
+        R::Launch => Bound(|r| r.to(launch::launch)),
+        R::PortfolioViewLink
         | R::UsersList
         | R::UserPortfolio
         | R::UserPortfolioView

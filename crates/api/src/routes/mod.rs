@@ -2,6 +2,8 @@
 //! handler receives an authorised `Caller` and deals with its resource only.
 
 pub mod api_keys;
+pub mod launch;
 pub mod operational;
+pub mod player;
 pub mod staff;
 pub mod staff_sessions;
