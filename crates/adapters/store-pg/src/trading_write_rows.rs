@@ -297,7 +297,10 @@ mod tests {
         let quote = quote_buy_shares(&pool, Outcome::No, 300, FeeRate::ZERO).unwrap();
         let position = Position::default().apply(&quote).unwrap();
         let id = Uuid::from_u128(1);
-        assert_eq!(position_from_json(id, &position_json(&position)), Ok(position));
+        assert_eq!(
+            position_from_json(id, &position_json(&position)).expect("read back"),
+            position
+        );
         assert!(position_from_json(id, &json!({"yesShares": 1})).is_err());
     }
 }

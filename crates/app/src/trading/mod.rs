@@ -3,7 +3,11 @@
 //! an `impl Trading` block in its own file.
 
 mod buy;
+#[cfg(test)]
+mod buy_rules;
 mod events;
+#[cfg(test)]
+mod fixtures;
 mod launch;
 mod opening;
 mod order;
@@ -11,6 +15,8 @@ mod player;
 mod player_tokens;
 mod quote;
 mod sell;
+#[cfg(test)]
+mod sell_rules;
 mod settle_buy;
 mod settle_sell;
 mod wallet_call;

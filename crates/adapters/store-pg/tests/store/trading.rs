@@ -1,0 +1,375 @@
+//! The trading store against a real database: a step commits whole or not at all, every
+//! compare-and-set refuses a stale read, a client order id and a player's open trade on a
+//! market are unique, and a launch opens one session once.
+
+use std::collections::BTreeMap;
+
+use opinion_app::model::{Launch, Market, NewEvent, Trade, User, WalletOperationRecord};
+use opinion_app::ports::{
+    NewOperation, NewTrade, OperationUpdate, PoolChange, PositionChange, StoreError, TradeUpdate, TradingChange,
+    TradingStore,
+};
+use opinion_core::{EventId, LaunchId, MarketId, PlayerSessionId, TradeId, UserId, WalletOperationId};
+use opinion_market::{
+    FeeRate, Liquidity, MarketStatus, OrderKind, Outcome, Pool, Position, PricePpm, Side, TradeStatus,
+};
+use opinion_wallet::{IdempotencyKey, OperationState, ReasonKey, RequestFingerprint, WalletFlow};
+use opinion_webhook::EventType;
+use time::Duration;
+
+use crate::fixtures::*;
+
+const MARKET: MarketId = MarketId::from_u128(50);
+const USER: UserId = UserId::from_u128(60);
+
+fn market() -> Market {
+    Market {
+        id: MARKET,
+        question: "Will it rain?".into(),
+        rules: "YES if it rains.".into(),
+        close_at: at(86_400),
+        liquidity: Liquidity::new(1_000).expect("liquidity"),
+        fee: FeeRate::ZERO,
+        status: MarketStatus::Open,
+        created_at: T0,
+        closed_at: None,
+        resolved_at: None,
+    }
+}
+
+fn user() -> User {
+    User {
+        id: USER,
+        operator_id: operator_id(1),
+        external_user_id: "player-1".into(),
+        display_name: Some("Ana".into()),
+        language: None,
+        created_at: T0,
+        last_launched_at: T0,
+    }
+}
+
+fn launch(n: u128) -> Launch {
+    Launch {
+        id: LaunchId::from_u128(n),
+        operator_id: operator_id(1),
+        user_id: USER,
+        return_url: None,
+        created_at: T0,
+        expires_at: at(300),
+    }
+}
+
+fn event(n: u128, event_type: EventType) -> NewEvent {
+    NewEvent {
+        id: EventId::from_u128(n),
+        operator_id: operator_id(1),
+        event_type,
+        data: serde_json::Map::new(),
+        created_at: T0,
+    }
+}
+
+fn trade(n: u128, client_order_id: &str) -> Trade {
+    Trade {
+        id: TradeId::from_u128(n),
+        operator_id: operator_id(1),
+        user_id: USER,
+        external_user_id: "player-1".into(),
+        market_id: MARKET,
+        client_order_id: client_order_id.into(),
+        side: Side::Buy,
+        outcome: Outcome::Yes,
+        order_kind: OrderKind::Shares,
+        order_value: 100,
+        order_limit: None,
+        shares: 100,
+        amount: 52,
+        fee: 0,
+        currency: "USD".parse().expect("currency"),
+        price_before: PricePpm::from_ppm(500_000).expect("price"),
+        price_after: PricePpm::from_ppm(525_000).expect("price"),
+        status: TradeStatus::Pending,
+        failure_reason: None,
+        created_at: T0,
+        settled_at: None,
+    }
+}
+
+fn operation(n: u128, trade: &Trade) -> NewOperation {
+    let mut metadata = BTreeMap::new();
+    metadata.insert("marketId".to_owned(), MARKET.to_string());
+    NewOperation {
+        record: WalletOperationRecord {
+            id: WalletOperationId::from_u128(n),
+            operator_id: operator_id(1),
+            user_id: USER,
+            external_user_id: "player-1".into(),
+            flow: WalletFlow::Buy,
+            reason: ReasonKey::for_flow(WalletFlow::Buy),
+            idempotency_key: IdempotencyKey::parse(&format!("buy:{}", trade.id)).expect("key"),
+            amount: trade.amount,
+            currency: trade.currency,
+            metadata,
+            market_id: MARKET,
+            trade_id: Some(trade.id),
+            redemption_id: None,
+            state: OperationState::Sent,
+            attempts: 1,
+            http_status: None,
+            detail: None,
+            remote_reference: None,
+            balance_after: None,
+            created_at: T0,
+            sent_at: Some(T0),
+            answered_at: None,
+            resolved_at: None,
+        },
+        fingerprint: RequestFingerprint::parse(&"a".repeat(64)).expect("fingerprint"),
+        next_attempt_at: None,
+    }
+}
+
+fn opened(n: u128, client_order_id: &str) -> TradingChange {
+    let trade = trade(n, client_order_id);
+    TradingChange {
+        new_operations: vec![operation(n, &trade)],
+        new_trade: Some(NewTrade {
+            trade,
+            position_before: None,
+        }),
+        ..TradingChange::default()
+    }
+}
+
+async fn given_player(store: &opinion_store_pg::PgStore) {
+    given_operator(store, 1).await;
+    store.insert_market(&market()).await.expect("market");
+    store
+        .record_launch(&user(), &launch(1), &event(1, EventType::UserLaunched))
+        .await
+        .expect("launch");
+}
+
+fn executed(n: u128) -> TradingChange {
+    let pending = operation(n, &trade(n, "x")).record;
+    let pool = Pool::new(Liquidity::new(1_000).expect("liquidity"));
+    let bought = opinion_market::quote_buy_shares(&pool, Outcome::Yes, 100, FeeRate::ZERO).expect("quote");
+    TradingChange {
+        trade: Some(TradeUpdate {
+            id: TradeId::from_u128(n),
+            expected: TradeStatus::Pending,
+            status: TradeStatus::Executed,
+            shares: 100,
+            amount: bought.amount,
+            fee: 0,
+            price_after_ppm: bought.price_after.ppm(),
+            failure_reason: None,
+            settled_at: Some(at(1)),
+        }),
+        operation: Some(OperationUpdate {
+            id: pending.id,
+            expected: OperationState::Sent,
+            record: WalletOperationRecord {
+                state: OperationState::Applied,
+                remote_reference: Some("w-1".into()),
+                http_status: Some(200),
+                answered_at: Some(at(1)),
+                ..pending
+            },
+            next_attempt_at: None,
+            resolution: None,
+            step: opinion_app::model::WalletOperationStep {
+                state: OperationState::Applied,
+                http_status: Some(200),
+                detail: None,
+                at: at(1),
+            },
+        }),
+        pool: Some(PoolChange {
+            market_id: MARKET,
+            before: pool,
+            after: bought.pool_after,
+        }),
+        position: Some(PositionChange {
+            user_id: USER,
+            market_id: MARKET,
+            before: None,
+            after: Position::default().apply(&bought).expect("position"),
+        }),
+        events: vec![event(n + 100, EventType::TradeExecuted)],
+        ..TradingChange::default()
+    }
+}
+
+#[tokio::test]
+async fn a_step_commits_trade_operation_pool_position_and_events_together() {
+    let (_db, store) = store().await;
+    given_player(&store).await;
+    let operator = operator_id(1);
+    store.apply(operator, &opened(1, "a")).await.expect("opened");
+    store.apply(operator, &executed(1)).await.expect("executed");
+    let found = store
+        .find_trade(operator, TradeId::from_u128(1))
+        .await
+        .expect("find")
+        .expect("trade");
+    assert_eq!(found.trade.status, TradeStatus::Executed);
+    let market = store
+        .find_operator_market(operator, MARKET)
+        .await
+        .expect("find")
+        .expect("market");
+    assert_eq!(market.pool.outstanding(Outcome::Yes), 100);
+    let position = store
+        .find_position(operator, USER, MARKET)
+        .await
+        .expect("find")
+        .expect("position");
+    assert_eq!(position.position.holding(Outcome::Yes).shares, 100);
+    let operation = store
+        .find_operation(operator, WalletOperationId::from_u128(1))
+        .await
+        .expect("find")
+        .expect("operation");
+    assert_eq!(
+        (operation.state, operation.remote_reference.as_deref()),
+        (OperationState::Applied, Some("w-1"))
+    );
+}
+
+#[tokio::test]
+async fn a_stale_read_rolls_the_whole_step_back() {
+    let (_db, store) = store().await;
+    given_player(&store).await;
+    let operator = operator_id(1);
+    store.apply(operator, &opened(1, "a")).await.expect("opened");
+    store.apply(operator, &executed(1)).await.expect("executed");
+    store.apply(operator, &opened(2, "b")).await.expect("opened");
+    // The second buy read the pool before the first was placed: refused, nothing written.
+    let stale = executed(2);
+    assert!(matches!(
+        store.apply(operator, &stale).await,
+        Err(StoreError::Conflict(_))
+    ));
+    let found = store
+        .find_trade(operator, TradeId::from_u128(2))
+        .await
+        .expect("find")
+        .expect("trade");
+    assert_eq!(found.trade.status, TradeStatus::Pending);
+    let operation = store
+        .find_operation(operator, WalletOperationId::from_u128(2))
+        .await
+        .expect("find")
+        .expect("operation");
+    assert_eq!(operation.state, OperationState::Sent);
+    // A trade can be moved once: a second settlement finds it no longer pending.
+    assert!(matches!(
+        store.apply(operator, &executed(1)).await,
+        Err(StoreError::Conflict("trade"))
+    ));
+}
+
+#[tokio::test]
+async fn client_order_ids_and_open_trades_are_unique_per_player() {
+    let (_db, store) = store().await;
+    given_player(&store).await;
+    let operator = operator_id(1);
+    store.apply(operator, &opened(1, "a")).await.expect("opened");
+    assert!(matches!(
+        store.apply(operator, &opened(2, "b")).await,
+        Err(StoreError::Duplicate("open_trade"))
+    ));
+    store.apply(operator, &executed(1)).await.expect("executed");
+    assert!(matches!(
+        store.apply(operator, &opened(3, "a")).await,
+        Err(StoreError::Duplicate("client_order"))
+    ));
+    store
+        .apply(operator, &opened(4, "b"))
+        .await
+        .expect("a new order once the first ended");
+    let by_id = store
+        .find_trade_by_client_order(operator, USER, "b")
+        .await
+        .expect("find")
+        .expect("trade");
+    assert_eq!(by_id.trade.id, TradeId::from_u128(4));
+}
+
+#[tokio::test]
+async fn a_launch_opens_one_session_once_and_never_after_expiry() {
+    let (_db, store) = store().await;
+    given_player(&store).await;
+    let operator = operator_id(1);
+    let session = PlayerSessionId::from_u128(9);
+    let opened = store
+        .open_player_session(operator, LaunchId::from_u128(1), session, at(10), at(3_600))
+        .await
+        .expect("open");
+    let (stored, player) = opened.expect("a session");
+    assert_eq!((stored.user_id, player.external_user_id.as_str()), (USER, "player-1"));
+    let again = store
+        .open_player_session(
+            operator,
+            LaunchId::from_u128(1),
+            PlayerSessionId::from_u128(10),
+            at(11),
+            at(3_600),
+        )
+        .await
+        .expect("open");
+    assert!(again.is_none(), "a launch token works once");
+    store
+        .record_launch(&user(), &launch(2), &event(2, EventType::UserLaunched))
+        .await
+        .expect("launch");
+    let late = store
+        .open_player_session(
+            operator,
+            LaunchId::from_u128(2),
+            PlayerSessionId::from_u128(11),
+            at(301),
+            at(3_600),
+        )
+        .await
+        .expect("open");
+    assert!(late.is_none(), "an expired launch opens nothing");
+    let found = store.find_player_session(operator, session).await.expect("find");
+    assert_eq!(found.map(|(s, _)| s.expires_at), Some(at(3_600)));
+    assert!(
+        store
+            .find_player_session(operator_id(2), session)
+            .await
+            .expect("find")
+            .is_none()
+    );
+}
+
+#[tokio::test]
+async fn launching_again_keeps_the_player_and_updates_what_was_given() {
+    let (_db, store) = store().await;
+    given_player(&store).await;
+    let renamed = User {
+        id: UserId::from_u128(61),
+        display_name: None,
+        language: Some("pt-BR".into()),
+        last_launched_at: at(60) + Duration::seconds(1),
+        ..user()
+    };
+    let stored = store
+        .record_launch(
+            &renamed,
+            &Launch {
+                id: LaunchId::from_u128(3),
+                ..launch(3)
+            },
+            &event(3, EventType::UserLaunched),
+        )
+        .await
+        .expect("launch");
+    assert_eq!(stored.id, USER, "the same external id is the same player");
+    assert_eq!(stored.display_name.as_deref(), Some("Ana"), "an omitted name is kept");
+    assert_eq!(stored.language.as_deref(), Some("pt-BR"));
+}
