@@ -9,6 +9,8 @@ mod events;
 #[cfg(test)]
 mod fixtures;
 mod launch;
+#[cfg(test)]
+mod launch_rules;
 mod opening;
 mod order;
 mod player;
