@@ -15,6 +15,10 @@ mod pool;
 mod rows;
 mod schema;
 mod sessions;
+mod settlement;
+mod settlement_review;
+mod settlement_rows;
+mod settlement_worker;
 mod staff;
 
 pub use database::create_database_if_missing;
