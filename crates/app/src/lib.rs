@@ -16,6 +16,8 @@ mod trading;
 
 #[cfg(test)]
 mod test_support;
+#[cfg(test)]
+mod test_support_trading;
 
 pub mod model;
 pub mod ports;

@@ -14,6 +14,8 @@ mod resolution;
 mod review;
 mod settlement;
 mod settlement_events;
+#[cfg(test)]
+mod settlement_tests;
 mod wallet_call;
 mod wallet_worker;
 
