@@ -21,7 +21,10 @@ use crate::error::{corrupt, from_diesel};
 use crate::outbox::enqueue_events;
 use crate::pool::PgStore;
 use crate::rows::{id_of, uuid_of};
-use crate::schema::{market_pools, market_resolutions, markets, operators, positions, redemptions, trades, users, wallet_operation_steps, wallet_operations};
+use crate::schema::{
+    market_pools, market_resolutions, markets, operators, positions, redemptions, trades, users,
+    wallet_operation_steps, wallet_operations,
+};
 use crate::settlement_rows::{MarketRow, OperationRow, PositionRow, RedemptionRow, StepRow};
 
 /// A transaction's failure: the database's, or a precondition that no longer holds.
@@ -79,7 +82,11 @@ impl ResolutionRow {
 
 /// Marks every position of the plan redeemed if it still holds what was read; refuses
 /// when one changed or a position the plan does not know appeared.
-async fn redeem_positions(conn: &mut AsyncPgConnection, plan: &ResolutionPlan, at: OffsetDateTime) -> Result<(), TxError> {
+async fn redeem_positions(
+    conn: &mut AsyncPgConnection,
+    plan: &ResolutionPlan,
+    at: OffsetDateTime,
+) -> Result<(), TxError> {
     let market = uuid_of(plan.market.id);
     for held in &plan.positions {
         let position = &held.record.position;

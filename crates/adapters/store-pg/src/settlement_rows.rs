@@ -267,11 +267,7 @@ impl OperationRow {
             redemption_id: self.redemption_id.map(id_of),
             state: self.state.parse().map_err(|e| bad(&e))?,
             attempts: u32::try_from(self.attempts).map_err(|e| bad(&e))?,
-            http_status: self
-                .http_status
-                .map(u16::try_from)
-                .transpose()
-                .map_err(|e| bad(&e))?,
+            http_status: self.http_status.map(u16::try_from).transpose().map_err(|e| bad(&e))?,
             detail: self.detail,
             remote_reference: self.remote_reference,
             balance_after: self.balance_after,
@@ -314,11 +310,7 @@ impl StepRow {
         let bad = |problem: &dyn std::fmt::Display| corrupt("wallet_operation_steps", self.operation_id, problem);
         Ok(WalletOperationStep {
             state: self.state.parse().map_err(|e| bad(&e))?,
-            http_status: self
-                .http_status
-                .map(u16::try_from)
-                .transpose()
-                .map_err(|e| bad(&e))?,
+            http_status: self.http_status.map(u16::try_from).transpose().map_err(|e| bad(&e))?,
             detail: self.detail,
             at: self.at,
         })

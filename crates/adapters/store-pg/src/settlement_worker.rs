@@ -23,7 +23,10 @@ use crate::settlement_rows::{OperationRow, StepRow};
 /// The flows the worker sends (primaries of trades are sent by the order itself).
 const WORKER_FLOWS: [&str; 2] = [WalletFlow::Redemption.as_str(), WalletFlow::BuyCompensation.as_str()];
 
-pub(crate) async fn operators_with_wallet_work(store: &PgStore, now: OffsetDateTime) -> Result<Vec<OperatorId>, StoreError> {
+pub(crate) async fn operators_with_wallet_work(
+    store: &PgStore,
+    now: OffsetDateTime,
+) -> Result<Vec<OperatorId>, StoreError> {
     let mut conn = store.conn().await?;
     let due = wallet_operations::state
         .eq(OperationState::Prepared.as_str())

@@ -52,15 +52,8 @@ impl Settlement {
     /// Creates an open market from a validated spec.
     pub async fn create_market(&self, new: NewMarket) -> Result<Market, AppError> {
         let now = self.trading.ports.clock.now();
-        let spec = MarketSpec::parse(
-            &new.question,
-            &new.rules,
-            new.close_at,
-            new.liquidity,
-            new.fee_bps,
-            now,
-        )
-        .map_err(|e| AppError::invalid(spec_field(&e), e))?;
+        let spec = MarketSpec::parse(&new.question, &new.rules, new.close_at, new.liquidity, new.fee_bps, now)
+            .map_err(|e| AppError::invalid(spec_field(&e), e))?;
         let market = Market {
             id: MarketId::from_ulid(self.trading.ports.random.ulid()),
             question: spec.question.as_str().to_owned(),

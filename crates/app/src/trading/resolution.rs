@@ -149,12 +149,7 @@ impl Settlement {
                 redemption_id: redemption.id,
                 resolution,
             });
-            let mutation = WalletMutation::new(
-                held.external_user_id.clone(),
-                payable,
-                redemption.currency,
-                metadata,
-            );
+            let mutation = WalletMutation::new(held.external_user_id.clone(), payable, redemption.currency, metadata);
             let subject = OperationSubject {
                 operator_id: held.operator_id,
                 user_id: held.record.user_id,

@@ -141,7 +141,9 @@ impl Settlement {
         let mut change = self.review_consequence(&record, applied, now).await?;
         change.operation = Some(update);
         let word = if applied { "applied" } else { "not_applied" };
-        change.events.push(self.trading.manual_review_resolved(&next, word, now));
+        change
+            .events
+            .push(self.trading.manual_review_resolved(&next, word, now));
         match self.trading.ports.store.apply(record.operator_id, &change).await {
             Err(StoreError::Conflict(_)) => Err(AppError::Conflict {
                 code: "changed_meanwhile",
@@ -238,7 +240,9 @@ impl Settlement {
         };
         match place_debited_buy(market.market.status, &market.pool, buy, market.market.fee) {
             Ok(quote) => {
-                let held = store.find_position(trade.operator_id, trade.user_id, trade.market_id).await?;
+                let held = store
+                    .find_position(trade.operator_id, trade.user_id, trade.market_id)
+                    .await?;
                 let before = held.map(|p| p.position);
                 let after = before
                     .unwrap_or_default()
@@ -354,7 +358,13 @@ impl Settlement {
 }
 
 /// Ends a reviewed trade `failed` with `reason`.
-fn fail_trade(settlement: &Settlement, open: &OpenTrade, reason: &str, now: OffsetDateTime, change: &mut TradingChange) {
+fn fail_trade(
+    settlement: &Settlement,
+    open: &OpenTrade,
+    reason: &str,
+    now: OffsetDateTime,
+    change: &mut TradingChange,
+) {
     change.trade = Some(trade_update(
         &open.trade,
         TradeStatus::Failed,

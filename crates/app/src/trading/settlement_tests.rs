@@ -42,7 +42,16 @@ async fn resolution_is_refused_while_a_trade_is_open() {
     mocks.settlement.expect_count_open_trades().returning(|_| Ok(1));
     mocks.settlement.expect_resolve_market().never();
     let error = mocks.build().resolve_market(MARKET, Resolution::Yes).await.unwrap_err();
-    assert!(matches!(error, AppError::Conflict { code: "open_trades", .. }), "{error:?}");
+    assert!(
+        matches!(
+            error,
+            AppError::Conflict {
+                code: "open_trades",
+                ..
+            }
+        ),
+        "{error:?}"
+    );
 }
 
 #[tokio::test]
@@ -96,7 +105,11 @@ async fn payouts_come_from_the_domain_rule_and_only_positive_ones_are_paid() {
         })
         .times(1)
         .returning(|_| Ok(()));
-    let resolved = mocks.build().resolve_market(MARKET, Resolution::Yes).await.expect("resolved");
+    let resolved = mocks
+        .build()
+        .resolve_market(MARKET, Resolution::Yes)
+        .await
+        .expect("resolved");
     assert_eq!(resolved.resolutions[0].payout_total, 100);
 }
 
@@ -109,7 +122,16 @@ async fn a_resolved_market_is_never_resolved_again() {
         .returning(|_| Ok(Some(market(MarketStatus::Resolved(Resolution::No)))));
     mocks.settlement.expect_resolve_market().never();
     let error = mocks.build().resolve_market(MARKET, Resolution::Yes).await.unwrap_err();
-    assert!(matches!(error, AppError::Conflict { code: "market_status", .. }), "{error:?}");
+    assert!(
+        matches!(
+            error,
+            AppError::Conflict {
+                code: "market_status",
+                ..
+            }
+        ),
+        "{error:?}"
+    );
 }
 
 /// A worker pass for one operator whose one due operation is `claimed` and answered by `answer`.
@@ -123,7 +145,10 @@ fn worker_with(claimed: opinion_wallet::WalletFlow, attempts: u32, outcome: Clas
         .wallet_adapters
         .expect_find_wallet_target()
         .returning(|_| Ok(Some(target())));
-    mocks.settlement.expect_stale_sent_operations().returning(|_, _, _| Ok(vec![]));
+    mocks
+        .settlement
+        .expect_stale_sent_operations()
+        .returning(|_, _, _| Ok(vec![]));
     mocks
         .settlement
         .expect_claim_due_operations()
@@ -213,7 +238,10 @@ async fn an_operator_without_a_wallet_keeps_its_operations_due() {
         .settlement
         .expect_operators_with_wallet_work()
         .returning(|_| Ok(vec![OPERATOR]));
-    mocks.wallet_adapters.expect_find_wallet_target().returning(|_| Ok(None));
+    mocks
+        .wallet_adapters
+        .expect_find_wallet_target()
+        .returning(|_| Ok(None));
     mocks.settlement.expect_claim_due_operations().never();
     mocks.settlement.expect_stale_sent_operations().never();
     let pass = mocks.build().run_wallet_pass().await.expect("pass");
@@ -236,7 +264,10 @@ fn sweeper_with(lost: crate::model::WalletOperationRecord) -> TradingMocks {
         .expect_stale_sent_operations()
         .withf(|_, before, _| *before == NOW - time::Duration::seconds(10) - WorkerSettings::default().grace)
         .returning(move |_, _, _| Ok(vec![lost.clone()]));
-    mocks.settlement.expect_claim_due_operations().returning(|_, _, _| Ok(vec![]));
+    mocks
+        .settlement
+        .expect_claim_due_operations()
+        .returning(|_, _, _| Ok(vec![]));
     mocks.wallet.expect_mutate().never();
     mocks
 }
@@ -331,15 +362,18 @@ async fn a_sale_found_not_applied_is_unwound() {
                 && change.trade.as_ref().map(|t| t.status) == Some(TradeStatus::Failed)
                 && change.pool.as_ref().map(|p| p.after) == Some(unwound)
                 && change.position.as_ref().map(|p| p.after) == Some(before)
-                && change
-                    .events
-                    .iter()
-                    .any(|e| e.event_type == EventType::WalletOperationManualReviewResolved
-                        && e.data["resolution"] == "not_applied")
+                && change.events.iter().any(|e| {
+                    e.event_type == EventType::WalletOperationManualReviewResolved
+                        && e.data["resolution"] == "not_applied"
+                })
         })
         .times(1)
         .returning(|_, _| Ok(()));
-    mocks.build().resolve_review(decision(ReviewFinding::NotApplied)).await.expect("resolved");
+    mocks
+        .build()
+        .resolve_review(decision(ReviewFinding::NotApplied))
+        .await
+        .expect("resolved");
 }
 
 #[tokio::test]
@@ -361,7 +395,11 @@ async fn a_buy_found_not_applied_fails_its_trade() {
         })
         .times(1)
         .returning(|_, _| Ok(()));
-    mocks.build().resolve_review(decision(ReviewFinding::NotApplied)).await.expect("resolved");
+    mocks
+        .build()
+        .resolve_review(decision(ReviewFinding::NotApplied))
+        .await
+        .expect("resolved");
 }
 
 #[tokio::test]
@@ -397,14 +435,43 @@ async fn only_operations_in_review_take_a_resolution() {
         .expect_find_operation_by_id()
         .returning(|_| Ok(Some(operation(WalletFlow::Buy, OperationState::Applied, 1))));
     mocks.store.expect_apply().never();
-    let error = mocks.build().resolve_review(decision(ReviewFinding::NotApplied)).await.unwrap_err();
-    assert!(matches!(error, AppError::Conflict { code: "not_in_review", .. }), "{error:?}");
+    let error = mocks
+        .build()
+        .resolve_review(decision(ReviewFinding::NotApplied))
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(
+            error,
+            AppError::Conflict {
+                code: "not_in_review",
+                ..
+            }
+        ),
+        "{error:?}"
+    );
 }
 
 #[tokio::test]
 async fn a_lost_race_is_a_conflict_for_staff() {
     let mut mocks = review_of(WalletFlow::Redemption);
-    mocks.store.expect_apply().returning(|_, _| Err(StoreError::Conflict("redemption")));
-    let error = mocks.build().resolve_review(decision(ReviewFinding::NotApplied)).await.unwrap_err();
-    assert!(matches!(error, AppError::Conflict { code: "changed_meanwhile", .. }), "{error:?}");
+    mocks
+        .store
+        .expect_apply()
+        .returning(|_, _| Err(StoreError::Conflict("redemption")));
+    let error = mocks
+        .build()
+        .resolve_review(decision(ReviewFinding::NotApplied))
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(
+            error,
+            AppError::Conflict {
+                code: "changed_meanwhile",
+                ..
+            }
+        ),
+        "{error:?}"
+    );
 }
