@@ -16,6 +16,8 @@ mod trading;
 
 #[cfg(test)]
 mod test_support;
+#[cfg(test)]
+mod test_support_trading;
 
 pub mod model;
 pub mod ports;
@@ -31,6 +33,7 @@ pub use session_tokens::{SessionRef, SessionTokens};
 pub use sessions::StartedSession;
 pub use staff::{NewStaff, StaffChange, StaffWithPassword};
 pub use trading::{
-    LaunchRequest, Launched, OpenedSession, OrderRequest, PlayerPrincipal, PlayerTokens, QuoteView, Trading,
-    TradingPorts, TradingSettings,
+    LaunchRequest, Launched, MAX_MARKET_LIST, NewMarket, OpenedSession, OrderRequest, PlayerPrincipal, PlayerTokens,
+    QuoteView, ResolvedMarket, ReviewCase, ReviewDecision, ReviewFinding, Settlement, Trading, TradingPorts,
+    TradingSettings, WorkerPass, WorkerSettings, retry_delay,
 };

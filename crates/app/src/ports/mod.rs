@@ -3,12 +3,14 @@
 
 mod clock;
 mod random;
+mod settlement;
 mod store;
 mod trading;
 mod wallet;
 
 pub use clock::Clock;
 pub use random::Random;
+pub use settlement::{HeldPosition, MarketOperator, ResolutionPlan, SettlementStore};
 pub use store::{ApiKeyStore, OperatorStore, SessionStore, StaffStore, StoreError};
 pub use trading::{
     NewOperation, NewTrade, OpenTrade, OperationUpdate, PoolChange, PositionChange, RedemptionUpdate, TradeUpdate,
@@ -20,6 +22,8 @@ pub use wallet::{MutationOutcome, WalletAdapterStore, WalletAdapterTarget, Walle
 pub use clock::MockClock;
 #[cfg(any(test, feature = "mock"))]
 pub use random::MockRandom;
+#[cfg(any(test, feature = "mock"))]
+pub use settlement::MockSettlementStore;
 #[cfg(any(test, feature = "mock"))]
 pub use store::{MockApiKeyStore, MockOperatorStore, MockSessionStore, MockStaffStore};
 #[cfg(any(test, feature = "mock"))]
