@@ -12,9 +12,16 @@ mod principal;
 mod session_tokens;
 mod sessions;
 mod staff;
+mod webhook_attempt;
+mod webhook_deliveries;
+mod webhook_endpoints;
+mod webhook_worker;
+mod webhooks;
 
 #[cfg(test)]
 mod test_support;
+#[cfg(test)]
+mod webhook_tests;
 
 pub mod model;
 pub mod ports;
@@ -29,3 +36,6 @@ pub use principal::{Actor, Principal};
 pub use session_tokens::{SessionRef, SessionTokens};
 pub use sessions::StartedSession;
 pub use staff::{NewStaff, StaffChange, StaffWithPassword};
+pub use webhook_endpoints::{EndpointWithSecret, MAX_DESCRIPTION_CHARS, NewWebhookEndpoint, WebhookEndpointChange};
+pub use webhook_worker::DeliveryRound;
+pub use webhooks::{WebhookPorts, WebhookSettings, Webhooks};

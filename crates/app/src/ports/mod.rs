@@ -5,11 +5,15 @@ mod clock;
 mod random;
 mod store;
 mod wallet;
+mod webhook_store;
+mod webhook_transport;
 
 pub use clock::Clock;
 pub use random::Random;
 pub use store::{ApiKeyStore, OperatorStore, SessionStore, StaffStore, StoreError};
 pub use wallet::{MutationOutcome, WalletAdapterStore, WalletAdapterTarget, WalletGateway};
+pub use webhook_store::{Claim, ReplayTarget, WebhookStore};
+pub use webhook_transport::{DestinationRefused, OutboundRequest, TransportResponse, WebhookTransport};
 
 #[cfg(any(test, feature = "mock"))]
 pub use clock::MockClock;
@@ -19,3 +23,7 @@ pub use random::MockRandom;
 pub use store::{MockApiKeyStore, MockOperatorStore, MockSessionStore, MockStaffStore};
 #[cfg(any(test, feature = "mock"))]
 pub use wallet::{MockWalletAdapterStore, MockWalletGateway};
+#[cfg(any(test, feature = "mock"))]
+pub use webhook_store::MockWebhookStore;
+#[cfg(any(test, feature = "mock"))]
+pub use webhook_transport::MockWebhookTransport;
