@@ -27,15 +27,8 @@ pub const ROTATION_OVERLAP_SECS: i64 = 86_400;
 /// starves the other endpoints.
 pub const MAX_IN_FLIGHT_PER_ENDPOINT: u32 = 4;
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::retry::MAX_RETRY_AFTER_SECS;
-
-    #[test]
-    fn a_lease_outlives_an_attempt_and_overlap_is_shorter_than_a_retry_window() {
-        assert!(CLAIM_LEASE_SECS as u64 > 2 * ATTEMPT_TIMEOUT_SECS);
-        assert!(ROTATION_OVERLAP_SECS as u64 <= MAX_RETRY_AFTER_SECS);
-        assert!(MAX_STORED_RESPONSE_BYTES < MAX_PAYLOAD_BYTES);
-    }
-}
+// A lease outlives any attempt, the overlap fits in a retry window, and a stored answer
+// is smaller than a request: checked when the crate compiles.
+const _: () = assert!(CLAIM_LEASE_SECS as u64 > 2 * ATTEMPT_TIMEOUT_SECS);
+const _: () = assert!(ROTATION_OVERLAP_SECS as u64 <= crate::retry::MAX_RETRY_AFTER_SECS);
+const _: () = assert!(MAX_STORED_RESPONSE_BYTES < MAX_PAYLOAD_BYTES);
