@@ -16,6 +16,12 @@ mod rows;
 mod schema;
 mod sessions;
 mod staff;
+mod webhook_attempts;
+mod webhook_claims;
+mod webhook_deliveries;
+mod webhook_endpoints;
+mod webhook_rows;
+mod webhook_store;
 
 pub use database::create_database_if_missing;
 pub use migrate::run_migrations;
