@@ -12,3 +12,4 @@ pub mod secrets;
 pub mod startup;
 pub mod system_ports;
 pub mod telemetry;
+pub mod webhook_workers;

@@ -3,9 +3,15 @@
 mod api_key;
 mod list;
 mod staff;
+mod webhook_delivery;
+mod webhook_endpoint;
 
 pub use api_key::{ApiKeyBody, CreateApiKeyBody, CreatedApiKeyBody};
 pub use list::ListBody;
 pub use staff::{
     CreateStaffBody, LoginBody, ResetPasswordBody, SessionBody, StaffBody, StaffWithPasswordBody, UpdateStaffBody,
+};
+pub use webhook_delivery::{DeliveryQuery, WebhookAttemptBody, WebhookDeliveryBody};
+pub use webhook_endpoint::{
+    CreateWebhookEndpointBody, UpdateWebhookEndpointBody, WebhookEndpointBody, WebhookEndpointWithSecretBody,
 };

@@ -5,3 +5,5 @@ pub mod api_keys;
 pub mod operational;
 pub mod staff;
 pub mod staff_sessions;
+pub mod webhooks_deliveries;
+pub mod webhooks_endpoints;
