@@ -102,6 +102,9 @@ async fn production_refuses_loopback_by_literal_and_by_name_without_connecting()
         .check_destination("http://169.254.169.254/latest/meta-data")
         .await;
     assert!(metadata.is_err());
+    let unresolvable = "https://nowhere.invalid/hook";
+    assert_eq!(development.check_destination(unresolvable).await, Ok(()));
+    assert!(production.check_destination(unresolvable).await.is_err());
 }
 
 #[tokio::test]
