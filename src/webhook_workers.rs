@@ -25,7 +25,11 @@ impl WebhookWorkers {
             .map(|worker| tokio::spawn(work(webhooks.clone(), worker, poll, stopped.clone())))
             .collect();
         if count > 0 {
-            tracing::info!(workers = count, poll_ms = poll.as_millis() as u64, "webhook delivery workers started");
+            tracing::info!(
+                workers = count,
+                poll_ms = poll.as_millis() as u64,
+                "webhook delivery workers started"
+            );
         }
         Self { stop, tasks }
     }

@@ -31,7 +31,10 @@ async fn the_log_filters_and_pages_through_deliveries_with_their_attempts() {
             assert!(page["nextCursor"].is_null());
             break;
         }
-        path = format!("{DELIVERIES}?limit=4&cursor={}", page["nextCursor"].as_str().expect("cursor"));
+        path = format!(
+            "{DELIVERIES}?limit=4&cursor={}",
+            page["nextCursor"].as_str().expect("cursor")
+        );
     }
     assert_eq!(seen.len(), 6);
     let ids: Vec<&str> = seen.iter().map(|d| d["id"].as_str().expect("id")).collect();
@@ -57,9 +60,12 @@ async fn the_log_filters_and_pages_through_deliveries_with_their_attempts() {
     assert_eq!(deliveries(&app, "eventType=trade.executed").await.len(), 0);
     assert_eq!(deliveries(&app, "createdFrom=2999-01-01T00:00:00Z").await.len(), 0);
     assert_eq!(
-        deliveries(&app, "createdFrom=2020-01-01T00:00:00Z&createdBefore=2999-01-01T00:00:00Z")
-            .await
-            .len(),
+        deliveries(
+            &app,
+            "createdFrom=2020-01-01T00:00:00Z&createdBefore=2999-01-01T00:00:00Z"
+        )
+        .await
+        .len(),
         6
     );
     for (query, field) in [
@@ -67,13 +73,31 @@ async fn the_log_filters_and_pages_through_deliveries_with_their_attempts() {
         ("eventType=trade", "eventType"),
         ("endpointId=whd_01jdz3qv6mz8x5c0a2t5d4e7f9", "endpointId"),
         ("createdFrom=yesterday", "createdFrom"),
-        ("createdFrom=2026-01-02T00:00:00Z&createdBefore=2026-01-01T00:00:00Z", "createdBefore"),
+        (
+            "createdFrom=2026-01-02T00:00:00Z&createdBefore=2026-01-01T00:00:00Z",
+            "createdBefore",
+        ),
     ] {
-        let problem = assert_problem(app.get(&format!("{DELIVERIES}?{query}"), key).await, 400, "validation_failed").await;
+        let problem = assert_problem(
+            app.get(&format!("{DELIVERIES}?{query}"), key).await,
+            400,
+            "validation_failed",
+        )
+        .await;
         assert_eq!(problem["field"], field, "{query}");
     }
-    assert_problem(app.get(&format!("{DELIVERIES}?colour=red"), key).await, 400, "invalid_query").await;
-    assert_problem(app.get(&format!("{DELIVERIES}?limit=201"), key).await, 400, "invalid_limit").await;
+    assert_problem(
+        app.get(&format!("{DELIVERIES}?colour=red"), key).await,
+        400,
+        "invalid_query",
+    )
+    .await;
+    assert_problem(
+        app.get(&format!("{DELIVERIES}?limit=201"), key).await,
+        400,
+        "invalid_limit",
+    )
+    .await;
 }
 
 #[tokio::test]
@@ -84,7 +108,11 @@ async fn a_replay_sends_the_event_again_now_signed_afresh() {
     emit_events(&app, 1).await;
     let clock = clock_after_now();
     clock.advance(time::Duration::minutes(2));
-    app.webhooks_with_clock(clock).await.deliver_due(10).await.expect("deliver");
+    app.webhooks_with_clock(clock)
+        .await
+        .deliver_due(10)
+        .await
+        .expect("deliver");
     let delivery = deliveries(&app, "").await.remove(0);
     assert_eq!(delivery["status"], "delivered");
 
@@ -124,12 +152,25 @@ async fn a_replay_is_refused_to_a_disabled_endpoint_and_for_another_operator() {
     assert_eq!(theirs["data"], json!([]));
 
     let endpoint = format!("/api/operator/webhooks/endpoints/{}", observer.id);
-    json_with_status(app.patch(&endpoint, &app.operator.key, &json!({"enabled": false})).await, 200).await;
-    assert_problem(app.post_empty(&path, &app.operator.key).await, 409, "webhook_endpoint_disabled").await;
+    json_with_status(
+        app.patch(&endpoint, &app.operator.key, &json!({"enabled": false}))
+            .await,
+        200,
+    )
+    .await;
+    assert_problem(
+        app.post_empty(&path, &app.operator.key).await,
+        409,
+        "webhook_endpoint_disabled",
+    )
+    .await;
     assert!(sink.received().is_empty(), "a disabled endpoint gets nothing");
     assert_problem(
-        app.post_empty(&format!("{DELIVERIES}/whe_01jdz3qv6mz8x5c0a2t5d4e7f9/replay"), &app.operator.key)
-            .await,
+        app.post_empty(
+            &format!("{DELIVERIES}/whe_01jdz3qv6mz8x5c0a2t5d4e7f9/replay"),
+            &app.operator.key,
+        )
+        .await,
         400,
         "invalid_id",
     )
@@ -141,7 +182,12 @@ async fn replays_respect_the_endpoints_rate_limit() {
     let app = spawn_app().await;
     let sink = WebhookSink::start().await;
     let body = json!({"url": sink.url("limited"), "eventTypes": [DISABLED], "rateLimitPerMinute": 1});
-    json_with_status(app.post("/api/operator/webhooks/endpoints", &app.operator.key, &body).await, 201).await;
+    json_with_status(
+        app.post("/api/operator/webhooks/endpoints", &app.operator.key, &body)
+            .await,
+        201,
+    )
+    .await;
     emit_events(&app, 1).await;
     let delivery = deliveries(&app, "").await.remove(0);
     let path = format!("{DELIVERIES}/{}/replay", delivery["id"].as_str().expect("id"));

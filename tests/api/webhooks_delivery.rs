@@ -34,7 +34,10 @@ async fn deliveries_carry_the_envelope_and_a_signature_standard_webhooks_accepts
     assert_eq!(received.len(), 1);
     let request = &received[0];
     assert!(verifies_now(&observer.secret, request));
-    assert!(!verifies_now("whsec_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=", request));
+    assert!(!verifies_now(
+        "whsec_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=",
+        request
+    ));
     assert_eq!(request.header("content-type"), Some("application/json"));
     let envelope: Value = serde_json::from_slice(&request.body).expect("JSON");
     assert_eq!(envelope["type"], DISABLED);
@@ -44,7 +47,12 @@ async fn deliveries_carry_the_envelope_and_a_signature_standard_webhooks_accepts
     assert_eq!(envelope["data"]["webhookEndpointId"], subjects[0]);
     assert_eq!(envelope["data"]["reason"], "operator");
     assert!(envelope["data"]["failingSince"].is_null());
-    let keys: HashSet<&str> = envelope.as_object().expect("object").keys().map(String::as_str).collect();
+    let keys: HashSet<&str> = envelope
+        .as_object()
+        .expect("object")
+        .keys()
+        .map(String::as_str)
+        .collect();
     assert_eq!(keys, HashSet::from(["id", "type", "createdAt", "operatorId", "data"]));
 }
 
@@ -135,11 +143,16 @@ async fn two_worker_pools_deliver_each_attempt_once() {
     }
     let received = sink.received();
     assert_eq!(received.len(), 16);
-    let distinct: HashSet<(String, Option<&str>)> =
-        received.iter().map(|r| (r.path.clone(), r.header("webhook-id"))).collect();
+    let distinct: HashSet<(String, Option<&str>)> = received
+        .iter()
+        .map(|r| (r.path.clone(), r.header("webhook-id")))
+        .collect();
     assert_eq!(distinct.len(), 16, "no event reached an endpoint twice");
     let log = deliveries(&app, "").await;
-    assert!(log.iter().all(|d| d["status"] == "delivered" && d["attempts"].as_array().map(Vec::len) == Some(1)));
+    assert!(
+        log.iter()
+            .all(|d| d["status"] == "delivered" && d["attempts"].as_array().map(Vec::len) == Some(1))
+    );
 }
 
 #[tokio::test]
@@ -148,13 +161,26 @@ async fn disabled_endpoints_get_nothing() {
     let sink = WebhookSink::start().await;
     let enabled = register(&app, &app.operator, &sink.url("enabled"), &[DISABLED]).await;
     let body = json!({"url": sink.url("disabled"), "eventTypes": [DISABLED], "enabled": false});
-    let disabled = json_with_status(app.post("/api/operator/webhooks/endpoints", &app.operator.key, &body).await, 201).await;
+    let disabled = json_with_status(
+        app.post("/api/operator/webhooks/endpoints", &app.operator.key, &body)
+            .await,
+        201,
+    )
+    .await;
     assert_eq!(disabled["disabledReason"], "operator");
     emit_events(&app, 1).await;
-    assert!(deliveries(&app, &format!("endpointId={}", disabled["id"].as_str().expect("id"))).await.is_empty());
+    assert!(
+        deliveries(&app, &format!("endpointId={}", disabled["id"].as_str().expect("id")))
+            .await
+            .is_empty()
+    );
 
     let path = format!("/api/operator/webhooks/endpoints/{}", enabled.id);
-    json_with_status(app.patch(&path, &app.operator.key, &json!({"enabled": false})).await, 200).await;
+    json_with_status(
+        app.patch(&path, &app.operator.key, &json!({"enabled": false})).await,
+        200,
+    )
+    .await;
     let worker = app.webhooks_with_clock(clock_after_now()).await;
     assert_eq!(worker.deliver_due(10).await.expect("deliver").attempted, 0);
     assert!(sink.received().is_empty());
@@ -181,7 +207,11 @@ async fn gone_disables_the_endpoint_and_announces_it() {
     let envelope: Value = serde_json::from_slice(&announced[1].body).expect("JSON");
     assert_eq!(envelope["data"]["webhookEndpointId"], gone.id);
     assert_eq!(envelope["data"]["reason"], "gone");
-    let listed = json_with_status(app.get("/api/operator/webhooks/endpoints", &app.operator.key).await, 200).await;
+    let listed = json_with_status(
+        app.get("/api/operator/webhooks/endpoints", &app.operator.key).await,
+        200,
+    )
+    .await;
     let endpoint = listed["data"]
         .as_array()
         .expect("data")
@@ -189,7 +219,10 @@ async fn gone_disables_the_endpoint_and_announces_it() {
         .find(|e| e["id"] == gone.id.as_str())
         .cloned()
         .expect("listed");
-    assert_eq!((endpoint["enabled"].clone(), endpoint["disabledReason"].clone()), (json!(false), json!("gone")));
+    assert_eq!(
+        (endpoint["enabled"].clone(), endpoint["disabledReason"].clone()),
+        (json!(false), json!("gone"))
+    );
 }
 
 #[tokio::test]
@@ -210,10 +243,17 @@ async fn a_slow_endpoint_does_not_hold_up_another() {
         if log[0]["status"] == "delivered" {
             break;
         }
-        assert!(started.elapsed() < PATIENCE, "the fast endpoint's delivery was never recorded");
+        assert!(
+            started.elapsed() < PATIENCE,
+            "the fast endpoint's delivery was never recorded"
+        );
         tokio::time::sleep(StdDuration::from_millis(20)).await;
     }
     let slow_log = deliveries(&app, &format!("endpointId={}", slow_endpoint.id)).await;
     assert_eq!(slow_log[0]["status"], "pending");
-    assert_eq!(slow_log[0]["attempts"], json!([]), "the slow attempt is still in flight");
+    assert_eq!(
+        slow_log[0]["attempts"],
+        json!([]),
+        "the slow attempt is still in flight"
+    );
 }

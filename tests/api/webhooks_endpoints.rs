@@ -16,11 +16,26 @@ async fn registration_validates_each_field_and_writes_nothing_when_refused() {
     let app = spawn_app().await;
     let key = &app.operator.key;
     let cases = [
-        (json!({"url": "ftp://hooks.example.invalid/", "eventTypes": ["trade.executed"]}), "url"),
-        (json!({"url": "http://169.254.169.254/latest", "eventTypes": ["trade.executed"]}), "url"),
-        (json!({"url": "https://user:pw@hooks.example.invalid/", "eventTypes": ["trade.executed"]}), "url"),
-        (json!({"url": "https://hooks.example.invalid/", "eventTypes": []}), "eventTypes"),
-        (json!({"url": "https://hooks.example.invalid/", "eventTypes": ["trade.*"]}), "eventTypes"),
+        (
+            json!({"url": "ftp://hooks.example.invalid/", "eventTypes": ["trade.executed"]}),
+            "url",
+        ),
+        (
+            json!({"url": "http://169.254.169.254/latest", "eventTypes": ["trade.executed"]}),
+            "url",
+        ),
+        (
+            json!({"url": "https://user:pw@hooks.example.invalid/", "eventTypes": ["trade.executed"]}),
+            "url",
+        ),
+        (
+            json!({"url": "https://hooks.example.invalid/", "eventTypes": []}),
+            "eventTypes",
+        ),
+        (
+            json!({"url": "https://hooks.example.invalid/", "eventTypes": ["trade.*"]}),
+            "eventTypes",
+        ),
         (
             json!({"url": "https://hooks.example.invalid/", "eventTypes": ["trade.failed", "trade.failed"]}),
             "eventTypes",
@@ -66,8 +81,12 @@ async fn the_secret_is_shown_at_creation_only() {
     assert_eq!(listed["data"][0]["description"], "settlement service");
     let path = format!("{ENDPOINTS}/{}", created["id"].as_str().expect("id"));
     let changed = json_with_status(
-        app.patch(&path, &app.operator.key, &json!({"description": null, "rateLimitPerMinute": null}))
-            .await,
+        app.patch(
+            &path,
+            &app.operator.key,
+            &json!({"description": null, "rateLimitPerMinute": null}),
+        )
+        .await,
         200,
     )
     .await;
@@ -81,7 +100,12 @@ async fn during_a_rotation_both_secrets_sign_and_afterwards_only_the_new_one() {
     let sink = WebhookSink::start().await;
     let observer = register(&app, &app.operator, &sink.url("observer"), &[DISABLED]).await;
     let path = format!("{ENDPOINTS}/{}", observer.id);
-    let rotated = json_with_status(app.patch(&path, &app.operator.key, &json!({"rotateSecret": true})).await, 200).await;
+    let rotated = json_with_status(
+        app.patch(&path, &app.operator.key, &json!({"rotateSecret": true}))
+            .await,
+        200,
+    )
+    .await;
     let new_secret = rotated["secret"].as_str().expect("new secret").to_owned();
     assert_ne!(new_secret, observer.secret);
     let overlap_ends = time_of(&rotated["previousSecretExpiresAt"]);
@@ -102,7 +126,10 @@ async fn during_a_rotation_both_secrets_sign_and_afterwards_only_the_new_one() {
     assert_eq!(after.len(), 2);
     assert!(signed_by(&new_secret, &after[1]));
     assert!(!signed_by(&observer.secret, &after[1]));
-    assert_eq!(after[1].header("webhook-signature").map(|s| s.split(' ').count()), Some(1));
+    assert_eq!(
+        after[1].header("webhook-signature").map(|s| s.split(' ').count()),
+        Some(1)
+    );
 }
 
 #[tokio::test]
@@ -138,8 +165,17 @@ async fn another_operators_endpoints_are_invisible_and_untouchable() {
     let theirs = register(&app, &other, "https://theirs.example.invalid/", &["trade.executed"]).await;
     let path = format!("{ENDPOINTS}/{}", theirs.id);
     let key = &app.operator.key;
-    assert_problem(app.patch(&path, key, &json!({"enabled": false})).await, 404, "not_found").await;
-    let deleted = app.request(Method::DELETE, &path, Some(key)).send().await.expect("sent");
+    assert_problem(
+        app.patch(&path, key, &json!({"enabled": false})).await,
+        404,
+        "not_found",
+    )
+    .await;
+    let deleted = app
+        .request(Method::DELETE, &path, Some(key))
+        .send()
+        .await
+        .expect("sent");
     assert_problem(deleted, 404, "not_found").await;
     assert_problem(app.post_empty(&format!("{path}/delete"), key).await, 404, "not_found").await;
     let mine = json_with_status(app.get(ENDPOINTS, key).await, 200).await;

@@ -26,7 +26,11 @@ pub struct Registered {
 /// Registers an endpoint of `operator` at `url` for `types` and returns it.
 pub async fn register(app: &TestApp, operator: &TestOperator, url: &str, types: &[&str]) -> Registered {
     let body = json!({"url": url, "eventTypes": types});
-    let created = json_with_status(app.post("/api/operator/webhooks/endpoints", &operator.key, &body).await, 201).await;
+    let created = json_with_status(
+        app.post("/api/operator/webhooks/endpoints", &operator.key, &body).await,
+        201,
+    )
+    .await;
     Registered {
         id: created["id"].as_str().expect("id").to_owned(),
         secret: created["secret"].as_str().expect("secret").to_owned(),
@@ -38,9 +42,19 @@ pub async fn register(app: &TestApp, operator: &TestOperator, url: &str, types: 
 pub async fn emit_events(app: &TestApp, count: usize) -> Vec<String> {
     let mut subjects = Vec::new();
     for n in 0..count {
-        let subject = register(app, &app.operator, &format!("https://subject{n}.example.invalid/"), &["trade.executed"]).await;
+        let subject = register(
+            app,
+            &app.operator,
+            &format!("https://subject{n}.example.invalid/"),
+            &["trade.executed"],
+        )
+        .await;
         let path = format!("/api/operator/webhooks/endpoints/{}", subject.id);
-        json_with_status(app.patch(&path, &app.operator.key, &json!({"enabled": false})).await, 200).await;
+        json_with_status(
+            app.patch(&path, &app.operator.key, &json!({"enabled": false})).await,
+            200,
+        )
+        .await;
         subjects.push(subject.id);
     }
     subjects

@@ -2,10 +2,10 @@
 //! operators' replays: build the envelope, sign it afresh, send it once, decide what
 //! follows (the domain's `plan_after_attempt`), and record it all in one transaction.
 
+use opinion_core::EventId;
 use opinion_webhook::{
     AttemptFacts, AttemptTrigger, CreatedAt, DeliveryStatus, DeliveryStep, Envelope, MAX_PAYLOAD_BYTES, sign,
 };
-use opinion_core::EventId;
 use time::{Duration, OffsetDateTime};
 use tracing::Instrument;
 
@@ -128,7 +128,9 @@ impl Webhooks {
             DeliveryStep::GiveUp => Some((DeliveryStatus::Failed, None)),
             DeliveryStep::Unchanged => None,
         };
-        report.failing_since = plan.failing_since_secs.map(|_| target.failing_since.unwrap_or(finished));
+        report.failing_since = plan
+            .failing_since_secs
+            .map(|_| target.failing_since.unwrap_or(finished));
         report.attempt.duration_ms = u32::try_from(response.elapsed.as_millis()).unwrap_or(u32::MAX);
         report.attempt.status_code = match response.result {
             opinion_webhook::AttemptResult::Status(code) => Some(code),

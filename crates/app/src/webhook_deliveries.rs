@@ -49,7 +49,12 @@ impl Webhooks {
             let reserved = self
                 .ports
                 .store
-                .reserve_send_slot(caller.operator_id, replay.target.endpoint_id, now, limit.spacing_micros())
+                .reserve_send_slot(
+                    caller.operator_id,
+                    replay.target.endpoint_id,
+                    now,
+                    limit.spacing_micros(),
+                )
                 .await?;
             if let Some(opens_at) = reserved {
                 let wait = (opens_at - now).whole_seconds().max(0) + 1;

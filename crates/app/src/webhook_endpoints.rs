@@ -2,8 +2,8 @@
 //! secret rotation with an overlap), delete.
 
 use opinion_core::{EventId, Label, OperatorId, Page, PageRequest, WebhookEndpointId, WebhookEndpointKind};
-use opinion_webhook::{DisableReason, EventType, ROTATION_OVERLAP_SECS, RateLimit, SigningSecret, Subscription};
 use opinion_webhook::check_endpoint_url;
+use opinion_webhook::{DisableReason, EventType, ROTATION_OVERLAP_SECS, RateLimit, SigningSecret, Subscription};
 use serde_json::{Value, json};
 use time::{Duration, OffsetDateTime};
 

@@ -46,7 +46,8 @@ impl Webhooks {
 
     /// A new signing secret from the random source.
     pub(crate) fn new_secret(&self) -> Result<SigningSecret, AppError> {
-        SigningSecret::from_random_bytes(&self.ports.random.secret_bytes()).map_err(|e| AppError::Internal(e.to_string()))
+        SigningSecret::from_random_bytes(&self.ports.random.secret_bytes())
+            .map_err(|e| AppError::Internal(e.to_string()))
     }
 
     /// A uniformly random number for the retry jitter.

@@ -2,7 +2,9 @@
 //! the `webhook_*.rs` file of its concern.
 
 use async_trait::async_trait;
-use opinion_app::model::{AttemptReport, AttemptTarget, DeliveryFilter, DeliveryRecord, EndpointUpdate, WebhookEndpoint};
+use opinion_app::model::{
+    AttemptReport, AttemptTarget, DeliveryFilter, DeliveryRecord, EndpointUpdate, WebhookEndpoint,
+};
 use opinion_app::ports::{Claim, ReplayTarget, StoreError, WebhookStore};
 use opinion_core::{OperatorId, Page, PageRequest, WebhookDeliveryId, WebhookDeliveryKind};
 use opinion_core::{WebhookEndpointId, WebhookEndpointKind};

@@ -26,7 +26,10 @@ pub(crate) async fn resolve_checked(host: &str, production: bool) -> Result<Vec<
     if addresses.is_empty() {
         return Err(ResolveRefusal::Unresolvable(host.to_owned()));
     }
-    if addresses.iter().any(|address| is_refused_target(address.ip(), production)) {
+    if addresses
+        .iter()
+        .any(|address| is_refused_target(address.ip(), production))
+    {
         return Err(ResolveRefusal::Forbidden(host.to_owned()));
     }
     Ok(addresses)

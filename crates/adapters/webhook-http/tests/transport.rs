@@ -94,7 +94,10 @@ async fn production_refuses_loopback_by_literal_and_by_name_without_connecting()
         );
         assert!(production.check_destination(&url).await.is_err(), "{url}");
     }
-    assert!(production.check_destination(&sink.url("a")).await.is_err(), "http in production");
+    assert!(
+        production.check_destination(&sink.url("a")).await.is_err(),
+        "http in production"
+    );
     assert!(sink.received().is_empty());
     let development = transport(false, Duration::from_secs(5));
     assert_eq!(development.check_destination(&sink.url("a")).await, Ok(()));

@@ -5,7 +5,8 @@ use std::str::FromStr;
 
 use actix_web::{HttpResponse, web};
 use opinion_app::AppError;
-use opinion_app::model::DeliveryFilter;use opinion_core::PageRequest;
+use opinion_app::model::DeliveryFilter;
+use opinion_core::PageRequest;
 use time::OffsetDateTime;
 use time::format_description::well_known::Rfc3339;
 
@@ -59,7 +60,11 @@ pub async fn list(
 }
 
 /// Sends a delivery again now as a manual attempt and returns it with the attempt.
-pub async fn replay(state: web::Data<ApiState>, caller: Caller, id: web::Path<String>) -> Result<HttpResponse, ApiError> {
+pub async fn replay(
+    state: web::Data<ApiState>,
+    caller: Caller,
+    id: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
     let id = path_id(&id)?;
     let delivery = state.webhooks.replay_delivery(&caller.0, id).await?;
     Ok(HttpResponse::Ok().json(WebhookDeliveryBody::from(delivery)))

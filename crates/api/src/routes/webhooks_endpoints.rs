@@ -61,7 +61,11 @@ pub async fn update(
 }
 
 /// Deletes an endpoint (`DELETE …/{id}` or `POST …/{id}/delete`).
-pub async fn delete(state: web::Data<ApiState>, caller: Caller, id: web::Path<String>) -> Result<HttpResponse, ApiError> {
+pub async fn delete(
+    state: web::Data<ApiState>,
+    caller: Caller,
+    id: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
     let id = path_id(&id)?;
     state.webhooks.delete_endpoint(&caller.0, id).await?;
     Ok(HttpResponse::NoContent().finish())

@@ -106,7 +106,10 @@ mod tests {
     fn the_previous_secret_signs_until_the_overlap_ends() {
         let at = datetime!(2026-11-22 12:00 UTC);
         let rotated = EndpointSecrets::new(secret(1)).rotated(secret(2), at);
-        assert_eq!(rotated.active_at(at - time::Duration::seconds(1)), vec![secret(2), secret(1)]);
+        assert_eq!(
+            rotated.active_at(at - time::Duration::seconds(1)),
+            vec![secret(2), secret(1)]
+        );
         assert_eq!(rotated.active_at(at), vec![secret(2)]);
         let again = rotated.rotated(secret(3), at);
         assert_eq!(again.previous, Some(secret(2)));

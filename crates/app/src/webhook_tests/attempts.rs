@@ -32,12 +32,16 @@ async fn step(target: AttemptTarget, response: TransportResponse) -> (u128, Opti
     let mut mocks = WebhookMocks::default();
     let claimed = Arc::new(Mutex::new(None));
     let claimed_in = claimed.clone();
-    mocks.store.expect_claim_due_deliveries().times(1).returning(move |claim| {
-        assert_eq!(claim.now, NOW);
-        assert_eq!(claim.lease_until, NOW + Duration::seconds(CLAIM_LEASE_SECS));
-        *claimed_in.lock().expect("lock") = Some(claim.token);
-        Ok(vec![target.clone()])
-    });
+    mocks
+        .store
+        .expect_claim_due_deliveries()
+        .times(1)
+        .returning(move |claim| {
+            assert_eq!(claim.now, NOW);
+            assert_eq!(claim.lease_until, NOW + Duration::seconds(CLAIM_LEASE_SECS));
+            *claimed_in.lock().expect("lock") = Some(claim.token);
+            Ok(vec![target.clone()])
+        });
     let sent = Arc::new(Mutex::new(None));
     let sent_in = sent.clone();
     mocks.transport.expect_send().returning(move |request| {
@@ -150,5 +154,11 @@ async fn an_oversized_payload_is_never_sent() {
     let (_, request, report) = step(huge, answer(AttemptResult::Status(200))).await;
     assert_eq!(request, None);
     assert_eq!(report.delivery, Some((DeliveryStatus::Failed, None)));
-    assert!(report.attempt.error.as_deref().is_some_and(|e| e.starts_with("payload_too_large")));
+    assert!(
+        report
+            .attempt
+            .error
+            .as_deref()
+            .is_some_and(|e| e.starts_with("payload_too_large"))
+    );
 }

@@ -21,7 +21,11 @@ fn request(url: &str, types: &[&str]) -> NewWebhookEndpoint {
 #[tokio::test]
 async fn creation_stores_the_endpoint_and_shows_its_secret() {
     let mut mocks = WebhookMocks::default();
-    mocks.transport.expect_check_destination().times(1).returning(|_| Ok(()));
+    mocks
+        .transport
+        .expect_check_destination()
+        .times(1)
+        .returning(|_| Ok(()));
     mocks
         .store
         .expect_insert_endpoint()
@@ -109,7 +113,10 @@ async fn a_name_resolving_to_a_refused_address_is_refused() {
 #[tokio::test]
 async fn rotation_keeps_the_old_secret_signing_for_the_overlap() {
     let mut mocks = WebhookMocks::default();
-    mocks.store.expect_find_endpoint().returning(|_, _| Ok(Some(endpoint(3))));
+    mocks
+        .store
+        .expect_find_endpoint()
+        .returning(|_, _| Ok(Some(endpoint(3))));
     mocks
         .store
         .expect_update_endpoint()
@@ -142,7 +149,10 @@ async fn rotation_keeps_the_old_secret_signing_for_the_overlap() {
 #[tokio::test]
 async fn disabling_cancels_pending_deliveries_and_emits_the_event() {
     let mut mocks = WebhookMocks::default();
-    mocks.store.expect_find_endpoint().returning(|_, _| Ok(Some(endpoint(3))));
+    mocks
+        .store
+        .expect_find_endpoint()
+        .returning(|_, _| Ok(Some(endpoint(3))));
     mocks
         .store
         .expect_update_endpoint()

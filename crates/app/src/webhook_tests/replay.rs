@@ -46,7 +46,10 @@ async fn a_replay_is_a_manual_attempt_without_a_claim() {
         .build(true)
         .replay_delivery(&api_key_caller(Grant::All), WebhookDeliveryId::from_u128(7))
         .await;
-    assert!(matches!(result, Err(AppError::NotFound("webhook delivery"))), "{result:?}");
+    assert!(
+        matches!(result, Err(AppError::NotFound("webhook delivery"))),
+        "{result:?}"
+    );
 }
 
 #[tokio::test]
@@ -114,5 +117,11 @@ async fn a_time_range_must_not_be_empty() {
         .list_deliveries(&api_key_caller(Grant::All), filter, Default::default())
         .await
         .expect_err("refused");
-    assert!(matches!(error, AppError::Invalid { field: "createdBefore", .. }));
+    assert!(matches!(
+        error,
+        AppError::Invalid {
+            field: "createdBefore",
+            ..
+        }
+    ));
 }

@@ -77,7 +77,8 @@ fn is_metadata(ip: IpAddr) -> bool {
             let segments = v6.segments();
             v6 == METADATA_V6
                 || v6.to_ipv4_mapped() == Some(METADATA_V4)
-                || ((segments[..6] == [0x0064, 0xff9b, 0, 0, 0, 0] || segments[..6] == [0; 6]) && embedded == METADATA_V4)
+                || ((segments[..6] == [0x0064, 0xff9b, 0, 0, 0, 0] || segments[..6] == [0; 6])
+                    && embedded == METADATA_V4)
         }
     }
 }
@@ -258,7 +259,11 @@ mod tests {
     fn outside_production_only_the_metadata_service_is_refused() {
         for text in ["127.0.0.1", "10.0.0.1", "192.168.1.1", "::1", "fd12::1", "8.8.8.8"] {
             assert!(!is_refused_target(ip(text), false), "{text}");
-            assert_eq!(is_refused_target(ip(text), true), is_forbidden_target(ip(text)), "{text}");
+            assert_eq!(
+                is_refused_target(ip(text), true),
+                is_forbidden_target(ip(text)),
+                "{text}"
+            );
         }
         for text in [
             "169.254.169.254",

@@ -260,7 +260,10 @@ mod tests {
         };
         assert_eq!(asked(0), DeliveryStep::RetryIn(5));
         assert_eq!(asked(90), DeliveryStep::RetryIn(90));
-        assert_eq!(asked(10 * MAX_RETRY_AFTER_SECS), DeliveryStep::RetryIn(MAX_RETRY_AFTER_SECS));
+        assert_eq!(
+            asked(10 * MAX_RETRY_AFTER_SECS),
+            DeliveryStep::RetryIn(MAX_RETRY_AFTER_SECS)
+        );
     }
 
     #[test]

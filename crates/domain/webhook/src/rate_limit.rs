@@ -69,7 +69,10 @@ mod tests {
         assert_eq!(RateLimit::per_minute(60).map(RateLimit::spacing_micros), Ok(1_000_000));
         assert_eq!(RateLimit::per_minute(60_000).map(RateLimit::spacing_micros), Ok(1_000));
         assert!(serde_json::from_str::<RateLimit>("0").is_err());
-        assert_eq!(serde_json::from_str::<RateLimit>("120").ok(), RateLimit::per_minute(120).ok());
+        assert_eq!(
+            serde_json::from_str::<RateLimit>("120").ok(),
+            RateLimit::per_minute(120).ok()
+        );
     }
 
     proptest! {

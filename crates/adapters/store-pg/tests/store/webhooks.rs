@@ -10,7 +10,9 @@ use opinion_app::model::{
 use opinion_app::ports::{Claim, WebhookStore};
 use opinion_core::{EventId, PageLimit, PageRequest, WebhookEndpointId};
 use opinion_store_pg::PgStore;
-use opinion_webhook::{AttemptTrigger, DeliveryStatus, DisableReason, EventType, RateLimit, SigningSecret, Subscription};
+use opinion_webhook::{
+    AttemptTrigger, DeliveryStatus, DisableReason, EventType, RateLimit, SigningSecret, Subscription,
+};
 use serde_json::{Map, json};
 use time::Duration;
 
@@ -84,7 +86,11 @@ async fn arranged() -> (opinion_testkit::TestDatabase, PgStore) {
         .await
         .expect("insert");
     store
-        .insert_endpoint(&endpoint(1, 11, &[EventType::TradeExecuted, EventType::WebhookEndpointDisabled]))
+        .insert_endpoint(&endpoint(
+            1,
+            11,
+            &[EventType::TradeExecuted, EventType::WebhookEndpointDisabled],
+        ))
         .await
         .expect("insert");
     store
@@ -101,7 +107,10 @@ async fn events_fan_out_to_subscribed_enabled_endpoints_in_their_transaction() {
     commit_events(
         &store,
         &carrier,
-        vec![event(1, 100, EventType::TradeExecuted), event(1, 101, EventType::UserLaunched)],
+        vec![
+            event(1, 100, EventType::TradeExecuted),
+            event(1, 101, EventType::UserLaunched),
+        ],
     )
     .await;
     let log = store
@@ -115,7 +124,11 @@ async fn events_fan_out_to_subscribed_enabled_endpoints_in_their_transaction() {
         pairs,
         [(e(10), EventId::from_u128(100)), (e(11), EventId::from_u128(100))]
     );
-    assert!(log.items.iter().all(|d| d.status == DeliveryStatus::Pending && d.next_attempt_at == Some(at(100))));
+    assert!(
+        log.items
+            .iter()
+            .all(|d| d.status == DeliveryStatus::Pending && d.next_attempt_at == Some(at(100)))
+    );
 
     let stale = EndpointUpdate {
         endpoint: carrier.clone(),
@@ -144,15 +157,24 @@ async fn concurrent_claims_never_share_a_delivery_and_expired_leases_are_taken_o
     let ids_a: HashSet<_> = a.iter().map(|t| t.delivery_id).collect();
     let ids_b: HashSet<_> = b.iter().map(|t| t.delivery_id).collect();
     assert!(ids_a.is_disjoint(&ids_b), "a locked row is skipped, never shared");
-    assert!(ids_a.len() == 5 || ids_b.len() == 5, "one claim at least gets its limit");
+    assert!(
+        ids_a.len() == 5 || ids_b.len() == 5,
+        "one claim at least gets its limit"
+    );
 
     let later = store.claim_due_deliveries(&claim(300, 3, 50)).await.expect("claim");
     assert!(
-        later.iter().all(|t| !ids_a.contains(&t.delivery_id) && !ids_b.contains(&t.delivery_id)),
+        later
+            .iter()
+            .all(|t| !ids_a.contains(&t.delivery_id) && !ids_b.contains(&t.delivery_id)),
         "a leased delivery is not claimed again while its lease runs"
     );
     let taken_over = store.claim_due_deliveries(&claim(421, 4, 50)).await.expect("claim");
-    assert_eq!(taken_over.len(), 8, "after the leases expire, four per endpoint are claimed again");
+    assert_eq!(
+        taken_over.len(),
+        8,
+        "after the leases expire, four per endpoint are claimed again"
+    );
 }
 
 #[tokio::test]
@@ -197,11 +219,17 @@ async fn an_attempt_changes_its_delivery_only_under_its_claim_and_410_disables_w
     commit_events(
         &store,
         &endpoint(1, 12, &[EventType::MarketResolved]),
-        vec![event(1, 100, EventType::TradeExecuted), event(1, 101, EventType::TradeExecuted)],
+        vec![
+            event(1, 100, EventType::TradeExecuted),
+            event(1, 101, EventType::TradeExecuted),
+        ],
     )
     .await;
     let claimed = store.claim_due_deliveries(&claim(200, 7, 10)).await.expect("claim");
-    let to_ten: Vec<_> = claimed.iter().filter(|t| t.endpoint_id == WebhookEndpointId::from_u128(10)).collect();
+    let to_ten: Vec<_> = claimed
+        .iter()
+        .filter(|t| t.endpoint_id == WebhookEndpointId::from_u128(10))
+        .collect();
     assert_eq!(to_ten.len(), 2);
     let (first, second) = (to_ten[0], to_ten[1]);
 
@@ -221,7 +249,11 @@ async fn an_attempt_changes_its_delivery_only_under_its_claim_and_410_disables_w
         .await
         .expect("find")
         .expect("exists");
-    assert_eq!(untouched.status, DeliveryStatus::Pending, "another claim's report changes nothing");
+    assert_eq!(
+        untouched.status,
+        DeliveryStatus::Pending,
+        "another claim's report changes nothing"
+    );
     assert_eq!(untouched.attempts.len(), 1, "but the attempt is logged");
 
     let mut disabled_event = event(1, 500, EventType::WebhookEndpointDisabled);
@@ -239,9 +271,18 @@ async fn an_attempt_changes_its_delivery_only_under_its_claim_and_410_disables_w
         ..stolen
     };
     store.record_attempt(&gone).await.expect("record");
-    let failed = store.find_delivery(operator_id(1), first.delivery_id).await.expect("find");
-    assert_eq!(failed.map(|d| (d.status, d.attempts.len())), Some((DeliveryStatus::Failed, 2)));
-    let cancelled = store.find_delivery(operator_id(1), second.delivery_id).await.expect("find");
+    let failed = store
+        .find_delivery(operator_id(1), first.delivery_id)
+        .await
+        .expect("find");
+    assert_eq!(
+        failed.map(|d| (d.status, d.attempts.len())),
+        Some((DeliveryStatus::Failed, 2))
+    );
+    let cancelled = store
+        .find_delivery(operator_id(1), second.delivery_id)
+        .await
+        .expect("find");
     assert_eq!(cancelled.map(|d| d.status), Some(DeliveryStatus::Cancelled));
     let ten = store
         .find_endpoint(operator_id(1), WebhookEndpointId::from_u128(10))
@@ -317,10 +358,7 @@ async fn the_log_filters_pages_and_never_shows_another_operator() {
         .await
         .expect("list");
     assert_eq!(theirs.items.len(), 1);
-    assert_eq!(
-        store.find_delivery(operator_id(2), seen[0]).await.expect("find"),
-        None
-    );
+    assert_eq!(store.find_delivery(operator_id(2), seen[0]).await.expect("find"), None);
     assert!(
         !store
             .delete_endpoint(operator_id(2), WebhookEndpointId::from_u128(10), at(300))
