@@ -22,11 +22,20 @@ fn the_documented_signature_example_holds() {
     )
     .expect("envelope");
     let body = serde_json::to_string(&envelope).expect("JSON");
-    assert!(DOC.contains(&format!("\n{body}\n")), "the documented body is not {body}");
+    assert!(
+        DOC.contains(&format!("\n{body}\n")),
+        "the documented body is not {body}"
+    );
     assert!(DOC.contains(&format!("body ({} bytes)", body.len())));
 
     let secret: SigningSecret = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw".parse().expect("secret");
-    let headers = sign(&[secret], "evt_01jdz3qv6mz8x5c0a2t5d4e7f9", 1_795_343_700, body.as_bytes()).expect("signed");
+    let headers = sign(
+        &[secret],
+        "evt_01jdz3qv6mz8x5c0a2t5d4e7f9",
+        1_795_343_700,
+        body.as_bytes(),
+    )
+    .expect("signed");
     assert!(DOC.contains(&format!("webhook-signature: {}", headers.webhook_signature)));
 }
 
@@ -35,6 +44,9 @@ fn every_event_type_is_documented_with_an_example() {
     for event_type in EventType::ALL {
         let name = event_type.as_str();
         assert!(DOC.contains(&format!("| `{name}` |")), "{name} has no row");
-        assert!(DOC.contains(&format!("{{\"type\": \"{name}\", \"data\": {{")), "{name} has no example");
+        assert!(
+            DOC.contains(&format!("{{\"type\": \"{name}\", \"data\": {{")),
+            "{name} has no example"
+        );
     }
 }
