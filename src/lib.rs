@@ -13,3 +13,4 @@ pub mod startup;
 pub mod system_ports;
 pub mod telemetry;
 pub mod wallet_worker;
+pub mod webhook_workers;

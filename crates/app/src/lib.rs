@@ -13,11 +13,18 @@ mod session_tokens;
 mod sessions;
 mod staff;
 mod trading;
+mod webhook_attempt;
+mod webhook_deliveries;
+mod webhook_endpoints;
+mod webhook_worker;
+mod webhooks;
 
 #[cfg(test)]
 mod test_support;
 #[cfg(test)]
 mod test_support_trading;
+#[cfg(test)]
+mod webhook_tests;
 
 pub mod model;
 pub mod ports;
@@ -37,3 +44,6 @@ pub use trading::{
     QuoteView, ResolvedMarket, ReviewCase, ReviewDecision, ReviewFinding, Settlement, Trading, TradingPorts,
     TradingSettings, WorkerPass, WorkerSettings, retry_delay,
 };
+pub use webhook_endpoints::{EndpointWithSecret, MAX_DESCRIPTION_CHARS, NewWebhookEndpoint, WebhookEndpointChange};
+pub use webhook_worker::DeliveryRound;
+pub use webhooks::{WebhookPorts, WebhookSettings, Webhooks};

@@ -24,6 +24,12 @@ mod trading_apply;
 mod trading_rows;
 mod trading_store;
 mod trading_write_rows;
+mod webhook_attempts;
+mod webhook_claims;
+mod webhook_deliveries;
+mod webhook_endpoints;
+mod webhook_rows;
+mod webhook_store;
 
 pub use database::create_database_if_missing;
 pub use migrate::run_migrations;

@@ -7,6 +7,8 @@ mod settlement;
 mod store;
 mod trading;
 mod wallet;
+mod webhook_store;
+mod webhook_transport;
 
 pub use clock::Clock;
 pub use random::Random;
@@ -17,6 +19,8 @@ pub use trading::{
     TradingChange, TradingStore,
 };
 pub use wallet::{MutationOutcome, WalletAdapterStore, WalletAdapterTarget, WalletGateway};
+pub use webhook_store::{Claim, ReplayTarget, WebhookStore};
+pub use webhook_transport::{DestinationRefused, OutboundRequest, TransportResponse, WebhookTransport};
 
 #[cfg(any(test, feature = "mock"))]
 pub use clock::MockClock;
@@ -30,3 +34,7 @@ pub use store::{MockApiKeyStore, MockOperatorStore, MockSessionStore, MockStaffS
 pub use trading::MockTradingStore;
 #[cfg(any(test, feature = "mock"))]
 pub use wallet::{MockWalletAdapterStore, MockWalletGateway};
+#[cfg(any(test, feature = "mock"))]
+pub use webhook_store::MockWebhookStore;
+#[cfg(any(test, feature = "mock"))]
+pub use webhook_transport::MockWebhookTransport;
