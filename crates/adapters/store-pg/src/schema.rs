@@ -53,7 +53,6 @@ diesel::table! {
     }
 }
 
-
 diesel::table! {
     /// The transactional outbox: events written with the business change that caused them.
     webhook_events (operator_id, id) {

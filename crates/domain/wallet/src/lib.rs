@@ -22,9 +22,14 @@
 //! `money.rs`; the raw transport outcome in `transport.rs`, the answer bodies in
 //! `answer_body.rs` and the refusal codes in `refusal.rs`. `tests/contract_rules.rs`
 //! has one test per rule that fails if the rule is broken.
+//!
+//! The wire of the wallet adapter contract (`docs/wallet-adapter.md`), shared by the
+//! platform's client and every wallet that answers it: paths and headers in `wire.rs`,
+//! the mutation request body in `request_body.rs`, balance reads in `balance.rs`.
 
 mod action;
 mod answer_body;
+mod balance;
 mod classification;
 mod consequence;
 mod fingerprint;
@@ -41,13 +46,16 @@ mod reason;
 mod recovery;
 mod refusal;
 mod remote_reference;
+mod request_body;
 mod staff_resolution;
 mod state;
 mod transport;
+mod wire;
 
 pub use action::BusinessAction;
 pub use answer_body::{AppliedAnswer, AppliedStatus, ErrorAnswer, ErrorDetail};
-pub use classification::{Ambiguity, Classification, IN_PROGRESS_CODE, classify};
+pub use balance::{BalanceAnswer, BalanceFailure, BalanceReading, BalanceRequest, read_balance};
+pub use classification::{Ambiguity, Classification, IN_PROGRESS_CODE, IN_PROGRESS_STATUS, classify};
 pub use consequence::state_after_answer;
 pub use fingerprint::{FingerprintFormatError, FingerprintInput, RequestFingerprint};
 pub use flow::{Direction, FlowRole, UnknownFlow, WalletFlow};
@@ -56,13 +64,15 @@ pub use metadata::{BuyCompensationMetadata, FlowMetadata, RedemptionMetadata, Tr
 pub use metadata_matrix::{METADATA_MATRIX, MetadataKey, required_metadata};
 pub use metadata_validation::{MetadataError, validate_metadata};
 pub use metadata_values::{BadValue, ShareCount};
-pub use money::{Amount, AmountError, Currency, CurrencyError};
+pub use money::{Amount, AmountError, AmountTextError, Currency, CurrencyError};
 pub use mutation::WalletMutation;
 pub use operation::{IllegalTransition, OperationEvent, WalletOperation};
 pub use reason::{ReasonKey, UnknownReasonKey};
 pub use recovery::{Recovery, StartupAction};
 pub use refusal::{Blame, RefusalCode};
 pub use remote_reference::{RemoteReference, RemoteReferenceError};
+pub use request_body::{MutationRequest, RequestBodyError};
 pub use staff_resolution::{StaffResolution, WalletLogFinding};
 pub use state::{OperationState, UnknownState};
 pub use transport::TransportOutcome;
+pub use wire::{BALANCE_PATH, IDEMPOTENCY_KEY_HEADER, MUTATIONS_PATH, balance_read_id};
