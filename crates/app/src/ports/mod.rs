@@ -9,7 +9,7 @@ mod wallet;
 pub use clock::Clock;
 pub use random::Random;
 pub use store::{ApiKeyStore, OperatorStore, SessionStore, StaffStore, StoreError};
-pub use wallet::{MutationOutcome, WalletAdapterStore, WalletAdapterTarget, WalletGateway};
+pub use wallet::{BalanceOutcome, MutationOutcome, WalletAdapterStore, WalletAdapterTarget, WalletGateway};
 
 #[cfg(any(test, feature = "mock"))]
 pub use clock::MockClock;
