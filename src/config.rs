@@ -38,6 +38,9 @@ pub struct Config {
     /// Secret that signs staff session tokens, at least 32 bytes (`OPINION_SESSION_SECRET`).
     /// Development keeps a generated one in the data directory.
     pub session_secret: Option<String>,
+    /// Key material, at least 32 bytes, that seals operators' signing secrets at rest
+    /// (`OPINION_DATA_KEY`). Development keeps a generated one in the data directory.
+    pub data_key: Option<String>,
     /// Staff session lifetime in minutes (`OPINION_SESSION_TTL_MINUTES`).
     pub session_ttl_minutes: u32,
     /// `text` or `json` log lines (`OPINION_LOG_FORMAT`).
@@ -64,6 +67,7 @@ impl Default for Config {
             database_max_connections: 16,
             data_dir: PathBuf::from(".data"),
             session_secret: None,
+            data_key: None,
             session_ttl_minutes: 8 * 60,
             log_format: LogFormat::Text,
         }
@@ -114,6 +118,18 @@ impl Config {
             None if self.env != Environment::Development => {
                 problems.push(format!(
                     "{:?} needs OPINION_SESSION_SECRET (at least 32 random bytes)",
+                    self.env
+                ));
+            }
+            _ => {}
+        }
+        match &self.data_key {
+            Some(key) if key.len() < 32 => {
+                problems.push("OPINION_DATA_KEY must have at least 32 bytes".into());
+            }
+            None if self.env != Environment::Development => {
+                problems.push(format!(
+                    "{:?} needs OPINION_DATA_KEY (at least 32 random bytes; it seals signing secrets at rest)",
                     self.env
                 ));
             }
@@ -170,19 +186,21 @@ mod tests {
             ..Config::default()
         };
         let problems = config.validate().expect_err("refused").0;
-        assert_eq!(problems.len(), 2, "{problems:?}");
+        assert_eq!(problems.len(), 3, "{problems:?}");
         assert!(problems[0].contains("DATABASE_URL"));
         assert!(problems[1].contains("OPINION_SESSION_SECRET"));
+        assert!(problems[2].contains("OPINION_DATA_KEY"));
     }
 
     #[test]
     fn short_secrets_and_silly_bounds_are_refused() {
         let config = Config {
             session_secret: Some("short".into()),
+            data_key: Some("short".into()),
             session_ttl_minutes: 0,
             database_max_connections: 0,
             ..Config::default()
         };
-        assert_eq!(config.validate().expect_err("refused").0.len(), 3);
+        assert_eq!(config.validate().expect_err("refused").0.len(), 4);
     }
 }

@@ -8,37 +8,71 @@ use actix_web::dev::Server;
 use anyhow::Context;
 use opinion_access::ApiKeyEnvironment;
 use opinion_api::ApiState;
-use opinion_app::{Access, AccessPorts, AccessSettings, SessionTokens};
-use opinion_store_pg::PgStore;
+use opinion_app::{
+    Access, AccessPorts, AccessSettings, SessionTokens, WalletAdapterPorts, WalletAdapterSettings, WalletAdapters,
+};
+use opinion_store_pg::{DataKey, PgStore};
 use time::Duration;
 
 use crate::config::{Config, Environment};
 use crate::system_ports::{OsRandom, SystemClock};
 
+/// The service's own secrets, read or made at start-up (see `secrets.rs`).
+pub struct Keys {
+    /// Signs staff session tokens.
+    pub session_secret: Vec<u8>,
+    /// Seals signing secrets at rest.
+    pub data_key: Vec<u8>,
+}
+
+/// The use cases, all over one store.
+#[derive(Clone)]
+pub struct Services {
+    /// Authentication, operators, API keys, staff.
+    pub access: Access,
+    /// Operators' wallet adapter configurations.
+    pub wallet_adapters: WalletAdapters,
+}
+
 /// The use cases over the PostgreSQL store at `database_url`, after migrating it.
-pub async fn access(config: &Config, database_url: &str, session_secret: &[u8]) -> anyhow::Result<Access> {
+pub async fn services(config: &Config, database_url: &str, keys: &Keys) -> anyhow::Result<Services> {
     opinion_store_pg::run_migrations(database_url)
         .await
         .context("migrating the database")?;
+    let data_key = DataKey::derive(&keys.data_key).context("deriving the data key")?;
     let store = Arc::new(
         PgStore::connect(database_url, config.database_max_connections)
             .await
-            .context("connecting to the database")?,
+            .context("connecting to the database")?
+            .with_data_key(data_key),
     );
     let ports = AccessPorts {
         operators: store.clone(),
         api_keys: store.clone(),
         staff: store.clone(),
-        sessions: store,
+        sessions: store.clone(),
         clock: Arc::new(SystemClock),
         random: Arc::new(OsRandom),
     };
     let settings = AccessSettings {
         environment: key_environment(config.env),
         session_ttl: Duration::minutes(i64::from(config.session_ttl_minutes)),
-        session_tokens: SessionTokens::new(session_secret).map_err(|e| anyhow::anyhow!("{e}"))?,
+        session_tokens: SessionTokens::new(&keys.session_secret).map_err(|e| anyhow::anyhow!("{e}"))?,
     };
-    Ok(Access::new(ports, settings))
+    let wallet_adapters = WalletAdapters::new(
+        WalletAdapterPorts {
+            store,
+            clock: Arc::new(SystemClock),
+            random: Arc::new(OsRandom),
+        },
+        WalletAdapterSettings {
+            production: config.env == Environment::Production,
+        },
+    );
+    Ok(Services {
+        access: Access::new(ports, settings),
+        wallet_adapters,
+    })
 }
 
 /// A bound, not yet running HTTP server.
@@ -49,12 +83,13 @@ pub struct Application {
 
 impl Application {
     /// Binds the configured address (port 0 picks a free port) and builds the server.
-    pub fn bind(config: &Config, access: Access) -> anyhow::Result<Self> {
+    pub fn bind(config: &Config, services: Services) -> anyhow::Result<Self> {
         let listener = TcpListener::bind((config.host.as_str(), config.port))
             .with_context(|| format!("binding {}:{}", config.host, config.port))?;
         let port = listener.local_addr()?.port();
         let state = ApiState {
-            access,
+            access: services.access,
+            wallet_adapters: services.wallet_adapters,
             secure_cookies: config.env != Environment::Development,
         };
         let server = HttpServer::new(move || opinion_api::app(state.clone()))

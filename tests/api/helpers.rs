@@ -58,12 +58,14 @@ async fn start_instance(database_url: &str) -> (String, Access) {
         port: 0,
         database_url: Some(database_url.to_owned()),
         session_secret: Some("test session secret of thirty-two bytes at least".into()),
+        data_key: Some("test data key of thirty-two bytes or more".into()),
         database_max_connections: 4,
         ..Config::default()
     };
-    let secret = opinion::secrets::session_secret(&config).expect("secret");
-    let access = startup::access(&config, database_url, &secret).await.expect("wiring");
-    let application = Application::bind(&config, access.clone()).expect("bind");
+    let keys = opinion::secrets::keys(&config).expect("keys");
+    let services = startup::services(&config, database_url, &keys).await.expect("wiring");
+    let access = services.access.clone();
+    let application = Application::bind(&config, services).expect("bind");
     let address = format!("http://127.0.0.1:{}", application.port());
     tokio::spawn(application.run());
     (address, access)

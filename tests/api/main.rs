@@ -9,3 +9,4 @@ mod operational;
 mod route_table;
 mod staff;
 mod tenant_isolation;
+mod wallet_adapter;

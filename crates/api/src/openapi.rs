@@ -13,8 +13,9 @@ use utoipa::openapi::{
 };
 
 use crate::dto::{
-    ApiKeyBody, CreateApiKeyBody, CreateStaffBody, CreatedApiKeyBody, LoginBody, ResetPasswordBody, SessionBody,
-    StaffBody, StaffWithPasswordBody, UpdateStaffBody,
+    ApiKeyBody, CreateApiKeyBody, CreateStaffBody, CreatedApiKeyBody, LoginBody, PutWalletAdapterBody,
+    ResetPasswordBody, SavedWalletAdapterBody, SessionBody, StaffBody, StaffWithPasswordBody, UpdateStaffBody,
+    WalletAdapterBody,
 };
 use crate::extract::PageQuery;
 use crate::problem::{PROBLEM_JSON, Problem};
@@ -54,6 +55,8 @@ fn shape(id: RouteId) -> Option<Shape> {
         R::StaffCreate => shape(Some("CreateStaffBody"), "201", Object("StaffWithPasswordBody")),
         R::StaffUpdate => shape(Some("UpdateStaffBody"), "200", Object("StaffBody")),
         R::StaffPasswordReset => shape(Some("ResetPasswordBody"), "200", Object("StaffWithPasswordBody")),
+        R::WalletAdapterGet => shape(None, "200", Object("WalletAdapterBody")),
+        R::WalletAdapterPut => shape(Some("PutWalletAdapterBody"), "200", Object("SavedWalletAdapterBody")),
         _ => None,
     }
 }
@@ -75,6 +78,9 @@ pub fn document() -> OpenApi {
         .schema_from::<StaffWithPasswordBody>()
         .schema_from::<LoginBody>()
         .schema_from::<SessionBody>()
+        .schema_from::<WalletAdapterBody>()
+        .schema_from::<PutWalletAdapterBody>()
+        .schema_from::<SavedWalletAdapterBody>()
         .security_scheme(
             "bearer",
             SecurityScheme::Http(HttpBuilder::new().scheme(HttpAuthScheme::Bearer).build()),

@@ -11,7 +11,7 @@ use opinion_access::{HttpMethod, ROUTES, RouteId, RouteSpec};
 
 use crate::auth::{MethodRequirements, guard};
 use crate::error::ApiError;
-use crate::routes::{api_keys, operational, staff, staff_sessions};
+use crate::routes::{api_keys, operational, staff, staff_sessions, wallet_adapter};
 
 /// Registers every route of the table on `config`.
 pub fn mount(config: &mut web::ServiceConfig) {
@@ -102,6 +102,8 @@ fn handler(id: RouteId) -> Handler {
         R::StaffCreate => Bound(|r| r.to(staff::create)),
         R::StaffUpdate => Bound(|r| r.to(staff::update)),
         R::StaffPasswordReset => Bound(|r| r.to(staff::reset_password)),
+        R::WalletAdapterGet => Bound(|r| r.to(wallet_adapter::get)),
+        R::WalletAdapterPut => Bound(|r| r.to(wallet_adapter::put)),
         R::Launch
         | R::PortfolioViewLink
         | R::UsersList
@@ -117,8 +119,6 @@ fn handler(id: RouteId) -> Handler {
         | R::ResolutionsList
         | R::RedemptionsList
         | R::BalanceOperationsList
-        | R::WalletAdapterGet
-        | R::WalletAdapterPut
         | R::WalletAdapterTest
         | R::WebhookEndpointsList
         | R::WebhookDeliveriesList

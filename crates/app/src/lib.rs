@@ -12,6 +12,7 @@ mod principal;
 mod session_tokens;
 mod sessions;
 mod staff;
+mod wallet_adapters;
 
 #[cfg(test)]
 mod test_support;
@@ -29,3 +30,7 @@ pub use principal::{Actor, Principal};
 pub use session_tokens::{SessionRef, SessionTokens};
 pub use sessions::StartedSession;
 pub use staff::{NewStaff, StaffChange, StaffWithPassword};
+pub use wallet_adapters::{
+    SavedWalletAdapter, WalletAdapterChange, WalletAdapterPorts, WalletAdapterSettings, WalletAdapterView,
+    WalletAdapters,
+};

@@ -14,6 +14,7 @@ fn duplicate_subject(constraint: Option<&str>) -> &'static str {
         Some("api_keys_pkey") => "api_key_id",
         Some("staff_members_pkey") => "staff_id",
         Some("staff_sessions_pkey") => "staff_session_id",
+        Some("wallet_adapters_pkey") => "wallet_adapter",
         _ => "record",
     }
 }

@@ -5,3 +5,4 @@ pub mod api_keys;
 pub mod operational;
 pub mod staff;
 pub mod staff_sessions;
+pub mod wallet_adapter;

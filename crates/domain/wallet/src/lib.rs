@@ -25,9 +25,13 @@
 //!
 //! The wire of the wallet adapter contract (`docs/wallet-adapter.md`), shared by the
 //! platform's client and every wallet that answers it: paths and headers in `wire.rs`,
-//! the mutation request body in `request_body.rs`, balance reads in `balance.rs`.
+//! the mutation request body in `request_body.rs`, balance reads in `balance.rs`. An
+//! operator's configuration of its adapter: base URL and time-out in
+//! `adapter_settings.rs`, signing secrets and their rotation in `adapter_secrets.rs`.
 
 mod action;
+mod adapter_secrets;
+mod adapter_settings;
 mod answer_body;
 mod balance;
 mod classification;
@@ -53,6 +57,8 @@ mod transport;
 mod wire;
 
 pub use action::BusinessAction;
+pub use adapter_secrets::{AdapterSecrets, RetiringSecret, SECRET_OVERLAP_SECS};
+pub use adapter_settings::{AdapterBaseUrl, AdapterTimeout, BaseUrlError, TimeoutError};
 pub use answer_body::{AppliedAnswer, AppliedStatus, ErrorAnswer, ErrorDetail};
 pub use balance::{BalanceAnswer, BalanceFailure, BalanceReading, BalanceRequest, read_balance};
 pub use classification::{Ambiguity, Classification, IN_PROGRESS_CODE, IN_PROGRESS_STATUS, classify};

@@ -7,3 +7,4 @@ mod isolation;
 mod migrations;
 mod sessions;
 mod staff;
+mod wallet_adapters;
