@@ -3,10 +3,12 @@
 //! misbehave in ways a real HTTP framework will not (close after reading, hold the
 //! connection, cut an answer short).
 
+use std::future::Future;
 use std::io;
 
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::TcpStream;
+use tokio::net::{TcpListener, TcpStream};
+use tokio::task::JoinSet;
 
 /// Largest request head read.
 const MAX_HEAD_BYTES: usize = 64 * 1024;
@@ -36,6 +38,27 @@ impl ReceivedRequest {
             .find(|(key, _)| key.eq_ignore_ascii_case(name))
             .map(|(_, value)| value.as_str())
     }
+}
+
+/// Accepts connections and handles each on its own task, until the calling task is
+/// aborted; the open connections' tasks are then dropped with it.
+pub(crate) async fn accept_each<F, Fut>(listener: TcpListener, handle: F)
+where
+    F: Fn(TcpStream) -> Fut,
+    Fut: Future<Output = ()> + Send + 'static,
+{
+    let mut open = JoinSet::new();
+    while let Ok((stream, _)) = listener.accept().await {
+        open.spawn(handle(stream));
+        while open.try_join_next().is_some() {}
+    }
+}
+
+/// Binds `127.0.0.1:0`; panics with the reason if it cannot (a test harness cannot go on).
+pub(crate) async fn bind_local() -> TcpListener {
+    TcpListener::bind("127.0.0.1:0")
+        .await
+        .unwrap_or_else(|error| panic!("cannot bind a test server: {error}"))
 }
 
 /// Reads one whole request (head and `Content-Length` body). `Ok(None)` when the peer

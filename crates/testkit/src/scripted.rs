@@ -15,10 +15,10 @@ use std::net::SocketAddr;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
-use tokio::net::{TcpListener, TcpStream};
-use tokio::task::{JoinHandle, JoinSet};
+use tokio::net::TcpStream;
+use tokio::task::JoinHandle;
 
-use crate::http_wire::{ReceivedRequest, answer_bytes, read_request, write_and_close};
+use crate::http_wire::{ReceivedRequest, accept_each, answer_bytes, bind_local, read_request, write_and_close};
 
 /// What the server does with one request, once it has read it whole.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -78,9 +78,7 @@ impl ScriptedServer {
     /// Starts a server that answers the n-th request with `replies[n]` (the last reply
     /// repeats; an empty script closes every connection).
     pub async fn start(replies: Vec<Reply>) -> Self {
-        let listener = TcpListener::bind("127.0.0.1:0")
-            .await
-            .unwrap_or_else(|error| panic!("cannot bind a test server: {error}"));
+        let listener = bind_local().await;
         let address = listener
             .local_addr()
             .unwrap_or_else(|error| panic!("test server has no address: {error}"));
@@ -89,7 +87,11 @@ impl ScriptedServer {
             requests: Vec::new(),
         }));
         let connections = Arc::new(AtomicUsize::new(0));
-        let task = tokio::spawn(serve(listener, script.clone(), connections.clone()));
+        let (served, counted) = (script.clone(), connections.clone());
+        let task = tokio::spawn(accept_each(listener, move |stream| {
+            counted.fetch_add(1, Ordering::SeqCst);
+            answer(stream, served.clone())
+        }));
         Self {
             address,
             script,
@@ -126,15 +128,6 @@ impl ScriptedServer {
 impl Drop for ScriptedServer {
     fn drop(&mut self) {
         self.task.abort();
-    }
-}
-
-async fn serve(listener: TcpListener, script: Arc<Mutex<Script>>, connections: Arc<AtomicUsize>) {
-    let mut open = JoinSet::new();
-    while let Ok((stream, _)) = listener.accept().await {
-        connections.fetch_add(1, Ordering::SeqCst);
-        open.spawn(answer(stream, script.clone()));
-        while open.try_join_next().is_some() {}
     }
 }
 

@@ -8,8 +8,8 @@
 //! | rule | what | file |
 //! |---|---|---|
 //! | 1 | required metadata per flow | `metadata_matrix.rs` (the matrix), `metadata.rs` (typed shapes), `metadata_validation.rs` (validator) |
-//! | 2 | same key, same outcome | `idempotency_key.rs` (one key per action), `fingerprint.rs` (same key, same payload) |
-//! | 3 | no lookup by key | `operation.rs`: no transition looks anything up |
+//! | 2 | same key, same outcome | `idempotency_key.rs` (one key per action), `fingerprint.rs` (same key, same payload), `reference_wallet.rs` (the wallet's side) |
+//! | 3 | no lookup by key | `operation.rs`: no transition looks anything up; `wire.rs`: the contract has no lookup path |
 //! | 4 | ambiguous primary → manual review, no replay | `classification.rs` (what is ambiguous), `consequence.rs` (where it goes), `recovery.rs` (after a crash) |
 //! | 5 | never a new key for the same action | `idempotency_key.rs`, `action.rs`, `operation.rs` (the key is fixed at prepare) |
 //! | 6 | compensation carries `marketId`, retries with its key | `metadata_matrix.rs`, `consequence.rs`, `recovery.rs` |
@@ -28,6 +28,8 @@
 //! the mutation request body in `request_body.rs`, balance reads in `balance.rs`. An
 //! operator's configuration of its adapter: base URL and time-out in
 //! `adapter_settings.rs`, signing secrets and their rotation in `adapter_secrets.rs`.
+//! How a contract-abiding wallet answers (for the test wallet and the staging
+//! simulator): `reference_wallet.rs`, writing `wallet_answer.rs`.
 
 mod action;
 mod adapter_secrets;
@@ -48,12 +50,14 @@ mod mutation;
 mod operation;
 mod reason;
 mod recovery;
+mod reference_wallet;
 mod refusal;
 mod remote_reference;
 mod request_body;
 mod staff_resolution;
 mod state;
 mod transport;
+mod wallet_answer;
 mod wire;
 
 pub use action::BusinessAction;
@@ -75,10 +79,12 @@ pub use mutation::WalletMutation;
 pub use operation::{IllegalTransition, OperationEvent, WalletOperation};
 pub use reason::{ReasonKey, UnknownReasonKey};
 pub use recovery::{Recovery, StartupAction};
+pub use reference_wallet::{Admission, ReferenceWallet};
 pub use refusal::{Blame, RefusalCode};
 pub use remote_reference::{RemoteReference, RemoteReferenceError};
 pub use request_body::{MutationRequest, RequestBodyError};
 pub use staff_resolution::{StaffResolution, WalletLogFinding};
 pub use state::{OperationState, UnknownState};
 pub use transport::TransportOutcome;
+pub use wallet_answer::{AnswerBody, WalletAnswer};
 pub use wire::{BALANCE_PATH, IDEMPOTENCY_KEY_HEADER, MUTATIONS_PATH, balance_read_id};
