@@ -8,6 +8,9 @@ use opinion_testkit::TestDatabase;
 use reqwest::{Method, RequestBuilder, Response};
 use serde_json::Value;
 
+/// The data key every test instance seals signing secrets with.
+pub const TEST_DATA_KEY: &str = "test data key of thirty-two bytes or more";
+
 /// A running service and what a test needs to call it.
 pub struct TestApp {
     /// `http://127.0.0.1:<port>`.
@@ -58,7 +61,7 @@ async fn start_instance(database_url: &str) -> (String, Access) {
         port: 0,
         database_url: Some(database_url.to_owned()),
         session_secret: Some("test session secret of thirty-two bytes at least".into()),
-        data_key: Some("test data key of thirty-two bytes or more".into()),
+        data_key: Some(TEST_DATA_KEY.into()),
         database_max_connections: 4,
         ..Config::default()
     };
