@@ -12,6 +12,9 @@ use opinion_testkit::TestDatabase;
 use reqwest::{Method, RequestBuilder, Response};
 use serde_json::Value;
 
+/// The data key every test instance seals signing secrets with.
+pub const TEST_DATA_KEY: &str = "test data key of thirty-two bytes or more";
+
 /// A running service and what a test needs to call it.
 pub struct TestApp {
     /// `http://127.0.0.1:<port>`.
@@ -63,7 +66,7 @@ fn test_config(database_url: &str, workers: usize) -> Config {
         port: 0,
         database_url: Some(database_url.to_owned()),
         session_secret: Some("test session secret of thirty-two bytes at least".into()),
-        data_key: Some("test data key of thirty-two bytes or more".into()),
+        data_key: Some(TEST_DATA_KEY.into()),
         database_max_connections: 4,
         webhook_workers: workers,
         webhook_poll_interval_ms: 20,
