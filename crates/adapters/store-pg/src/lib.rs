@@ -8,7 +8,9 @@
 mod api_keys;
 mod database;
 mod error;
+mod market_visibility;
 mod migrate;
+mod operator_reads;
 mod operators;
 mod outbox;
 mod pool;

@@ -4,6 +4,10 @@
 mod api_keys;
 mod fixtures;
 mod isolation;
+mod market_visibility;
 mod migrations;
+mod operator_reads;
 mod sessions;
 mod staff;
+mod trading_fixtures;
+mod trending;
