@@ -42,6 +42,9 @@ pub struct Config {
     pub session_ttl_minutes: u32,
     /// `text` or `json` log lines (`OPINION_LOG_FORMAT`).
     pub log_format: LogFormat,
+    /// The base URL operators' users reach the service at, for links it hands out
+    /// (`OPINION_PUBLIC_URL`); `http://{host}:{port}` when not set.
+    pub public_url: Option<String>,
 }
 
 /// How log lines are written.
@@ -66,6 +69,7 @@ impl Default for Config {
             session_secret: None,
             session_ttl_minutes: 8 * 60,
             log_format: LogFormat::Text,
+            public_url: None,
         }
     }
 }
@@ -125,10 +129,25 @@ impl Config {
         if !(1..=1000).contains(&self.database_max_connections) {
             problems.push("OPINION_DATABASE_MAX_CONNECTIONS must be between 1 and 1000".into());
         }
+        if let Some(url) = &self.public_url
+            && !(url.starts_with("https://") || url.starts_with("http://") && self.env != Environment::Production)
+        {
+            problems.push(format!(
+                "OPINION_PUBLIC_URL must be an https:// URL (http:// outside production), got `{url}`"
+            ));
+        }
         if problems.is_empty() {
             Ok(())
         } else {
             Err(ConfigError(problems))
+        }
+    }
+
+    /// The public base URL, without a trailing slash, once the listening port is known.
+    pub fn public_url_for(&self, port: u16) -> String {
+        match &self.public_url {
+            Some(url) => url.trim_end_matches('/').to_owned(),
+            None => format!("http://{}:{port}", self.host),
         }
     }
 }
@@ -156,6 +175,30 @@ mod tests {
             .to_string();
         assert!(missing.contains("absent.toml"), "{missing}");
         std::fs::remove_dir_all(&dir).expect("clean up");
+    }
+
+    #[test]
+    fn the_public_url_defaults_to_the_listening_address_and_must_be_http() {
+        assert_eq!(Config::default().public_url_for(9000), "http://127.0.0.1:9000");
+        let configured = Config {
+            public_url: Some("https://opinion.example.com/".into()),
+            ..Config::default()
+        };
+        assert!(configured.validate().is_ok());
+        assert_eq!(configured.public_url_for(9000), "https://opinion.example.com");
+        let plain = Config {
+            env: Environment::Production,
+            database_url: Some("postgres://db/opinion".into()),
+            session_secret: Some("x".repeat(32)),
+            public_url: Some("http://opinion.example.com".into()),
+            ..Config::default()
+        };
+        assert_eq!(plain.validate().expect_err("refused").0.len(), 1);
+        let garbage = Config {
+            public_url: Some("opinion.example.com".into()),
+            ..Config::default()
+        };
+        assert!(garbage.validate().is_err());
     }
 
     #[test]

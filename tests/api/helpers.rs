@@ -62,8 +62,9 @@ async fn start_instance(database_url: &str) -> (String, Access) {
         ..Config::default()
     };
     let secret = opinion::secrets::session_secret(&config).expect("secret");
-    let access = startup::access(&config, database_url, &secret).await.expect("wiring");
-    let application = Application::bind(&config, access.clone()).expect("bind");
+    let services = startup::services(&config, database_url, &secret).await.expect("wiring");
+    let access = services.access.clone();
+    let application = Application::bind(&config, services).expect("bind");
     let address = format!("http://127.0.0.1:{}", application.port());
     tokio::spawn(application.run());
     (address, access)

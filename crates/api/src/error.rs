@@ -179,6 +179,8 @@ fn auth_failure_code(failure: AuthFailure) -> &'static str {
         AuthFailure::SessionEnded => "session_ended",
         AuthFailure::StaffDisabled => "staff_disabled",
         AuthFailure::BadLogin => "login_failed",
+        AuthFailure::InvalidViewLink => "view_link_invalid",
+        AuthFailure::ExpiredViewLink => "view_link_expired",
     }
 }
 

@@ -11,7 +11,9 @@ use opinion_access::{HttpMethod, ROUTES, RouteId, RouteSpec};
 
 use crate::auth::{MethodRequirements, guard};
 use crate::error::ApiError;
-use crate::routes::{api_keys, operational, staff, staff_sessions};
+use crate::routes::{
+    api_keys, balance_operations, markets, operational, payouts, staff, staff_sessions, trades, users,
+};
 
 /// Registers every route of the table on `config`.
 pub fn mount(config: &mut web::ServiceConfig) {
@@ -102,21 +104,21 @@ fn handler(id: RouteId) -> Handler {
         R::StaffCreate => Bound(|r| r.to(staff::create)),
         R::StaffUpdate => Bound(|r| r.to(staff::update)),
         R::StaffPasswordReset => Bound(|r| r.to(staff::reset_password)),
+        R::PortfolioViewLink => Bound(|r| r.to(users::portfolio_link)),
+        R::UsersList => Bound(|r| r.to(users::list)),
+        R::UserPortfolio => Bound(|r| r.to(users::portfolio)),
+        R::UserPortfolioView => Bound(|r| r.to(users::portfolio_view)),
+        R::MarketsList => Bound(|r| r.to(markets::list)),
+        R::MarketsTrending => Bound(|r| r.to(markets::trending)),
+        R::MarketVisibilitySet => Bound(|r| r.to(markets::set_visibility)),
+        R::TradesList => Bound(|r| r.to(trades::list)),
+        R::TradeGet => Bound(|r| r.to(trades::get)),
+        R::TradeView => Bound(|r| r.to(trades::view)),
+        R::TradeHistoryPage => Bound(|r| r.to(trades::history)),
+        R::ResolutionsList => Bound(|r| r.to(payouts::resolutions)),
+        R::RedemptionsList => Bound(|r| r.to(payouts::redemptions)),
+        R::BalanceOperationsList => Bound(|r| r.to(balance_operations::list)),
         R::Launch
-        | R::PortfolioViewLink
-        | R::UsersList
-        | R::UserPortfolio
-        | R::UserPortfolioView
-        | R::MarketsList
-        | R::MarketsTrending
-        | R::MarketVisibilitySet
-        | R::TradesList
-        | R::TradeGet
-        | R::TradeView
-        | R::TradeHistoryPage
-        | R::ResolutionsList
-        | R::RedemptionsList
-        | R::BalanceOperationsList
         | R::WalletAdapterGet
         | R::WalletAdapterPut
         | R::WalletAdapterTest

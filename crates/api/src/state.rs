@@ -1,12 +1,16 @@
 //! What every handler can reach: the use cases and the HTTP-level settings.
 
-use opinion_app::Access;
+use opinion_app::{Access, OperatorReads};
 
 /// Shared state of the HTTP API.
 #[derive(Clone)]
 pub struct ApiState {
     /// Authentication, API keys, staff.
     pub access: Access,
+    /// What operators read, and the visibility of their markets.
+    pub reads: OperatorReads,
     /// Whether the session cookie is marked `Secure` (everywhere but local development).
     pub secure_cookies: bool,
+    /// The service's public base URL (`OPINION_PUBLIC_URL`), for links it hands out.
+    pub public_url: String,
 }

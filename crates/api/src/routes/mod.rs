@@ -2,6 +2,12 @@
 //! handler receives an authorised `Caller` and deals with its resource only.
 
 pub mod api_keys;
+pub mod balance_operations;
+pub mod markets;
 pub mod operational;
+pub mod payouts;
 pub mod staff;
 pub mod staff_sessions;
+pub mod trades;
+pub mod users;
+pub mod views;

@@ -57,4 +57,9 @@ impl OperatorReads {
     pub fn new(ports: ReadPorts, links: PortfolioLinks) -> Self {
         Self { ports, links }
     }
+
+    /// The service clock's time, for pages that say when they were generated.
+    pub fn now(&self) -> time::OffsetDateTime {
+        self.ports.clock.now()
+    }
 }

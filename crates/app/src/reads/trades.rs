@@ -3,6 +3,7 @@
 
 use opinion_core::{MarketId, OperatorId, Page, PageRequest, TradeId, TradeKind};
 use opinion_market::{Side, TradeStatus};
+use opinion_wallet::Currency;
 
 use crate::AppError;
 use crate::model::{OperatorMarket, PositionRecord, Trade, User};
@@ -61,6 +62,8 @@ pub struct TradeHistory {
     pub position: Option<PositionRecord>,
     /// One page of the player's trades there, newest first.
     pub trades: Page<Trade, TradeKind>,
+    /// The operator's currency, of the position's amounts.
+    pub currency: Currency,
 }
 
 impl OperatorReads {
@@ -129,6 +132,7 @@ impl OperatorReads {
             user,
             position,
             trades,
+            currency: self.currency_of(operator).await?,
         })
     }
 }
@@ -231,7 +235,7 @@ mod tests {
 
     #[tokio::test]
     async fn a_history_reads_the_players_trades_in_that_market() {
-        let mut mocks = ReadMocks::default();
+        let mut mocks = ReadMocks::default().with_operator();
         mocks
             .reads
             .expect_find_market()
