@@ -32,7 +32,14 @@
 //!
 //! A [`Position`] tracks shares, cost basis by average cost and realized P&L per player
 //! per market; [`redemption`] pays one minor unit per winning share, or refunds the net
-//! cost (never below zero) when the market is voided.
+//! cost (never below zero) when the market is voided. [`value_position`] values a position
+//! for reports: at the pool's prices until resolution, at its payout after.
+//!
+//! # Trending
+//!
+//! [`trending_score`] scores an operator's market by its recent executed trading
+//! (distinct traders, volume against `b`, YES price movement) in integer micro-points;
+//! [`trending_order`] ranks by it.
 
 mod fee;
 mod liquidity;

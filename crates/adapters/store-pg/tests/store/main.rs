@@ -7,6 +7,7 @@ mod isolation;
 mod market_visibility;
 mod migrations;
 mod operator_reads;
+mod payouts;
 mod sessions;
 mod staff;
 mod trading_fixtures;
