@@ -226,10 +226,13 @@ mod tests {
             env: Environment::Production,
             database_url: Some("postgres://db/opinion".into()),
             session_secret: Some("x".repeat(32)),
+            data_key: Some("y".repeat(32)),
             public_url: Some("http://opinion.example.com".into()),
             ..Config::default()
         };
-        assert_eq!(plain.validate().expect_err("refused").0.len(), 1);
+        let problems = plain.validate().expect_err("refused").0;
+        assert_eq!(problems.len(), 1, "{problems:?}");
+        assert!(problems[0].contains("OPINION_PUBLIC_URL"));
         let garbage = Config {
             public_url: Some("opinion.example.com".into()),
             ..Config::default()
