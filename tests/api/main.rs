@@ -12,6 +12,7 @@ mod operator_reads_pages;
 mod route_table;
 mod staff;
 mod tenant_isolation;
+mod trading_crash;
 mod trading_events;
 mod trading_faults;
 mod trading_launch;
