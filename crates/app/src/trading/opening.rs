@@ -1,16 +1,20 @@
 //! What every order goes through before its wallet call: the replay of a repeated client
-//! order id, the operator's wallet target, and the insertion of the trade with its
-//! operation, which the database refuses when the player already has an open trade on
-//! the market.
+//! order id, the operator's wallet target, the pending trade and its wallet mutation, and
+//! the insertion of the trade with its operation, which the database refuses when the
+//! player already has an open trade on the market.
 
 use std::time::Duration;
 
-use opinion_core::OperatorId;
+use opinion_core::{OperatorId, TradeId};
+use opinion_market::{Quote, Side, TradeStatus};
+use opinion_wallet::{Amount, Currency, FlowMetadata, ShareCount, TradeMetadata, WalletMutation};
+use time::OffsetDateTime;
 
 use crate::AppError;
 use crate::model::Trade;
 use crate::ports::{StoreError, TradingChange, WalletAdapterTarget};
 use crate::trading::buy::same_order;
+use crate::trading::wallet_call::OperationSubject;
 use crate::trading::{OrderRequest, PlayerPrincipal, Trading};
 
 /// How often a repeated order looks again at a first order still in flight.
@@ -108,4 +112,71 @@ impl Trading {
             Err(other) => Err(other.into()),
         }
     }
+}
+
+impl Trading {
+    /// The `pending` trade of `request` priced as `quote`.
+    pub(crate) fn pending_trade(
+        &self,
+        player: &PlayerPrincipal,
+        request: &OrderRequest,
+        client_order_id: &str,
+        quote: &Quote,
+        currency: Currency,
+        now: OffsetDateTime,
+    ) -> Trade {
+        Trade {
+            id: TradeId::from_ulid(self.ports.random.ulid()),
+            operator_id: player.operator_id,
+            user_id: player.user.id,
+            external_user_id: player.user.external_user_id.clone(),
+            market_id: request.market_id,
+            client_order_id: client_order_id.to_owned(),
+            side: request.side,
+            outcome: request.outcome,
+            order_kind: request.kind,
+            order_value: request.value,
+            order_limit: request.limit,
+            shares: quote.shares,
+            amount: quote.amount,
+            fee: quote.fee,
+            currency,
+            price_before: quote.price_before,
+            price_after: quote.price_after,
+            status: TradeStatus::Pending,
+            failure_reason: None,
+            created_at: now,
+            settled_at: None,
+        }
+    }
+}
+
+/// The wallet mutation of a trade (a buy's debit, a sale's credit) and what its
+/// operation is about. A sale that would pay nothing is refused: nothing can be credited.
+pub(crate) fn trade_mutation(trade: &Trade) -> Result<(WalletMutation, OperationSubject), AppError> {
+    let metadata = TradeMetadata {
+        market_id: trade.market_id,
+        trade_id: trade.id,
+        outcome: trade.outcome,
+        shares: ShareCount::new(trade.shares).map_err(|e| AppError::Internal(e.to_string()))?,
+    };
+    let metadata = match trade.side {
+        Side::Buy => FlowMetadata::Buy(metadata),
+        Side::Sell => FlowMetadata::Sell(metadata),
+    };
+    let amount = Amount::new(trade.amount).map_err(|_| AppError::Conflict {
+        code: "nothing_to_credit",
+        detail: "the sale would pay nothing after the fee; sell more shares".into(),
+    })?;
+    let subject = OperationSubject {
+        operator_id: trade.operator_id,
+        user_id: trade.user_id,
+        market_id: trade.market_id,
+        trade_id: Some(trade.id),
+        redemption_id: None,
+    };
+    Ok((
+        WalletMutation::new(&trade.external_user_id, amount, trade.currency, metadata),
+        subject,
+    ))
 }

@@ -2,15 +2,14 @@
 //! really holds the shares, so no price moves on shares nobody has), stored with its
 //! `sent` credit, and then credited; a credit definitely not applied unwinds the sale.
 
-use opinion_core::TradeId;
 use opinion_market::{Side, TradeStatus};
-use opinion_wallet::{Amount, FlowMetadata, OperationState, ShareCount, TradeMetadata, WalletMutation};
+use opinion_wallet::OperationState;
 
 use crate::AppError;
 use crate::model::Trade;
 use crate::ports::{NewTrade, PoolChange, TradingChange};
+use crate::trading::opening::trade_mutation;
 use crate::trading::settle_buy::position_change;
-use crate::trading::wallet_call::OperationSubject;
 use crate::trading::{OrderRequest, PlayerPrincipal, Trading, order};
 
 /// How often opening a sale is tried again when the pool changed under it.
@@ -48,48 +47,9 @@ impl Trading {
             held.check_sale(request.outcome, request.value).map_err(insufficient)?;
             let quote = order::price(&market, request)?;
             let after = held.apply(&quote).map_err(insufficient)?;
-            let amount = Amount::new(quote.amount).map_err(|_| AppError::Conflict {
-                code: "nothing_to_credit",
-                detail: "the sale would pay nothing after the fee; sell more shares".into(),
-            })?;
             let now = self.ports.clock.now();
-            let trade = Trade {
-                id: TradeId::from_ulid(self.ports.random.ulid()),
-                operator_id: player.operator_id,
-                user_id: player.user.id,
-                external_user_id: player.user.external_user_id.clone(),
-                market_id: request.market_id,
-                client_order_id: client_order_id.to_owned(),
-                side: Side::Sell,
-                outcome: request.outcome,
-                order_kind: request.kind,
-                order_value: request.value,
-                order_limit: request.limit,
-                shares: quote.shares,
-                amount: quote.amount,
-                fee: quote.fee,
-                currency,
-                price_before: quote.price_before,
-                price_after: quote.price_after,
-                status: TradeStatus::Pending,
-                failure_reason: None,
-                created_at: now,
-                settled_at: None,
-            };
-            let metadata = FlowMetadata::Sell(TradeMetadata {
-                market_id: trade.market_id,
-                trade_id: trade.id,
-                outcome: trade.outcome,
-                shares: ShareCount::new(trade.shares).map_err(|e| AppError::Internal(e.to_string()))?,
-            });
-            let mutation = WalletMutation::new(&trade.external_user_id, amount, currency, metadata);
-            let subject = OperationSubject {
-                operator_id: trade.operator_id,
-                user_id: trade.user_id,
-                market_id: trade.market_id,
-                trade_id: Some(trade.id),
-                redemption_id: None,
-            };
+            let trade = self.pending_trade(player, request, client_order_id, &quote, currency, now);
+            let (mutation, subject) = trade_mutation(&trade)?;
             let operation = self.new_operation(subject, &mutation, OperationState::Sent, now);
             let change = TradingChange {
                 new_trade: Some(NewTrade {

@@ -6,6 +6,7 @@ mod external_user_id;
 mod id;
 mod label;
 mod page;
+mod wire_enum;
 
 pub use cursor::{Cursor, CursorError};
 pub use external_user_id::{ExternalUserId, ExternalUserIdError};
@@ -16,3 +17,4 @@ pub use id::{LaunchId, LaunchKind, PlayerSessionId, PlayerSessionKind, UserId, U
 pub use id::{MarketKind, RedemptionKind, TradeKind, WalletOperationKind};
 pub use label::{Label, LabelError};
 pub use page::{Page, PageLimit, PageLimitError, PageRequest};
+pub use wire_enum::UnknownName;

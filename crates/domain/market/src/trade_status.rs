@@ -6,88 +6,45 @@
 //! ambiguous answer, and ends `paid` or `refused` (a definite refusal: money is still owed
 //! and staff must arrange it with the operator).
 
-use std::fmt;
-use std::str::FromStr;
+use opinion_core::wire_enum;
 
-use crate::outcome::UnknownName;
-
-macro_rules! named_states {
-    ($(#[$meta:meta])* $name:ident { $($(#[$vmeta:meta])* $variant:ident => $text:literal),+ $(,)? }) => {
-        $(#[$meta])*
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-        pub enum $name {
-            $($(#[$vmeta])* $variant),+
-        }
-
-        impl $name {
-            /// Every state.
-            pub const ALL: &'static [$name] = &[$(Self::$variant),+];
-
-            /// Stable lower-case name for storage and the wire.
-            pub const fn as_str(self) -> &'static str {
-                match self {
-                    $(Self::$variant => $text),+
-                }
-            }
-        }
-
-        impl fmt::Display for $name {
-            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str(self.as_str())
-            }
-        }
-
-        impl FromStr for $name {
-            type Err = UnknownName;
-
-            fn from_str(text: &str) -> Result<Self, Self::Err> {
-                Self::ALL
-                    .iter()
-                    .copied()
-                    .find(|state| state.as_str() == text)
-                    .ok_or_else(|| UnknownName(text.to_owned()))
-            }
-        }
-    };
-}
-
-named_states! {
+wire_enum!(
     /// A trade's state.
-    TradeStatus {
+    TradeStatus, "trade status" {
         /// The wallet call is in flight.
-        Pending => "pending",
+        Pending = "pending",
         /// The wallet's answer was ambiguous; platform staff settle it.
-        ManualReview => "manual_review",
+        ManualReview = "manual_review",
         /// Done: shares and money moved.
-        Executed => "executed",
+        Executed = "executed",
         /// Done: nothing moved for the player (a debit taken was given back).
-        Failed => "failed",
+        Failed = "failed",
     }
-}
+);
 
-named_states! {
+wire_enum!(
     /// A redemption's state.
-    RedemptionStatus {
+    RedemptionStatus, "redemption status" {
         /// Waiting for the wallet to credit it.
-        Pending => "pending",
+        Pending = "pending",
         /// The wallet's answer was ambiguous; platform staff settle it.
-        ManualReview => "manual_review",
+        ManualReview = "manual_review",
         /// Credited.
-        Paid => "paid",
+        Paid = "paid",
         /// The wallet definitely refused the credit; the money is still owed.
-        Refused => "refused",
+        Refused = "refused",
     }
-}
+);
 
-named_states! {
+wire_enum!(
     /// How a player sized an order: a share count, or an amount to spend (buys only).
-    OrderKind {
+    OrderKind, "order kind" {
         /// A number of shares.
-        Shares => "shares",
+        Shares = "shares",
         /// An amount of minor units to spend.
-        Amount => "amount",
+        Amount = "amount",
     }
-}
+);
 
 impl TradeStatus {
     /// Whether the trade still waits for its wallet or for staff: such a trade holds the

@@ -14,66 +14,15 @@
 //! changes nothing about the delivery (a pending one keeps its schedule), though it still
 //! counts towards the endpoint's failure streak and a 410 still disables the endpoint.
 
-use std::fmt;
-use std::str::FromStr;
-
+use opinion_core::wire_enum;
 use serde_with::{DeserializeFromStr, SerializeDisplay};
 
 use crate::outcome::{AttemptOutcome, AttemptResult, classify_attempt, should_disable};
 use crate::retry::{delay_with_retry_after, next_attempt_delay};
 
-macro_rules! wire_enum {
-    ($(#[$meta:meta])* $name:ident, $error:literal { $($(#[$vmeta:meta])* $variant:ident = $text:literal),+ $(,)? }) => {
-        $(#[$meta])*
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, SerializeDisplay, DeserializeFromStr)]
-        pub enum $name {
-            $($(#[$vmeta])* $variant),+
-        }
-
-        impl $name {
-            /// Every value, in declaration order.
-            pub const ALL: &'static [$name] = &[$(Self::$variant),+];
-
-            /// The name on the wire and in storage.
-            pub const fn as_str(self) -> &'static str {
-                match self {
-                    $(Self::$variant => $text),+
-                }
-            }
-        }
-
-        impl fmt::Display for $name {
-            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str(self.as_str())
-            }
-        }
-
-        impl FromStr for $name {
-            type Err = UnknownName;
-
-            fn from_str(text: &str) -> Result<Self, Self::Err> {
-                Self::ALL
-                    .iter()
-                    .copied()
-                    .find(|value| value.as_str() == text)
-                    .ok_or_else(|| UnknownName { kind: $error, name: text.to_owned() })
-            }
-        }
-    };
-}
-
-/// A status, trigger or reason name this version does not know.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown {kind} `{name}`")]
-pub struct UnknownName {
-    /// What was being named.
-    pub kind: &'static str,
-    /// The name given.
-    pub name: String,
-}
-
 wire_enum!(
     /// Where a delivery stands (table above).
+    #[derive(SerializeDisplay, DeserializeFromStr)]
     DeliveryStatus, "delivery status" {
         /// Waiting for its next attempt.
         Pending = "pending",
@@ -88,6 +37,7 @@ wire_enum!(
 
 wire_enum!(
     /// What started an attempt.
+    #[derive(SerializeDisplay, DeserializeFromStr)]
     AttemptTrigger, "attempt trigger" {
         /// The retry schedule (the first attempt included).
         Scheduled = "scheduled",
@@ -98,6 +48,7 @@ wire_enum!(
 
 wire_enum!(
     /// Why an endpoint is disabled.
+    #[derive(SerializeDisplay, DeserializeFromStr)]
     DisableReason, "disable reason" {
         /// It failed without a single success for days (`DISABLE_AFTER_FAILING_SECS`).
         Failing = "failing",
@@ -193,6 +144,7 @@ mod tests {
     use super::*;
     use crate::outcome::DISABLE_AFTER_FAILING_SECS;
     use crate::retry::{MAX_ATTEMPTS, MAX_RETRY_AFTER_SECS};
+    use opinion_core::UnknownName;
 
     const NOW: i64 = 1_795_000_000;
     const HALF: u32 = 1 << 31;

@@ -33,9 +33,7 @@ mod subscription;
 pub use address::is_refused_target;
 pub use address::{EndpointUrlError, MAX_URL_LEN, METADATA_V4, METADATA_V6, check_endpoint_url, is_forbidden_target};
 pub use delivery::plan_after_attempt;
-pub use delivery::{
-    AttemptFacts, AttemptPlan, AttemptTrigger, DeliveryStatus, DeliveryStep, DisableReason, UnknownName,
-};
+pub use delivery::{AttemptFacts, AttemptPlan, AttemptTrigger, DeliveryStatus, DeliveryStep, DisableReason};
 pub use envelope::{CreatedAt, CreatedAtError, Envelope, EnvelopeError};
 pub use event_type::{EventType, UnknownEventType};
 pub use limits::{ATTEMPT_TIMEOUT_SECS, CLAIM_LEASE_SECS, MAX_IN_FLIGHT_PER_ENDPOINT, MAX_PAYLOAD_BYTES};
