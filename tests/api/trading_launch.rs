@@ -130,3 +130,29 @@ async fn a_market_the_operator_hides_is_not_offered_to_its_players() {
     )
     .await;
 }
+
+#[tokio::test]
+async fn the_launch_url_opens_the_hosted_app_page() {
+    let app = spawn_app().await;
+    let launched = json_with_status(launch(&app, json!({"externalUserId": "p"})).await, 201).await;
+    let url = launched["launchUrl"].as_str().expect("launchUrl");
+    let page_url = url.split('#').next().expect("the page, without the fragment");
+    let page = app.client.get(page_url).send().await.expect("request");
+    assert_eq!(page.status(), 200);
+    let policy = page.headers()["content-security-policy"]
+        .to_str()
+        .expect("policy")
+        .to_owned();
+    assert!(
+        policy.contains("script-src 'sha256-") && policy.contains("connect-src 'self'"),
+        "{policy}"
+    );
+    assert!(
+        page.headers()["content-type"]
+            .to_str()
+            .expect("type")
+            .starts_with("text/html")
+    );
+    let body = page.text().await.expect("body");
+    assert!(body.contains("/api/player/sessions") && body.contains("<title>Opinion</title>"));
+}

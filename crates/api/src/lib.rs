@@ -45,6 +45,7 @@ pub fn app(
         .wrap(from_fn(request_id::middleware))
         .route("/healthz", web::get().to(routes::operational::healthz))
         .route("/readyz", web::get().to(routes::operational::readyz))
+        .route("/play", web::get().to(views::play_page))
         .route(
             routes::users::PORTFOLIO_VIEW_PATH,
             web::get().to(routes::views::portfolio),

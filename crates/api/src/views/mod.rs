@@ -5,6 +5,7 @@
 
 mod format;
 mod history;
+mod play;
 mod portfolio;
 mod trade;
 
@@ -21,6 +22,7 @@ use maud::{DOCTYPE, Markup, PreEscaped, html};
 use sha2::{Digest, Sha256};
 
 pub use history::history_page;
+pub use play::play_page;
 pub use portfolio::portfolio_page;
 pub use trade::trade_page;
 
