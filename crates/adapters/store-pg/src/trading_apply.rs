@@ -2,7 +2,8 @@
 //! move is a compare-and-set on the state the use case read (trade status, operation
 //! state, pool quantities, position values, redemption status); if any no longer holds,
 //! the whole step is rolled back and reported as `Conflict`, so the use case reads again.
-//! The settlement store's transactions share the inserts of new wallet
+//! A position already paid out on its market's resolution (`redeemed_at` set) is never
+//! changed again. The settlement store's transactions share the inserts of new wallet
 //! operations and the step log's numbering from here.
 
 use diesel::dsl::max;
@@ -285,6 +286,7 @@ async fn update_position(
             diesel::update(
                 positions::table
                     .find((op, user, market))
+                    .filter(positions::redeemed_at.is_null())
                     .filter(positions::yes_shares.eq(was_yes.shares))
                     .filter(positions::yes_cost_basis.eq(was_yes.cost_basis))
                     .filter(positions::no_shares.eq(was_no.shares))

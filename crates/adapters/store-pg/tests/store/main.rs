@@ -9,6 +9,8 @@ mod migrations;
 mod operator_reads;
 mod payouts;
 mod sessions;
+mod settlement;
+mod settlement_fixtures;
 mod staff;
 mod trading;
 mod trading_fixtures;
