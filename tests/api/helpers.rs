@@ -5,7 +5,7 @@ use std::sync::Arc;
 use opinion::config::Config;
 use opinion::startup::{self, Application, Services};
 use opinion_app::ports::Clock;
-use opinion_app::{Access, NewApiKey, NewStaff, Webhooks};
+use opinion_app::{Access, NewApiKey, NewStaff, Settlement, Webhooks};
 use opinion_core::OperatorId;
 use opinion_store_pg::PgStore;
 use opinion_testkit::TestDatabase;
@@ -23,6 +23,8 @@ pub struct TestApp {
     pub client: reqwest::Client,
     /// The use cases, to arrange data without going through HTTP.
     pub access: Access,
+    /// Markets, resolution and the wallet worker, which tests drive themselves.
+    pub settlement: Settlement,
     /// The first operator.
     pub operator: TestOperator,
     /// Kept so the database lives as long as the test.
@@ -39,10 +41,12 @@ pub struct TestOperator {
 }
 
 /// Starts the service on a free port over a fresh database, without webhook delivery
-/// workers (tests drive deliveries themselves, or start an instance that has them).
+/// workers or a wallet worker (tests drive deliveries and wallet passes themselves, or
+/// start an instance that has delivery workers).
 pub async fn spawn_app() -> TestApp {
     let db = TestDatabase::create().await;
-    let (address, access) = start_instance(db.url(), 0).await;
+    let (address, services) = start_instance(db.url(), 0).await;
+    let Services { access, settlement, .. } = services;
     let mut app = TestApp {
         address,
         client: reqwest::Client::builder()
@@ -50,6 +54,7 @@ pub async fn spawn_app() -> TestApp {
             .build()
             .expect("client"),
         access,
+        settlement,
         operator: TestOperator {
             id: OperatorId::from_u128(0),
             key: String::new(),
@@ -70,20 +75,21 @@ fn test_config(database_url: &str, workers: usize) -> Config {
         database_max_connections: 4,
         webhook_workers: workers,
         webhook_poll_interval_ms: 20,
+        wallet_worker_interval_ms: 0,
         ..Config::default()
     }
 }
 
-/// Starts one more instance of the service over `database_url`; returns its address.
-async fn start_instance(database_url: &str, workers: usize) -> (String, Access) {
+/// Starts one more instance of the service over `database_url`; returns its address
+/// and its use cases.
+async fn start_instance(database_url: &str, workers: usize) -> (String, Services) {
     let config = test_config(database_url, workers);
     let keys = opinion::secrets::keys(&config).expect("keys");
     let services: Services = startup::services(&config, database_url, &keys).await.expect("wiring");
-    let access = services.access.clone();
-    let application = Application::bind(&config, services).expect("bind");
+    let application = Application::bind(&config, services.clone()).expect("bind");
     let address = format!("http://127.0.0.1:{}", application.port());
     tokio::spawn(application.run());
-    (address, access)
+    (address, services)
 }
 
 impl TestApp {

@@ -2,6 +2,7 @@
 //! each test spawns the service on port 0 with its own database.
 
 mod admin_cli;
+mod admin_settlement;
 mod api_keys;
 mod errors;
 mod helpers;
@@ -14,6 +15,7 @@ mod staff;
 mod tenant_isolation;
 mod trading_seed;
 mod wallet_adapter;
+mod wallet_worker;
 mod webhooks_deliveries;
 mod webhooks_delivery;
 mod webhooks_endpoints;
