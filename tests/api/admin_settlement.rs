@@ -14,41 +14,28 @@ use crate::wallet_worker::{given_positions, given_wallet};
 
 /// Runs `opinion admin <args>` over the app's database, off the async runtime.
 async fn admin(app: &TestApp, args: &[&str]) -> Value {
-    let (url, args) = owned(app, args);
-    tokio::task::spawn_blocking(move || {
-        opinion(
-            &url,
-            &["admin"]
-                .into_iter()
-                .chain(args.iter().map(String::as_str))
-                .collect::<Vec<_>>(),
-        )
-    })
-    .await
-    .expect("joined")
+    let (url, args) = command(app, args);
+    tokio::task::spawn_blocking(move || opinion(&url, &strs(&args)))
+        .await
+        .expect("joined")
 }
 
 /// Runs `opinion admin <args>`, which must fail; returns its stderr.
 async fn admin_fails(app: &TestApp, args: &[&str]) -> String {
-    let (url, args) = owned(app, args);
-    tokio::task::spawn_blocking(move || {
-        opinion_fails(
-            &url,
-            &["admin"]
-                .into_iter()
-                .chain(args.iter().map(String::as_str))
-                .collect::<Vec<_>>(),
-        )
-    })
-    .await
-    .expect("joined")
+    let (url, args) = command(app, args);
+    tokio::task::spawn_blocking(move || opinion_fails(&url, &strs(&args)))
+        .await
+        .expect("joined")
 }
 
-fn owned(app: &TestApp, args: &[&str]) -> (String, Vec<String>) {
-    (
-        app.db.url().to_owned(),
-        args.iter().map(|arg| (*arg).to_owned()).collect(),
-    )
+/// The database URL and `admin <args>`, owned to move into a blocking task.
+fn command(app: &TestApp, args: &[&str]) -> (String, Vec<String>) {
+    let args = ["admin"].iter().chain(args).map(|arg| (*arg).to_owned()).collect();
+    (app.db.url().to_owned(), args)
+}
+
+fn strs(args: &[String]) -> Vec<&str> {
+    args.iter().map(String::as_str).collect()
 }
 
 fn tomorrow() -> String {
@@ -57,64 +44,23 @@ fn tomorrow() -> String {
         .expect("format")
 }
 
+/// `market create` of a market closing at `close_at`, with a 1% fee.
+fn create_args(close_at: &str) -> Vec<&str> {
+    let question = ["--question", "Will it rain tomorrow?", "--rules", "YES if it rains."];
+    let rest = ["--close-at", close_at, "--liquidity", "1000", "--fee-bps", "100"];
+    ["market", "create"].into_iter().chain(question).chain(rest).collect()
+}
+
 async fn create_market(app: &TestApp) -> Value {
-    let close_at = tomorrow();
-    admin(
-        app,
-        &[
-            "market",
-            "create",
-            "--question",
-            "Will it rain tomorrow?",
-            "--rules",
-            "YES if it rains.",
-            "--close-at",
-            &close_at,
-            "--liquidity",
-            "1000",
-            "--fee-bps",
-            "100",
-        ],
-    )
-    .await
+    admin(app, &create_args(&tomorrow())).await
 }
 
 #[tokio::test]
 async fn staff_create_list_close_and_resolve_a_market() {
     let app = spawn_app().await;
-    let stderr = admin_fails(
-        &app,
-        &[
-            "market",
-            "create",
-            "--question",
-            "Q?",
-            "--rules",
-            "R.",
-            "--close-at",
-            "tomorrow",
-            "--liquidity",
-            "1000",
-        ],
-    )
-    .await;
+    let stderr = admin_fails(&app, &create_args("tomorrow")).await;
     assert!(stderr.contains("--close-at"), "{stderr}");
-    let stderr = admin_fails(
-        &app,
-        &[
-            "market",
-            "create",
-            "--question",
-            "Q?",
-            "--rules",
-            "R.",
-            "--close-at",
-            "2020-01-01T00:00:00Z",
-            "--liquidity",
-            "1000",
-        ],
-    )
-    .await;
+    let stderr = admin_fails(&app, &create_args("2020-01-01T00:00:00Z")).await;
     assert!(stderr.contains("close_at"), "{stderr}");
 
     let created = create_market(&app).await;

@@ -45,17 +45,13 @@ pub async fn given_positions(app: &TestApp, market: MarketId) {
         let player = user(&app.operator, n, player, T0);
         seeder.user(&player).await;
         seeder
-            .position(&PositionSeed {
-                operator: bits(&app.operator),
-                user: player.id,
-                market: market.as_u128(),
-                yes_shares: yes,
-                yes_cost_basis: yes / 2,
-                no_shares: 0,
-                no_cost_basis: 0,
-                realized_pnl: 0,
-                updated_at: T0,
-            })
+            .position(&PositionSeed::yes(
+                bits(&app.operator),
+                player.id,
+                market.as_u128(),
+                yes,
+                T0,
+            ))
             .await;
     }
 }

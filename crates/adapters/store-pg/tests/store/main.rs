@@ -10,6 +10,7 @@ mod operator_reads;
 mod payouts;
 mod sessions;
 mod settlement;
+mod settlement_claims;
 mod settlement_fixtures;
 mod staff;
 mod trading;

@@ -39,17 +39,7 @@ pub async fn given_positions(db: &TestDatabase, store: &PgStore, holdings: &[(u1
     for &(n, yes) in holdings {
         seeder.user(&user(1, n)).await;
         seeder
-            .position(&PositionSeed {
-                operator: 1,
-                user: user_id(1, n),
-                market: market_id(1),
-                yes_shares: yes,
-                yes_cost_basis: yes / 2,
-                no_shares: 0,
-                no_cost_basis: 0,
-                realized_pnl: 0,
-                updated_at: T0,
-            })
+            .position(&PositionSeed::yes(1, user_id(1, n), market_id(1), yes, T0))
             .await;
     }
 }
