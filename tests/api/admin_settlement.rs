@@ -44,6 +44,15 @@ fn tomorrow() -> String {
         .expect("format")
 }
 
+/// `review resolve` of `operation` as not applied, by Ana, with `note`.
+fn not_applied<'a>(operation: &'a str, note: &'a str) -> Vec<&'a str> {
+    let finding = ["--not-applied", "--by", "Ana", "--note", note];
+    ["review", "resolve", "--operation", operation]
+        .into_iter()
+        .chain(finding)
+        .collect()
+}
+
 /// `market create` of a market closing at `close_at`, with a 1% fee.
 fn create_args(close_at: &str) -> Vec<&str> {
     let question = ["--question", "Will it rain tomorrow?", "--rules", "YES if it rains."];
@@ -161,56 +170,14 @@ async fn staff_review_an_ambiguous_redemption_and_record_the_wallet_log() {
         ],
     )
     .await;
-    let stderr = admin_fails(
-        &app,
-        &[
-            "review",
-            "resolve",
-            "--operation",
-            &operation,
-            "--not-applied",
-            "--by",
-            "Ana",
-            "--note",
-            "",
-        ],
-    )
-    .await;
+    let stderr = admin_fails(&app, &not_applied(&operation, "")).await;
     assert!(stderr.contains("note"), "{stderr}");
-    let settled = admin(
-        &app,
-        &[
-            "review",
-            "resolve",
-            "--operation",
-            &operation,
-            "--not-applied",
-            "--by",
-            "Ana",
-            "--note",
-            "no credit in the wallet log",
-        ],
-    )
-    .await;
+    let settled = admin(&app, &not_applied(&operation, "no credit in the wallet log")).await;
     assert_eq!(settled["operation"]["state"], "resolved_not_applied");
     let shown = admin(&app, &["review", "show", "--operation", &operation]).await;
     assert_eq!(shown["redemption"]["status"], "refused");
-    let stderr = admin_fails(
-        &app,
-        &[
-            "review",
-            "resolve",
-            "--operation",
-            &operation,
-            "--not-applied",
-            "--by",
-            "Ana",
-            "--note",
-            "again",
-        ],
-    )
-    .await;
-    assert!(!stderr.is_empty());
+    let stderr = admin_fails(&app, &not_applied(&operation, "again")).await;
+    assert!(stderr.contains("resolved_not_applied"), "settled once: {stderr}");
     assert!(
         admin(&app, &["review", "list"]).await["data"]
             .as_array()
