@@ -1,14 +1,25 @@
-//! `opinion admin …`: platform staff's tools, printing one JSON object on stdout.
+//! `opinion admin …`: platform staff's tools, printing one JSON object on stdout:
+//! operators and their first staff here, markets (`markets.rs`) and manual review
+//! (`review.rs`) beside.
+
+mod markets;
+mod review;
 
 use anyhow::Context;
-use opinion_app::{Access, NewStaff};
+use opinion_app::NewStaff;
 use serde_json::{Value, json};
+use time::OffsetDateTime;
+use time::format_description::well_known::Rfc3339;
 
 use crate::cli::{AdminCommand, OperatorCommand, StaffCommand};
+use crate::startup::Services;
 
 /// Runs one admin command and returns what to print.
-pub async fn run(access: &Access, command: AdminCommand) -> anyhow::Result<Value> {
+pub async fn run(services: &Services, command: AdminCommand) -> anyhow::Result<Value> {
+    let access = &services.access;
     match command {
+        AdminCommand::Market { command } => markets::run(&services.settlement, command).await,
+        AdminCommand::Review { command } => review::run(&services.settlement, command).await,
         AdminCommand::Operator {
             command: OperatorCommand::Create { name, currency },
         } => {
@@ -55,4 +66,9 @@ pub async fn run(access: &Access, command: AdminCommand) -> anyhow::Result<Value
             Ok(output)
         }
     }
+}
+
+/// A time as RFC 3339 text (UTC).
+fn rfc3339(at: OffsetDateTime) -> String {
+    at.format(&Rfc3339).unwrap_or_else(|_| at.to_string())
 }

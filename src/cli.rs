@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use clap::{Parser, Subcommand};
+use clap::{ArgGroup, Parser, Subcommand};
 
 /// The Opinion platform's one binary.
 #[derive(Debug, Parser)]
@@ -50,6 +50,18 @@ pub enum AdminCommand {
         #[command(subcommand)]
         command: StaffCommand,
     },
+    /// Markets (platform-wide): creating, closing, resolving, listing.
+    Market {
+        /// What to do with markets.
+        #[command(subcommand)]
+        command: MarketCommand,
+    },
+    /// Manual review of wallet operations whose outcome is not known.
+    Review {
+        /// What to do with operations in review.
+        #[command(subcommand)]
+        command: ReviewCommand,
+    },
 }
 
 /// Operator tools.
@@ -86,5 +98,89 @@ pub enum StaffCommand {
         /// Initial password; generated and printed when omitted.
         #[arg(long, env = "OPINION_STAFF_PASSWORD")]
         password: Option<String>,
+    },
+}
+
+/// Market tools.
+#[derive(Debug, Subcommand)]
+pub enum MarketCommand {
+    /// Create an open market; prints it as JSON.
+    Create {
+        /// The question players bet on.
+        #[arg(long)]
+        question: String,
+        /// How the question will be resolved.
+        #[arg(long)]
+        rules: String,
+        /// When trading stops (RFC 3339, e.g. 2027-01-31T18:00:00Z).
+        #[arg(long)]
+        close_at: String,
+        /// LMSR liquidity `b`, in each operator's minor units.
+        #[arg(long)]
+        liquidity: i64,
+        /// The trading fee in basis points (0 to 1000).
+        #[arg(long, default_value_t = 0)]
+        fee_bps: u16,
+    },
+    /// Stop trading on an open market; prints it as JSON.
+    Close {
+        /// The market (`mkt_…`).
+        #[arg(long)]
+        market: String,
+    },
+    /// Resolve a market (closing it first if open) and create its payouts; prints the
+    /// market and one resolution per operator that traded it.
+    Resolve {
+        /// The market (`mkt_…`).
+        #[arg(long)]
+        market: String,
+        /// `yes`, `no` or `void`.
+        #[arg(long)]
+        outcome: String,
+    },
+    /// List the newest markets.
+    List {
+        /// How many (1 to 200).
+        #[arg(long, default_value_t = 50)]
+        limit: u16,
+    },
+}
+
+/// Manual review tools.
+#[derive(Debug, Subcommand)]
+pub enum ReviewCommand {
+    /// List operations in manual review, oldest first.
+    List {
+        /// Only this operator's (`op_…`).
+        #[arg(long)]
+        operator: Option<String>,
+    },
+    /// Show one operation with its steps and its trade or redemption.
+    Show {
+        /// The wallet operation (`wop_…`).
+        #[arg(long)]
+        operation: String,
+    },
+    /// Record what the operator's wallet log shows and settle the operation.
+    #[command(group(ArgGroup::new("finding").required(true).args(["applied", "not_applied"])))]
+    Resolve {
+        /// The wallet operation (`wop_…`).
+        #[arg(long)]
+        operation: String,
+        /// The wallet applied the mutation (give its `--remote-reference`).
+        #[arg(long, requires = "remote_reference")]
+        applied: bool,
+        /// The wallet's reference of the applied mutation.
+        #[arg(long, requires = "applied")]
+        remote_reference: Option<String>,
+        /// The wallet did not apply the mutation.
+        #[arg(long)]
+        not_applied: bool,
+        /// Who resolves it.
+        #[arg(long)]
+        by: String,
+        /// What the wallet log shows.
+        #[arg(long)]
+        note: String,
     },
 }

@@ -1,13 +1,14 @@
 //! The platform staff's admin command, run as the real binary.
 
-use std::process::Command;
+use std::process::{Command, Output};
 
 use serde_json::Value;
 
 use crate::helpers::{json_with_status, spawn_app};
 
-fn opinion(database_url: &str, args: &[&str]) -> Value {
-    let output = Command::new(env!("CARGO_BIN_EXE_opinion"))
+/// Runs `opinion <args>` over the database at `database_url`.
+fn run(database_url: &str, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_opinion"))
         .args(args)
         .env("DATABASE_URL", database_url)
         .env(
@@ -17,9 +18,22 @@ fn opinion(database_url: &str, args: &[&str]) -> Value {
         .env("OPINION_DATA_KEY", "admin test data key of at least thirty-two bytes")
         .env("RUST_LOG", "warn")
         .output()
-        .expect("ran the binary");
+        .expect("ran the binary")
+}
+
+/// Runs `opinion <args>`, which must succeed, and returns the JSON object it printed.
+pub fn opinion(database_url: &str, args: &[&str]) -> Value {
+    let output = run(database_url, args);
     assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
     serde_json::from_slice(&output.stdout).expect("one JSON object on stdout")
+}
+
+/// Runs `opinion <args>`, which must fail printing nothing on stdout; returns its stderr.
+pub fn opinion_fails(database_url: &str, args: &[&str]) -> String {
+    let output = run(database_url, args);
+    assert!(!output.status.success(), "{}", String::from_utf8_lossy(&output.stdout));
+    assert!(output.stdout.is_empty(), "{}", String::from_utf8_lossy(&output.stdout));
+    String::from_utf8_lossy(&output.stderr).into_owned()
 }
 
 #[tokio::test]

@@ -41,7 +41,8 @@ pub struct TestOperator {
 }
 
 /// Starts the service on a free port over a fresh database, without webhook delivery
-/// workers (tests drive deliveries themselves, or start an instance that has them).
+/// workers or a wallet worker (tests drive deliveries and wallet passes themselves, or
+/// start an instance that has delivery workers).
 pub async fn spawn_app() -> TestApp {
     let db = TestDatabase::create().await;
     let (address, services) = start_instance(db.url(), 0).await;

@@ -2,6 +2,7 @@
 //! each test spawns the service on port 0 with its own database.
 
 mod admin_cli;
+mod admin_settlement;
 mod api_keys;
 mod errors;
 mod helpers;
@@ -21,6 +22,7 @@ mod trading_seed;
 mod trading_story;
 mod trading_support;
 mod wallet_adapter;
+mod wallet_worker;
 mod webhooks_deliveries;
 mod webhooks_delivery;
 mod webhooks_endpoints;

@@ -20,6 +20,7 @@ use actix_web::middleware::from_fn;
 use actix_web::{App, HttpResponse, web};
 
 pub use auth::SESSION_COOKIE;
+pub use dto::{BalanceOperationBody, RedemptionBody, ResolutionBody, StepBody, TradeBody};
 pub use error::ApiError;
 pub use openapi::document as openapi_document;
 pub use problem::{PROBLEM_JSON, Problem};

@@ -122,6 +122,23 @@ pub struct PositionSeed {
     pub updated_at: OffsetDateTime,
 }
 
+impl PositionSeed {
+    /// A position of `shares` YES shares bought for half their number, updated at `at`.
+    pub fn yes(operator: u128, user: u128, market: u128, shares: i64, at: OffsetDateTime) -> Self {
+        Self {
+            operator,
+            user,
+            market,
+            yes_shares: shares,
+            yes_cost_basis: shares / 2,
+            no_shares: 0,
+            no_cost_basis: 0,
+            realized_pnl: 0,
+            updated_at: at,
+        }
+    }
+}
+
 /// A market's resolution for one operator.
 #[derive(Debug, Clone)]
 pub struct ResolutionSeed {

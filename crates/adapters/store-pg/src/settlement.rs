@@ -4,16 +4,15 @@
 //! lock, so no trade can start on the market until the resolution commits, and a trade
 //! inserted before is seen by the open-trade check made after the lock.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::BTreeSet;
 
 use async_trait::async_trait;
 use diesel::prelude::*;
-use diesel::result::Error as DieselError;
 use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl};
-use opinion_app::model::{Market, MarketResolution, Redemption, WalletOperationRecord, WalletOperationStep};
+use opinion_app::model::{Market, Redemption, WalletOperationRecord, WalletOperationStep};
 use opinion_app::ports::{MarketOperator, RedeemablePosition, ResolutionPlan, SettlementStore, StoreError};
 use opinion_core::{MarketId, OperatorId, RedemptionId, WalletOperationId};
-use opinion_market::TradeStatus;
+use opinion_market::{Outcome, TradeStatus};
 use time::OffsetDateTime;
 use uuid::Uuid;
 
@@ -21,63 +20,22 @@ use crate::error::{corrupt, from_diesel};
 use crate::outbox::enqueue_events;
 use crate::pool::PgStore;
 use crate::rows::{id_of, uuid_of};
-use crate::schema::{
-    market_pools, market_resolutions, markets, operators, positions, redemptions, trades, users,
-    wallet_operation_steps, wallet_operations,
-};
-use crate::settlement_rows::{MarketRow, OperationRow, PositionRow, RedemptionRow, StepRow};
-
-/// A transaction's failure: the database's, or a precondition that no longer holds.
-#[derive(Debug)]
-pub(crate) enum TxError {
-    /// The database failed.
-    Diesel(DieselError),
-    /// Names what changed.
-    Conflict(&'static str),
-}
-
-impl From<DieselError> for TxError {
-    fn from(error: DieselError) -> Self {
-        Self::Diesel(error)
-    }
-}
-
-impl From<TxError> for StoreError {
-    fn from(error: TxError) -> Self {
-        match error {
-            TxError::Diesel(error) => from_diesel(error),
-            TxError::Conflict(what) => StoreError::Conflict(what),
-        }
-    }
-}
+use crate::schema::{market_pools, market_resolutions, markets, operators, positions, redemptions, trades, users};
+use crate::settlement_rows::{NewRedemptionRow, NewResolutionRow};
+use crate::trading_apply::{StepError, insert_operations};
+use crate::trading_rows::{MarketRow, PositionRow};
 
 /// The states of a trade that still waits for its wallet or for staff.
-pub(crate) const OPEN_TRADE_STATES: [&str; 2] = [TradeStatus::Pending.as_str(), TradeStatus::ManualReview.as_str()];
+const OPEN_TRADE_STATES: [&str; 2] = [TradeStatus::Pending.as_str(), TradeStatus::ManualReview.as_str()];
 
-#[derive(Insertable)]
-#[diesel(table_name = market_resolutions, check_for_backend(diesel::pg::Pg))]
-struct ResolutionRow {
-    operator_id: Uuid,
-    market_id: Uuid,
-    resolution: String,
-    resolved_at: OffsetDateTime,
-    redemption_count: i64,
-    payout_total: i64,
-    currency: String,
-}
-
-impl ResolutionRow {
-    fn new(row: &MarketResolution) -> Self {
-        Self {
-            operator_id: uuid_of(row.operator_id),
-            market_id: uuid_of(row.market_id),
-            resolution: row.resolution.as_str().to_owned(),
-            resolved_at: row.resolved_at,
-            redemption_count: row.redemption_count,
-            payout_total: row.payout_total,
-            currency: row.currency.as_str().to_owned(),
-        }
-    }
+/// How many trades on the market, of any operator, are pending or in manual review.
+async fn count_open(conn: &mut AsyncPgConnection, market: Uuid) -> QueryResult<i64> {
+    trades::table
+        .filter(trades::market_id.eq(market))
+        .filter(trades::status.eq_any(OPEN_TRADE_STATES))
+        .count()
+        .get_result(conn)
+        .await
 }
 
 /// Marks every position of the plan redeemed if it still holds what was read; refuses
@@ -86,12 +44,11 @@ async fn redeem_positions(
     conn: &mut AsyncPgConnection,
     plan: &ResolutionPlan,
     at: OffsetDateTime,
-) -> Result<(), TxError> {
+) -> Result<(), StepError> {
     let market = uuid_of(plan.market.id);
     for held in &plan.positions {
         let position = &held.record.position;
-        let yes = position.holding(opinion_market::Outcome::Yes);
-        let no = position.holding(opinion_market::Outcome::No);
+        let (yes, no) = (position.holding(Outcome::Yes), position.holding(Outcome::No));
         let updated = diesel::update(positions::table)
             .filter(positions::operator_id.eq(uuid_of(held.operator_id)))
             .filter(positions::user_id.eq(uuid_of(held.record.user_id)))
@@ -106,7 +63,7 @@ async fn redeem_positions(
             .execute(conn)
             .await?;
         if updated != 1 {
-            return Err(TxError::Conflict("position"));
+            return Err(StepError::Conflict("position"));
         }
     }
     let left: i64 = positions::table
@@ -118,35 +75,11 @@ async fn redeem_positions(
     if left == 0 {
         Ok(())
     } else {
-        Err(TxError::Conflict("position"))
+        Err(StepError::Conflict("position"))
     }
 }
 
-/// Inserts new operations, each with its first step.
-pub(crate) async fn insert_operations(
-    conn: &mut AsyncPgConnection,
-    operations: &[opinion_app::ports::NewOperation],
-) -> QueryResult<()> {
-    if operations.is_empty() {
-        return Ok(());
-    }
-    let rows: Vec<OperationRow> = operations.iter().map(OperationRow::new).collect();
-    let steps: Vec<StepRow> = operations
-        .iter()
-        .map(|operation| StepRow::new(&operation.record, 1, None, operation.record.created_at))
-        .collect();
-    diesel::insert_into(wallet_operations::table)
-        .values(&rows)
-        .execute(conn)
-        .await?;
-    diesel::insert_into(wallet_operation_steps::table)
-        .values(&steps)
-        .execute(conn)
-        .await
-        .map(drop)
-}
-
-async fn resolve_in(conn: &mut AsyncPgConnection, plan: &ResolutionPlan) -> Result<(), TxError> {
+async fn resolve_in(conn: &mut AsyncPgConnection, plan: &ResolutionPlan) -> Result<(), StepError> {
     let market = &plan.market;
     let id = uuid_of(market.id);
     let status: String = markets::table
@@ -156,19 +89,13 @@ async fn resolve_in(conn: &mut AsyncPgConnection, plan: &ResolutionPlan) -> Resu
         .first(conn)
         .await?;
     if status != plan.expected.as_str() {
-        return Err(TxError::Conflict("market"));
+        return Err(StepError::Conflict("market"));
     }
-    let open: i64 = trades::table
-        .filter(trades::market_id.eq(id))
-        .filter(trades::status.eq_any(OPEN_TRADE_STATES))
-        .count()
-        .get_result(conn)
-        .await?;
-    if open > 0 {
-        return Err(TxError::Conflict("open_trade"));
+    if count_open(conn, id).await? > 0 {
+        return Err(StepError::Conflict("open_trade"));
     }
-    let resolved_at = market.resolved_at.ok_or(TxError::Conflict("market"))?;
-    let resolution = market.status.resolution().ok_or(TxError::Conflict("market"))?;
+    let resolved_at = market.resolved_at.ok_or(StepError::Conflict("market"))?;
+    let resolution = market.status.resolution().ok_or(StepError::Conflict("market"))?;
     redeem_positions(conn, plan, resolved_at).await?;
     diesel::update(markets::table.find(id))
         .set((
@@ -179,12 +106,12 @@ async fn resolve_in(conn: &mut AsyncPgConnection, plan: &ResolutionPlan) -> Resu
         ))
         .execute(conn)
         .await?;
-    let resolutions: Vec<ResolutionRow> = plan.resolutions.iter().map(ResolutionRow::new).collect();
+    let resolutions: Vec<NewResolutionRow> = plan.resolutions.iter().map(NewResolutionRow::new).collect();
     diesel::insert_into(market_resolutions::table)
         .values(&resolutions)
         .execute(conn)
         .await?;
-    let redemption_rows: Vec<RedemptionRow> = plan.redemptions.iter().map(RedemptionRow::from_record).collect();
+    let redemption_rows: Vec<NewRedemptionRow> = plan.redemptions.iter().map(NewRedemptionRow::new).collect();
     diesel::insert_into(redemptions::table)
         .values(&redemption_rows)
         .execute(conn)
@@ -210,13 +137,7 @@ impl SettlementStore for PgStore {
 
     async fn count_open_trades(&self, market: MarketId) -> Result<i64, StoreError> {
         let mut conn = self.conn().await?;
-        trades::table
-            .filter(trades::market_id.eq(uuid_of(market)))
-            .filter(trades::status.eq_any(OPEN_TRADE_STATES))
-            .count()
-            .get_result(&mut conn)
-            .await
-            .map_err(from_diesel)
+        count_open(&mut conn, uuid_of(market)).await.map_err(from_diesel)
     }
 
     async fn market_operators(&self, market: MarketId) -> Result<Vec<MarketOperator>, StoreError> {
@@ -258,33 +179,27 @@ impl SettlementStore for PgStore {
 
     async fn unredeemed_positions(&self, market: MarketId) -> Result<Vec<RedeemablePosition>, StoreError> {
         let mut conn = self.conn().await?;
-        let rows: Vec<PositionRow> = positions::table
+        let rows: Vec<(Uuid, String, PositionRow)> = positions::table
+            .inner_join(
+                users::table.on(users::operator_id
+                    .eq(positions::operator_id)
+                    .and(users::id.eq(positions::user_id))),
+            )
             .filter(positions::market_id.eq(uuid_of(market)))
             .filter(positions::redeemed_at.is_null())
-            .select(PositionRow::as_select())
+            .select((
+                positions::operator_id,
+                users::external_user_id,
+                PositionRow::as_select(),
+            ))
             .order((positions::operator_id, positions::user_id))
             .load(&mut conn)
             .await
             .map_err(from_diesel)?;
-        let user_ids: Vec<Uuid> = rows.iter().map(PositionRow::user_id).collect();
-        let players: HashMap<(Uuid, Uuid), String> = users::table
-            .filter(users::id.eq_any(&user_ids))
-            .select((users::operator_id, users::id, users::external_user_id))
-            .load::<(Uuid, Uuid, String)>(&mut conn)
-            .await
-            .map_err(from_diesel)?
-            .into_iter()
-            .map(|(operator, user, external)| ((operator, user), external))
-            .collect();
         rows.into_iter()
-            .map(|row| {
-                let key = (row.operator_id, row.user_id());
-                let external_user_id = players
-                    .get(&key)
-                    .cloned()
-                    .ok_or_else(|| corrupt("positions", key.1, &"position without its player"))?;
+            .map(|(operator, external_user_id, row)| {
                 Ok(RedeemablePosition {
-                    operator_id: id_of(row.operator_id),
+                    operator_id: id_of(operator),
                     external_user_id,
                     record: row.into_record()?,
                 })
@@ -294,7 +209,7 @@ impl SettlementStore for PgStore {
 
     async fn resolve_market(&self, plan: &ResolutionPlan) -> Result<(), StoreError> {
         let mut conn = self.conn().await?;
-        conn.transaction::<_, TxError, _>(async |conn| resolve_in(conn, plan).await)
+        conn.transaction::<_, StepError, _>(async |conn| resolve_in(conn, plan).await)
             .await
             .map_err(StoreError::from)
     }

@@ -13,7 +13,7 @@ use crate::error::from_diesel;
 use crate::pool::PgStore;
 use crate::rows::uuid_of;
 use crate::schema::{redemptions, users, wallet_operation_steps, wallet_operations};
-use crate::settlement_rows::{OperationRow, RedemptionRow, StepRow};
+use crate::trading_rows::{RedemptionRow, WalletOperationRow, WalletOperationStepRow};
 
 pub(crate) async fn operations_in_review(
     store: &PgStore,
@@ -23,15 +23,15 @@ pub(crate) async fn operations_in_review(
     let mut conn = store.conn().await?;
     let mut query = wallet_operations::table
         .filter(wallet_operations::state.eq(OperationState::ManualReview.as_str()))
-        .select(OperationRow::as_select())
+        .select(WalletOperationRow::as_select())
         .order((wallet_operations::created_at, wallet_operations::id))
         .limit(i64::from(limit))
         .into_boxed();
     if let Some(operator) = operator {
         query = query.filter(wallet_operations::operator_id.eq(uuid_of(operator)));
     }
-    let rows: Vec<OperationRow> = query.load(&mut conn).await.map_err(from_diesel)?;
-    rows.into_iter().map(OperationRow::into_record).collect()
+    let rows: Vec<WalletOperationRow> = query.load(&mut conn).await.map_err(from_diesel)?;
+    rows.into_iter().map(WalletOperationRow::into_record).collect()
 }
 
 pub(crate) async fn find_operation_by_id(
@@ -39,14 +39,14 @@ pub(crate) async fn find_operation_by_id(
     id: WalletOperationId,
 ) -> Result<Option<WalletOperationRecord>, StoreError> {
     let mut conn = store.conn().await?;
-    let row: Option<OperationRow> = wallet_operations::table
+    let row: Option<WalletOperationRow> = wallet_operations::table
         .filter(wallet_operations::id.eq(uuid_of(id)))
-        .select(OperationRow::as_select())
+        .select(WalletOperationRow::as_select())
         .first(&mut conn)
         .await
         .optional()
         .map_err(from_diesel)?;
-    row.map(OperationRow::into_record).transpose()
+    row.map(WalletOperationRow::into_record).transpose()
 }
 
 pub(crate) async fn operation_steps(
@@ -55,15 +55,15 @@ pub(crate) async fn operation_steps(
     id: WalletOperationId,
 ) -> Result<Vec<WalletOperationStep>, StoreError> {
     let mut conn = store.conn().await?;
-    let rows: Vec<StepRow> = wallet_operation_steps::table
+    let rows: Vec<WalletOperationStepRow> = wallet_operation_steps::table
         .filter(wallet_operation_steps::operator_id.eq(uuid_of(operator)))
         .filter(wallet_operation_steps::operation_id.eq(uuid_of(id)))
         .order(wallet_operation_steps::step)
-        .select(StepRow::as_select())
+        .select(WalletOperationStepRow::as_select())
         .load(&mut conn)
         .await
         .map_err(from_diesel)?;
-    rows.into_iter().map(StepRow::into_step).collect()
+    rows.into_iter().map(WalletOperationStepRow::into_record).collect()
 }
 
 pub(crate) async fn find_redemption(
@@ -72,23 +72,19 @@ pub(crate) async fn find_redemption(
     id: RedemptionId,
 ) -> Result<Option<Redemption>, StoreError> {
     let mut conn = store.conn().await?;
-    let row: Option<RedemptionRow> = redemptions::table
+    redemptions::table
+        .inner_join(
+            users::table.on(users::operator_id
+                .eq(redemptions::operator_id)
+                .and(users::id.eq(redemptions::user_id))),
+        )
         .filter(redemptions::operator_id.eq(uuid_of(operator)))
         .filter(redemptions::id.eq(uuid_of(id)))
         .select(RedemptionRow::as_select())
         .first(&mut conn)
         .await
         .optional()
-        .map_err(from_diesel)?;
-    let Some(row) = row else {
-        return Ok(None);
-    };
-    let external_user_id: String = users::table
-        .filter(users::operator_id.eq(uuid_of(operator)))
-        .filter(users::id.eq(row.user_id()))
-        .select(users::external_user_id)
-        .first(&mut conn)
-        .await
-        .map_err(from_diesel)?;
-    row.into_record(external_user_id).map(Some)
+        .map_err(from_diesel)?
+        .map(RedemptionRow::into_record)
+        .transpose()
 }

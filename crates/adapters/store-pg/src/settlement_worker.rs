@@ -6,8 +6,8 @@
 
 use diesel::prelude::*;
 use diesel::result::Error as DieselError;
-use diesel_async::{AsyncConnection, RunQueryDsl};
-use opinion_app::model::WalletOperationRecord;
+use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl};
+use opinion_app::model::{WalletOperationRecord, WalletOperationStep};
 use opinion_app::ports::StoreError;
 use opinion_core::OperatorId;
 use opinion_wallet::{OperationState, WalletFlow};
@@ -17,8 +17,9 @@ use uuid::Uuid;
 use crate::error::from_diesel;
 use crate::pool::PgStore;
 use crate::rows::{id_of, uuid_of};
-use crate::schema::{wallet_operation_steps, wallet_operations};
-use crate::settlement_rows::{OperationRow, StepRow};
+use crate::schema::wallet_operations;
+use crate::trading_apply::append_step;
+use crate::trading_rows::WalletOperationRow;
 
 /// The flows the worker sends (primaries of trades are sent by the order itself).
 const WORKER_FLOWS: [&str; 2] = [WalletFlow::Redemption.as_str(), WalletFlow::BuyCompensation.as_str()];
@@ -53,21 +54,21 @@ pub(crate) async fn claim_due_operations(
     let mut conn = store.conn().await?;
     let claimed = conn
         .transaction::<_, DieselError, _>(async |conn| {
-            let rows: Vec<OperationRow> = wallet_operations::table
+            let keys: Vec<(Uuid, Uuid)> = wallet_operations::table
                 .filter(wallet_operations::operator_id.eq(uuid_of(operator)))
                 .filter(wallet_operations::state.eq(OperationState::Prepared.as_str()))
                 .filter(wallet_operations::flow.eq_any(WORKER_FLOWS))
                 .filter(wallet_operations::next_attempt_at.le(now))
                 .order((wallet_operations::next_attempt_at, wallet_operations::id))
                 .limit(i64::from(limit))
-                .select(OperationRow::as_select())
+                .select((wallet_operations::operator_id, wallet_operations::id))
                 .for_update()
                 .skip_locked()
                 .load(conn)
                 .await?;
-            let mut claimed = Vec::with_capacity(rows.len());
-            for row in rows {
-                claimed.push(mark_sent(conn, row, now).await?);
+            let mut claimed = Vec::with_capacity(keys.len());
+            for key in keys {
+                claimed.push(mark_sent(conn, key, now).await?);
             }
             Ok(claimed)
         })
@@ -79,47 +80,32 @@ pub(crate) async fn claim_due_operations(
 /// Moves a locked `prepared` row to `sent` and logs the step; the record is read back
 /// through the domain's parsing (a corrupt row is reported, after the commit).
 async fn mark_sent(
-    conn: &mut diesel_async::AsyncPgConnection,
-    row: OperationRow,
+    conn: &mut AsyncPgConnection,
+    (operator_id, id): (Uuid, Uuid),
     now: OffsetDateTime,
 ) -> QueryResult<Result<WalletOperationRecord, StoreError>> {
-    let (operator_id, id) = row.key();
-    let updated: OperationRow = diesel::update(wallet_operations::table.find((operator_id, id)))
+    let updated: WalletOperationRow = diesel::update(wallet_operations::table.find((operator_id, id)))
         .set((
             wallet_operations::state.eq(OperationState::Sent.as_str()),
             wallet_operations::attempts.eq(wallet_operations::attempts + 1),
             wallet_operations::sent_at.eq(now),
             wallet_operations::next_attempt_at.eq(None::<OffsetDateTime>),
         ))
-        .returning(OperationRow::as_returning())
+        .returning(WalletOperationRow::as_returning())
         .get_result(conn)
         .await?;
     let record = match updated.into_record() {
         Ok(record) => record,
         Err(error) => return Ok(Err(error)),
     };
-    append_step(conn, &record, None, now).await?;
+    let step = WalletOperationStep {
+        state: record.state,
+        http_status: record.http_status,
+        detail: None,
+        at: now,
+    };
+    append_step(conn, record.operator_id, id, &step).await?;
     Ok(Ok(record))
-}
-
-/// Appends the operation's current state to its step log.
-pub(crate) async fn append_step(
-    conn: &mut diesel_async::AsyncPgConnection,
-    record: &WalletOperationRecord,
-    detail: Option<String>,
-    at: OffsetDateTime,
-) -> QueryResult<()> {
-    let last: Option<i32> = wallet_operation_steps::table
-        .filter(wallet_operation_steps::operator_id.eq(uuid_of(record.operator_id)))
-        .filter(wallet_operation_steps::operation_id.eq(uuid_of(record.id)))
-        .select(diesel::dsl::max(wallet_operation_steps::step))
-        .first(conn)
-        .await?;
-    diesel::insert_into(wallet_operation_steps::table)
-        .values(StepRow::new(record, last.unwrap_or(0) + 1, detail, at))
-        .execute(conn)
-        .await
-        .map(drop)
 }
 
 pub(crate) async fn stale_sent_operations(
@@ -129,15 +115,15 @@ pub(crate) async fn stale_sent_operations(
     limit: u16,
 ) -> Result<Vec<WalletOperationRecord>, StoreError> {
     let mut conn = store.conn().await?;
-    let rows: Vec<OperationRow> = wallet_operations::table
+    let rows: Vec<WalletOperationRow> = wallet_operations::table
         .filter(wallet_operations::operator_id.eq(uuid_of(operator)))
         .filter(wallet_operations::state.eq(OperationState::Sent.as_str()))
         .filter(wallet_operations::sent_at.lt(sent_before))
         .order((wallet_operations::sent_at, wallet_operations::id))
         .limit(i64::from(limit))
-        .select(OperationRow::as_select())
+        .select(WalletOperationRow::as_select())
         .load(&mut conn)
         .await
         .map_err(from_diesel)?;
-    rows.into_iter().map(OperationRow::into_record).collect()
+    rows.into_iter().map(WalletOperationRow::into_record).collect()
 }

@@ -2,13 +2,17 @@
 //! move is a compare-and-set on the state the use case read (trade status, operation
 //! state, pool quantities, position values, redemption status); if any no longer holds,
 //! the whole step is rolled back and reported as `Conflict`, so the use case reads again.
+//! A position already paid out on its market's resolution (`redeemed_at` set) is never
+//! changed again. The settlement store's transactions share the inserts of new wallet
+//! operations and the step log's numbering from here.
 
 use diesel::dsl::max;
 use diesel::prelude::*;
 use diesel::result::Error as DieselError;
 use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl};
+use opinion_app::model::WalletOperationStep;
 use opinion_app::ports::{
-    OperationUpdate, PoolChange, PositionChange, RedemptionUpdate, StoreError, TradeUpdate, TradingChange,
+    NewOperation, OperationUpdate, PoolChange, PositionChange, RedemptionUpdate, StoreError, TradeUpdate, TradingChange,
 };
 use opinion_core::OperatorId;
 use opinion_market::Outcome;
@@ -22,8 +26,9 @@ use crate::rows::uuid_of;
 use crate::schema::{market_pools, positions, redemptions, trades, wallet_operation_steps, wallet_operations};
 use crate::trading_write_rows::{NewOperationRow, NewStepRow, NewTradeRow, attempts, ppm};
 
-/// Why a step was not committed.
-enum StepError {
+/// Why a step (or a settlement transaction) was not committed.
+#[derive(Debug)]
+pub(crate) enum StepError {
     /// The database refused or failed.
     Database(DieselError),
     /// A compare-and-set found something else than expected.
@@ -33,6 +38,15 @@ enum StepError {
 impl From<DieselError> for StepError {
     fn from(error: DieselError) -> Self {
         Self::Database(error)
+    }
+}
+
+impl From<StepError> for StoreError {
+    fn from(error: StepError) -> Self {
+        match error {
+            StepError::Conflict(what) => StoreError::Conflict(what),
+            StepError::Database(error) => from_diesel(error),
+        }
     }
 }
 
@@ -56,15 +70,65 @@ impl PgStore {
         // The step's own time when it has events; otherwise the pool and position rows'
         // `updated_at` bookkeeping takes the database host's clock.
         let now = <[_]>::first(&change.events).map_or_else(OffsetDateTime::now_utc, |event| event.created_at);
-        let outcome = conn
-            .transaction::<_, StepError, _>(async |conn| apply_in(conn, operator, change, now).await)
-            .await;
-        match outcome {
-            Ok(()) => Ok(()),
-            Err(StepError::Conflict(what)) => Err(StoreError::Conflict(what)),
-            Err(StepError::Database(error)) => Err(from_diesel(error)),
-        }
+        conn.transaction::<_, StepError, _>(async |conn| apply_in(conn, operator, change, now).await)
+            .await
+            .map_err(StoreError::from)
     }
+}
+
+/// Inserts new wallet operations, each with its first step (its state at creation), in
+/// two statements whatever their number (a resolution may prepare many).
+pub(crate) async fn insert_operations(conn: &mut AsyncPgConnection, operations: &[NewOperation]) -> QueryResult<()> {
+    if operations.is_empty() {
+        return Ok(());
+    }
+    let rows: Vec<NewOperationRow> = operations.iter().map(NewOperationRow::new).collect();
+    let firsts: Vec<WalletOperationStep> = operations
+        .iter()
+        .map(|operation| WalletOperationStep {
+            state: operation.record.state,
+            http_status: None,
+            detail: None,
+            at: operation.record.created_at,
+        })
+        .collect();
+    let steps: Vec<NewStepRow> = operations
+        .iter()
+        .zip(&firsts)
+        .map(|(operation, first)| {
+            let record = &operation.record;
+            NewStepRow::new(record.operator_id, uuid_of(record.id), 1, first)
+        })
+        .collect();
+    diesel::insert_into(wallet_operations::table)
+        .values(&rows)
+        .execute(conn)
+        .await?;
+    diesel::insert_into(wallet_operation_steps::table)
+        .values(&steps)
+        .execute(conn)
+        .await
+        .map(drop)
+}
+
+/// Appends `step` to the log of operation `operation`, numbered after its last step.
+pub(crate) async fn append_step(
+    conn: &mut AsyncPgConnection,
+    operator: OperatorId,
+    operation: Uuid,
+    step: &WalletOperationStep,
+) -> QueryResult<()> {
+    let last: Option<i32> = wallet_operation_steps::table
+        .filter(wallet_operation_steps::operator_id.eq(uuid_of(operator)))
+        .filter(wallet_operation_steps::operation_id.eq(operation))
+        .select(max(wallet_operation_steps::step))
+        .first(conn)
+        .await?;
+    diesel::insert_into(wallet_operation_steps::table)
+        .values(NewStepRow::new(operator, operation, last.unwrap_or(0) + 1, step))
+        .execute(conn)
+        .await
+        .map(drop)
 }
 
 async fn apply_in(
@@ -83,23 +147,7 @@ async fn apply_in(
     if let Some(update) = &change.trade {
         update_trade(conn, op, update).await?;
     }
-    for operation in &change.new_operations {
-        let row = NewOperationRow::new(operation);
-        diesel::insert_into(wallet_operations::table)
-            .values(&row)
-            .execute(conn)
-            .await?;
-        let first = opinion_app::model::WalletOperationStep {
-            state: operation.record.state,
-            http_status: None,
-            detail: None,
-            at: operation.record.created_at,
-        };
-        diesel::insert_into(wallet_operation_steps::table)
-            .values(NewStepRow::new(operator, uuid_of(operation.record.id), 1, &first))
-            .execute(conn)
-            .await?;
-    }
+    insert_operations(conn, &change.new_operations).await?;
     if let Some(update) = &change.operation {
         update_operation(conn, operator, update).await?;
     }
@@ -167,16 +215,7 @@ async fn update_operation(
     .execute(conn)
     .await?;
     exactly_one(changed, "wallet operation")?;
-    let last: Option<i32> = wallet_operation_steps::table
-        .filter(wallet_operation_steps::operator_id.eq(op))
-        .filter(wallet_operation_steps::operation_id.eq(id))
-        .select(max(wallet_operation_steps::step))
-        .first(conn)
-        .await?;
-    diesel::insert_into(wallet_operation_steps::table)
-        .values(NewStepRow::new(operator, id, last.unwrap_or(0) + 1, &update.step))
-        .execute(conn)
-        .await?;
+    append_step(conn, operator, id, &update.step).await?;
     Ok(())
 }
 
@@ -247,6 +286,7 @@ async fn update_position(
             diesel::update(
                 positions::table
                     .find((op, user, market))
+                    .filter(positions::redeemed_at.is_null())
                     .filter(positions::yes_shares.eq(was_yes.shares))
                     .filter(positions::yes_cost_basis.eq(was_yes.cost_basis))
                     .filter(positions::no_shares.eq(was_no.shares))

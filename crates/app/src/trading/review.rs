@@ -6,14 +6,15 @@
 
 use opinion_core::{Label, OperatorId, WalletOperationId};
 use opinion_market::{RedemptionStatus, TradeStatus};
-use opinion_wallet::{OperationState, RemoteReference, StaffResolution, WalletFlow, WalletLogFinding, WalletOperation};
+use opinion_wallet::{OperationState, RemoteReference, StaffResolution, WalletFlow, WalletLogFinding};
 use time::OffsetDateTime;
 
 use crate::AppError;
 use crate::model::{NewEvent, Redemption, Trade, WalletOperationRecord, WalletOperationStep};
-use crate::ports::{OpenTrade, OperationUpdate, RedemptionUpdate, StoreError, TradingChange};
+use crate::ports::{OpenTrade, OperationUpdate, StoreError, TradingChange};
 use crate::trading::Settlement;
-use crate::trading::wallet_call::operation_update;
+use crate::trading::wallet_call::{operation_update, restored};
+use crate::trading::wallet_worker::redemption_update;
 
 /// What staff found in the wallet's log.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -110,14 +111,7 @@ impl Settlement {
     pub async fn resolve_review(&self, decision: ReviewDecision) -> Result<WalletOperationRecord, AppError> {
         let resolution = staff_resolution(&decision)?;
         let record = self.operation(decision.operation_id).await?;
-        let resolved = WalletOperation::restore(
-            record.flow,
-            record.idempotency_key.clone(),
-            record.state,
-            record.attempts,
-        )
-        .resolve(&resolution)
-        .map_err(|e| AppError::Conflict {
+        let resolved = restored(&record).resolve(&resolution).map_err(|e| AppError::Conflict {
             code: "not_in_review",
             detail: e.to_string(),
         })?;
@@ -181,12 +175,7 @@ impl Settlement {
             } else {
                 RedemptionStatus::Refused
             };
-            change.redemption = Some(RedemptionUpdate {
-                id,
-                expected: RedemptionStatus::ManualReview,
-                status,
-                paid_at: applied.then_some(now),
-            });
+            change.redemption = Some(redemption_update(id, RedemptionStatus::ManualReview, status, now));
             if applied {
                 change.events.push(self.trading.redemption_paid(record, now));
             }

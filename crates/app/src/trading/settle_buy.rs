@@ -4,15 +4,13 @@
 //! events; placing retries when the pool or position changed under it.
 
 use opinion_market::{DebitedBuy, Position, TradeStatus, place_debited_buy};
-use opinion_wallet::{
-    Amount, BuyCompensationMetadata, Classification, FlowMetadata, OperationState, WalletMutation, WalletOperation,
-};
+use opinion_wallet::{Amount, BuyCompensationMetadata, Classification, FlowMetadata, OperationState, WalletMutation};
 
 use crate::AppError;
 use crate::model::{NewEvent, Trade};
 use crate::ports::{OperationUpdate, PoolChange, PositionChange, StoreError, TradeUpdate, TradingChange};
 use crate::trading::Trading;
-use crate::trading::wallet_call::OperationSubject;
+use crate::trading::wallet_call::{OperationSubject, restored};
 
 /// How often placing a debited buy is tried again when the pool changed under it.
 const PLACEMENT_ATTEMPTS: usize = 16;
@@ -234,14 +232,9 @@ pub(crate) fn position_change(trade: &Trade, before: Option<Position>, after: Po
 /// An operation whose call never left, given up (a primary is not sent again later).
 fn abandoned(mut update: OperationUpdate) -> Result<OperationUpdate, AppError> {
     let record = &update.record;
-    let operation = WalletOperation::restore(
-        record.flow,
-        record.idempotency_key.clone(),
-        record.state,
-        record.attempts,
-    )
-    .abandon()
-    .map_err(|e| AppError::Internal(e.to_string()))?;
+    let operation = restored(record)
+        .abandon()
+        .map_err(|e| AppError::Internal(e.to_string()))?;
     update.record.state = operation.state();
     update.step.state = operation.state();
     Ok(update)

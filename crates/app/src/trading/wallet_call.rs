@@ -130,6 +130,16 @@ impl Trading {
     }
 }
 
+/// The wallet domain's operation a stored record is in, to decide its next state.
+pub(crate) fn restored(record: &WalletOperationRecord) -> WalletOperation {
+    WalletOperation::restore(
+        record.flow,
+        record.idempotency_key.clone(),
+        record.state,
+        record.attempts,
+    )
+}
+
 /// The update moving an operation from `expected` to `next.state`, logging the step.
 pub(crate) fn operation_update(
     expected: OperationState,

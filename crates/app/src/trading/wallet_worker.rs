@@ -5,9 +5,9 @@
 //! is stored as one `TradingChange`. `run_wallet_pass` is the use case; the binary calls
 //! it in a loop.
 
-use opinion_core::OperatorId;
+use opinion_core::{OperatorId, RedemptionId};
 use opinion_market::{RedemptionStatus, TradeStatus};
-use opinion_wallet::{Amount, OperationState, WalletFlow, WalletMutation, WalletOperation, validate_metadata};
+use opinion_wallet::{Amount, OperationState, WalletFlow, WalletMutation, validate_metadata};
 use time::{Duration, OffsetDateTime};
 
 use crate::AppError;
@@ -16,7 +16,7 @@ use crate::ports::{OperationUpdate, RedemptionUpdate, StoreError, TradeUpdate, T
 use crate::trading::Settlement;
 use crate::trading::settle_buy::trade_update;
 use crate::trading::settlement::WorkerSettings;
-use crate::trading::wallet_call::operation_update;
+use crate::trading::wallet_call::{operation_update, restored};
 
 /// What one pass did.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -35,6 +35,21 @@ pub fn retry_delay(settings: &WorkerSettings, attempts: u32) -> Duration {
     let doublings = attempts.saturating_sub(1).min(20);
     let delay = settings.retry_base * 2_i32.pow(doublings);
     delay.min(settings.retry_cap)
+}
+
+/// The update moving redemption `id` from `expected` to `status` at `now` (paid then, if paid).
+pub(crate) fn redemption_update(
+    id: RedemptionId,
+    expected: RedemptionStatus,
+    status: RedemptionStatus,
+    now: OffsetDateTime,
+) -> RedemptionUpdate {
+    RedemptionUpdate {
+        id,
+        expected,
+        status,
+        paid_at: (status == RedemptionStatus::Paid).then_some(now),
+    }
 }
 
 /// The mutation a stored operation sends (the same key and payload every time).
@@ -100,19 +115,14 @@ impl Settlement {
                 update.next_attempt_at = Some(now + retry_delay(&self.worker, record.attempts));
             }
             (WalletFlow::Redemption, state) => {
-                let (status, paid_at) = match state {
-                    OperationState::Applied => (RedemptionStatus::Paid, Some(now)),
-                    OperationState::Rejected => (RedemptionStatus::Refused, None),
-                    _ => (RedemptionStatus::ManualReview, None),
+                let status = match state {
+                    OperationState::Applied => RedemptionStatus::Paid,
+                    OperationState::Rejected => RedemptionStatus::Refused,
+                    _ => RedemptionStatus::ManualReview,
                 };
-                if let Some(id) = record.redemption_id {
-                    change.redemption = Some(RedemptionUpdate {
-                        id,
-                        expected: RedemptionStatus::Pending,
-                        status,
-                        paid_at,
-                    });
-                }
+                change.redemption = record
+                    .redemption_id
+                    .map(|id| redemption_update(id, RedemptionStatus::Pending, status, now));
                 match status {
                     RedemptionStatus::Paid => change.events.push(self.trading.redemption_paid(&record, now)),
                     RedemptionStatus::ManualReview => {
@@ -157,26 +167,17 @@ impl Settlement {
     }
 
     async fn recover(&self, record: &WalletOperationRecord, now: OffsetDateTime) -> Result<(), AppError> {
-        let found = WalletOperation::restore(
-            record.flow,
-            record.idempotency_key.clone(),
-            record.state,
-            record.attempts,
-        );
         let mut next = record.clone();
-        next.state = found.recover_at_startup().operation.state();
+        next.state = restored(record).recover_at_startup().operation.state();
         next.detail = Some("the answer to the call was lost".to_owned());
         let mut update = operation_update(record.state, next.clone(), now);
         let mut change = TradingChange::default();
         match next.state {
             OperationState::ManualReview => {
                 change.trade = self.trade_to_review(record).await?;
-                change.redemption = record.redemption_id.map(|id| RedemptionUpdate {
-                    id,
-                    expected: RedemptionStatus::Pending,
-                    status: RedemptionStatus::ManualReview,
-                    paid_at: None,
-                });
+                change.redemption = record
+                    .redemption_id
+                    .map(|id| redemption_update(id, RedemptionStatus::Pending, RedemptionStatus::ManualReview, now));
                 change.events.push(self.trading.manual_review_required(&next, now));
                 tracing::warn!(wallet_operation_id = %record.id, flow = %record.flow, "lost wallet answer: manual review");
             }

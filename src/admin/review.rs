@@ -1,0 +1,70 @@
+//! `opinion admin review …`: platform staff list the wallet operations in manual review,
+//! show one with its steps and its trade or redemption, and record what the operator's
+//! wallet log shows. Operations print as operators read them (balance operations).
+
+use anyhow::Context;
+use opinion_api::{BalanceOperationBody, RedemptionBody, StepBody, TradeBody};
+use opinion_app::model::WalletOperationRecord;
+use opinion_app::{BalanceOperation, ReviewDecision, ReviewFinding, Settlement};
+use opinion_core::WalletOperationId;
+use serde_json::{Value, json};
+
+use crate::cli::ReviewCommand;
+
+/// Runs one review command and returns what to print.
+pub(crate) async fn run(settlement: &Settlement, command: ReviewCommand) -> anyhow::Result<Value> {
+    match command {
+        ReviewCommand::List { operator } => {
+            let operator = operator
+                .map(|text| text.parse().context("--operator must be an operator id (op_…)"))
+                .transpose()?;
+            let operations = settlement.operations_in_review(operator).await?;
+            Ok(json!({"data": operations.into_iter().map(operation_json).collect::<Vec<_>>()}))
+        }
+        ReviewCommand::Show { operation } => {
+            let case = settlement.review_case(operation_id(&operation)?).await?;
+            Ok(json!({
+                "operation": operation_json(case.operation),
+                "steps": case.steps.into_iter().map(StepBody::from).collect::<Vec<_>>(),
+                "trade": case.trade.map(|open| TradeBody::from(open.trade)),
+                "redemption": case.redemption.map(RedemptionBody::from),
+            }))
+        }
+        ReviewCommand::Resolve {
+            operation,
+            applied,
+            remote_reference,
+            not_applied: _,
+            by,
+            note,
+        } => {
+            let finding = match (applied, remote_reference) {
+                (true, Some(remote_reference)) => ReviewFinding::Applied { remote_reference },
+                (true, None) => anyhow::bail!("--applied needs the wallet's --remote-reference"),
+                (false, _) => ReviewFinding::NotApplied,
+            };
+            let resolved = settlement
+                .resolve_review(ReviewDecision {
+                    operation_id: operation_id(&operation)?,
+                    finding,
+                    resolved_by: by,
+                    note,
+                })
+                .await?;
+            Ok(json!({"operation": operation_json(resolved)}))
+        }
+    }
+}
+
+fn operation_id(text: &str) -> anyhow::Result<WalletOperationId> {
+    text.parse()
+        .context("--operation must be a wallet operation id (wop_…)")
+}
+
+/// An operation as operators read it, with its operator (staff see every operator's).
+fn operation_json(operation: WalletOperationRecord) -> Value {
+    let operator = operation.operator_id;
+    let mut body = json!(BalanceOperationBody::from(BalanceOperation { operation, steps: None }));
+    body["operatorId"] = json!(operator);
+    body
+}
