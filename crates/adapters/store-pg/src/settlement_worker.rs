@@ -98,9 +98,10 @@ async fn mark_sent(
         Ok(record) => record,
         Err(error) => return Ok(Err(error)),
     };
+    // A send is not an answer: the step carries no status (the row keeps the last answer's).
     let step = WalletOperationStep {
         state: record.state,
-        http_status: record.http_status,
+        http_status: None,
         detail: None,
         at: now,
     };
