@@ -60,6 +60,29 @@ pub async fn spawn_app() -> TestApp {
     app
 }
 
+/// Starts the service configured as production (no simulator) over a fresh database,
+/// with a first operator holding a `*` live key.
+pub async fn spawn_production_app() -> TestApp {
+    let db = TestDatabase::create().await;
+    let config = Config {
+        env: opinion::config::Environment::Production,
+        public_url: Some("https://opinion.example".into()),
+        ..test_config(db.url(), 0)
+    };
+    let (address, access) = start_with(config, db.url()).await;
+    let created = access.create_operator("Production operator", "USD").await.expect("operator");
+    TestApp {
+        address,
+        client: reqwest::Client::new(),
+        access,
+        operator: TestOperator {
+            id: created.operator.id,
+            key: created.first_key.secret.expose().to_owned(),
+        },
+        db,
+    }
+}
+
 /// The configuration of a test instance with `workers` delivery workers.
 fn test_config(database_url: &str, workers: usize) -> Config {
     Config {
@@ -76,7 +99,11 @@ fn test_config(database_url: &str, workers: usize) -> Config {
 
 /// Starts one more instance of the service over `database_url`; returns its address.
 async fn start_instance(database_url: &str, workers: usize) -> (String, Access) {
-    let config = test_config(database_url, workers);
+    start_with(test_config(database_url, workers), database_url).await
+}
+
+/// Starts one instance with `config` over `database_url`; returns its address.
+async fn start_with(config: Config, database_url: &str) -> (String, Access) {
     let keys = opinion::secrets::keys(&config).expect("keys");
     let services: Services = startup::services(&config, database_url, &keys).await.expect("wiring");
     let access = services.access.clone();
