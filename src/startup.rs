@@ -96,7 +96,13 @@ pub async fn services(config: &Config, database_url: &str, keys: &Keys) -> anyho
             random: Arc::new(OsRandom),
         };
         let public_url = config.public_url_for(config.port);
-        Simulator::new(ports, trading.clone(), settlement.clone(), wallet_adapters.clone(), &public_url)
+        Simulator::new(
+            ports,
+            trading.clone(),
+            settlement.clone(),
+            wallet_adapters.clone(),
+            &public_url,
+        )
     });
     Ok(Services {
         access: access(config, store.clone(), clock.clone(), &keys.session_secret)?,
@@ -212,7 +218,9 @@ impl Application {
             reads: services.reads,
             webhooks: services.webhooks,
             wallet_test: services.wallet_test,
-            simulator: services.simulator.map(|simulator| simulator.with_public_url(&public_url)),
+            simulator: services
+                .simulator
+                .map(|simulator| simulator.with_public_url(&public_url)),
             secure_cookies: config.env != Environment::Development,
             public_url,
         };

@@ -70,7 +70,10 @@ pub async fn spawn_production_app() -> TestApp {
         ..test_config(db.url(), 0)
     };
     let (address, access) = start_with(config, db.url()).await;
-    let created = access.create_operator("Production operator", "USD").await.expect("operator");
+    let created = access
+        .create_operator("Production operator", "USD")
+        .await
+        .expect("operator");
     TestApp {
         address,
         client: reqwest::Client::new(),

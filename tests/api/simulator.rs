@@ -19,20 +19,42 @@ async fn simulated_users_and_wallets_are_the_operators_own() {
     let id = user["id"].as_str().expect("id").to_owned();
     assert!(id.starts_with("smu_"));
     assert_problem(
-        app.post("/api/operator/simulator/users", &key, &json!({"externalUserId": "player-1"})).await,
+        app.post(
+            "/api/operator/simulator/users",
+            &key,
+            &json!({"externalUserId": "player-1"}),
+        )
+        .await,
         409,
         "simulated_user_exists",
     )
     .await;
-    let bad = app.post("/api/operator/simulator/users", &key, &json!({"externalUserId": "p", "startingBalance": "-1"})).await;
-    assert_eq!(assert_problem(bad, 400, "validation_failed").await["field"], "startingBalance");
+    let bad = app
+        .post(
+            "/api/operator/simulator/users",
+            &key,
+            &json!({"externalUserId": "p", "startingBalance": "-1"}),
+        )
+        .await;
+    assert_eq!(
+        assert_problem(bad, 400, "validation_failed").await["field"],
+        "startingBalance"
+    );
 
     let changed = json_with_status(
-        app.patch(&format!("/api/operator/simulator/users/{id}"), &key, &json!({"disabled": true, "displayName": "One"})).await,
+        app.patch(
+            &format!("/api/operator/simulator/users/{id}"),
+            &key,
+            &json!({"disabled": true, "displayName": "One"}),
+        )
+        .await,
         200,
     )
     .await;
-    assert_eq!((changed["disabled"].clone(), changed["displayName"].clone()), (json!(true), json!("One")));
+    assert_eq!(
+        (changed["disabled"].clone(), changed["displayName"].clone()),
+        (json!(true), json!("One"))
+    );
     let list = json_with_status(app.get("/api/operator/simulator/users?limit=1", &key).await, 200).await;
     assert_eq!(list["data"][0]["id"], id.as_str());
 
@@ -49,8 +71,19 @@ async fn simulated_users_and_wallets_are_the_operators_own() {
     assert_eq!(wallet["log"], json!([]));
 
     let other = app.new_operator("Other").await;
-    assert_problem(app.get(&format!("/api/operator/simulator/users/{id}"), &other.key).await, 404, "not_found").await;
-    assert_problem(app.get("/api/operator/simulator/wallets/player-1", &other.key).await, 404, "not_found").await;
+    assert_problem(
+        app.get(&format!("/api/operator/simulator/users/{id}"), &other.key)
+            .await,
+        404,
+        "not_found",
+    )
+    .await;
+    assert_problem(
+        app.get("/api/operator/simulator/wallets/player-1", &other.key).await,
+        404,
+        "not_found",
+    )
+    .await;
 }
 
 #[tokio::test]
@@ -62,13 +95,22 @@ async fn a_buy_goes_through_the_wallet_client_to_the_simulated_wallet() {
     connect(&app, &key, 10_000).await;
     let market = market(&app, &key).await;
 
-    let report = operate(&app, &key, id, &json!({"operation": "buy", "marketId": market, "outcome": "yes", "shares": "100"})).await;
+    let report = operate(
+        &app,
+        &key,
+        id,
+        &json!({"operation": "buy", "marketId": market, "outcome": "yes", "shares": "100"}),
+    )
+    .await;
     assert_eq!(report["completed"], true, "{report:#}");
     let buy = step(&report, "buy");
     assert_eq!(buy["ids"]["status"], "executed", "{report:#}");
     let trade_id = buy["ids"]["tradeId"].as_str().expect("tradeId");
     let amount: i64 = buy["ids"]["amount"].as_str().expect("amount").parse().expect("digits");
-    assert_eq!(step(&report, "wallet")["ids"]["balance"], (100_000 - amount).to_string());
+    assert_eq!(
+        step(&report, "wallet")["ids"]["balance"],
+        (100_000 - amount).to_string()
+    );
 
     let wallet = json_with_status(app.get("/api/operator/simulator/wallets/player-1", &key).await, 200).await;
     let entry = &wallet["log"][0];
@@ -89,9 +131,7 @@ async fn injected_faults_lead_to_refusals_and_manual_review() {
     let id = user["id"].as_str().expect("id");
     connect(&app, &key, 1_000).await;
     let market = market(&app, &key).await;
-    let buy = |fault: serde_json::Value| {
-        json!({"operation": "buy", "marketId": market, "outcome": "yes", "shares": "10", "faults": [fault]})
-    };
+    let buy = |fault: serde_json::Value| json!({"operation": "buy", "marketId": market, "outcome": "yes", "shares": "10", "faults": [fault]});
 
     let refused = operate(&app, &key, id, &buy(json!({"kind": "insufficient_funds"}))).await;
     assert_eq!(step(&refused, "buy")["ids"]["status"], "failed", "{refused:#}");
@@ -105,13 +145,22 @@ async fn injected_faults_lead_to_refusals_and_manual_review() {
     let dropped = operate(&app, &key, second, &buy(json!({"kind": "dropped_connection"}))).await;
     assert_eq!(step(&dropped, "buy")["ids"]["status"], "manual_review", "{dropped:#}");
     let log = settled_log(&app, &key, "player-2").await;
-    assert_eq!((log[0]["delivery"].clone(), log[0]["applied"].clone()), (json!("dropped"), json!(true)));
+    assert_eq!(
+        (log[0]["delivery"].clone(), log[0]["applied"].clone()),
+        (json!("dropped"), json!(true))
+    );
 
     let wallet = json_with_status(app.get("/api/operator/simulator/wallets/player-1", &key).await, 200).await;
     let log = wallet["log"].as_array().expect("log");
     let faults: Vec<&str> = log.iter().filter_map(|e| e["fault"]["kind"].as_str()).collect();
-    assert!(faults.contains(&"insufficient_funds") && faults.contains(&"server_error"), "{wallet:#}");
-    let refusal = log.iter().find(|e| e["fault"]["kind"] == "insufficient_funds").expect("refused entry");
+    assert!(
+        faults.contains(&"insufficient_funds") && faults.contains(&"server_error"),
+        "{wallet:#}"
+    );
+    let refusal = log
+        .iter()
+        .find(|e| e["fault"]["kind"] == "insufficient_funds")
+        .expect("refused entry");
     assert_eq!(refusal["answerStatus"], 402, "the refusal was recorded under its key");
 }
 
@@ -137,9 +186,21 @@ async fn a_timeout_is_applied_by_the_wallet_while_the_trade_waits_for_review() {
     assert_eq!(log[0]["fault"]["kind"], "timeout");
     assert_eq!(log[0]["applied"], true);
     let wallet = json_with_status(app.get("/api/operator/simulator/wallets/player-1", &key).await, 200).await;
-    assert_eq!(wallet["balance"], (100_000 - amount).to_string(), "the wallet applied it after the platform gave up");
-    let operations = json_with_status(app.get("/api/operator/balance-operations?state=manual_review", &key).await, 200).await;
-    assert_eq!(operations["data"][0]["idempotencyKey"], buy["ids"]["idempotencyKey"], "{operations:#}");
+    assert_eq!(
+        wallet["balance"],
+        (100_000 - amount).to_string(),
+        "the wallet applied it after the platform gave up"
+    );
+    let operations = json_with_status(
+        app.get("/api/operator/balance-operations?state=manual_review", &key)
+            .await,
+        200,
+    )
+    .await;
+    assert_eq!(
+        operations["data"][0]["idempotencyKey"], buy["ids"]["idempotencyKey"],
+        "{operations:#}"
+    );
 }
 
 #[tokio::test]
@@ -151,21 +212,52 @@ async fn a_batch_trades_a_simulator_market_that_resolves_and_pays_out() {
     }
     connect(&app, &key, 10_000).await;
     let market = market(&app, &key).await;
-    let batch = scenario(&app, &key, &json!({"scenario": "trade_batch", "marketId": market, "outcome": "yes", "shares": "50"})).await;
+    let batch = scenario(
+        &app,
+        &key,
+        &json!({"scenario": "trade_batch", "marketId": market, "outcome": "yes", "shares": "50"}),
+    )
+    .await;
     assert_eq!(batch["completed"], true, "{batch:#}");
-    let buys = batch["steps"].as_array().expect("steps").iter().filter(|s| s["step"] == "buy").count();
+    let buys = batch["steps"]
+        .as_array()
+        .expect("steps")
+        .iter()
+        .filter(|s| s["step"] == "buy")
+        .count();
     assert_eq!(buys, 2);
 
     let other = app.new_operator("Other").await;
-    let refused = app.post("/api/operator/simulator/operations", &other.key, &json!({"scenario": "resolve_market", "marketId": market, "resolution": "yes"})).await;
+    let refused = app
+        .post(
+            "/api/operator/simulator/operations",
+            &other.key,
+            &json!({"scenario": "resolve_market", "marketId": market, "resolution": "yes"}),
+        )
+        .await;
     assert_problem(refused, 409, "not_a_simulator_market").await;
 
-    let resolved = scenario(&app, &key, &json!({"scenario": "resolve_market", "marketId": market, "resolution": "yes"})).await;
+    let resolved = scenario(
+        &app,
+        &key,
+        &json!({"scenario": "resolve_market", "marketId": market, "resolution": "yes"}),
+    )
+    .await;
     assert_eq!(resolved["completed"], true, "{resolved:#}");
     assert_eq!(step(&resolved, "resolve_market")["ids"]["redemptions"], "2");
     assert_eq!(step(&resolved, "resolve_market")["ids"]["payoutTotal"], "100");
-    let redemptions = json_with_status(app.get(&format!("/api/operator/redemptions?marketId={market}"), &key).await, 200).await;
-    let statuses: Vec<&str> = redemptions["data"].as_array().expect("data").iter().filter_map(|r| r["status"].as_str()).collect();
+    let redemptions = json_with_status(
+        app.get(&format!("/api/operator/redemptions?marketId={market}"), &key)
+            .await,
+        200,
+    )
+    .await;
+    let statuses: Vec<&str> = redemptions["data"]
+        .as_array()
+        .expect("data")
+        .iter()
+        .filter_map(|r| r["status"].as_str())
+        .collect();
     assert_eq!(statuses, ["paid", "paid"], "{redemptions:#}");
 }
 
@@ -194,7 +286,11 @@ async fn the_simulated_wallet_trusts_only_the_adapter_signature() {
 /// wallet may still hold a request the platform stopped waiting for).
 async fn settled_log(app: &TestApp, key: &str, player: &str) -> Vec<serde_json::Value> {
     for _ in 0..200 {
-        let wallet = json_with_status(app.get(&format!("/api/operator/simulator/wallets/{player}"), key).await, 200).await;
+        let wallet = json_with_status(
+            app.get(&format!("/api/operator/simulator/wallets/{player}"), key).await,
+            200,
+        )
+        .await;
         let log = wallet["log"].as_array().cloned().unwrap_or_default();
         if log.first().is_some_and(|entry| entry["delivery"] != "pending") {
             return log;

@@ -18,14 +18,22 @@ pub async fn scenario(app: &TestApp, key: &str, body: &Value) -> Value {
 
 /// Points the operator's wallet adapter at its simulated wallet.
 pub async fn connect(app: &TestApp, key: &str, timeout_ms: i64) {
-    let report = scenario(app, key, &json!({"scenario": "connect_wallet", "timeoutMs": timeout_ms})).await;
+    let report = scenario(
+        app,
+        key,
+        &json!({"scenario": "connect_wallet", "timeoutMs": timeout_ms}),
+    )
+    .await;
     assert_eq!(report["completed"], true, "{report}");
 }
 
 /// Creates a simulator market and answers its id.
 pub async fn market(app: &TestApp, key: &str) -> String {
     let report = scenario(app, key, &json!({"scenario": "create_market", "liquidity": "100000"})).await;
-    report["steps"][0]["ids"]["marketId"].as_str().expect("marketId").to_owned()
+    report["steps"][0]["ids"]["marketId"]
+        .as_str()
+        .expect("marketId")
+        .to_owned()
 }
 
 /// Runs an operation for a simulated user and answers its report.

@@ -79,7 +79,10 @@ async fn the_simulated_wallet_passes_every_check_and_the_test_nets_to_zero() {
     assert_eq!(failed(&report), BTreeSet::new(), "{report:#}");
     assert_eq!(report["verdict"], "passed");
     assert_eq!(report["netChange"], "0");
-    assert!(report["cleanup"].as_array().is_some_and(|c| c.len() == 1), "only the end balance read");
+    assert!(
+        report["cleanup"].as_array().is_some_and(|c| c.len() == 1),
+        "only the end balance read"
+    );
     let names: BTreeSet<String> = report["checks"]
         .as_array()
         .expect("checks")
@@ -87,16 +90,33 @@ async fn the_simulated_wallet_passes_every_check_and_the_test_nets_to_zero() {
         .map(|check| check["name"].as_str().expect("name").to_owned())
         .collect();
     assert!(metadata_checks().is_subset(&names));
-    for name in ["balance_read", "debit", "repeat_same_key", "same_key_other_payload", "insufficient_funds", "unknown_user", "signature_wrong_secret", "signature_stale_timestamp", "timing"] {
+    for name in [
+        "balance_read",
+        "debit",
+        "repeat_same_key",
+        "same_key_other_payload",
+        "insufficient_funds",
+        "unknown_user",
+        "signature_wrong_secret",
+        "signature_stale_timestamp",
+        "timing",
+    ] {
         assert!(names.contains(name), "{name}");
     }
-    assert!(
-        !report.to_string().contains("lookup"),
-        "the test has no lookup step"
-    );
-    let wallet = json_with_status(app.get(&format!("/api/operator/simulator/wallets/{TEST_USER}"), &key).await, 200).await;
+    assert!(!report.to_string().contains("lookup"), "the test has no lookup step");
+    let wallet = json_with_status(
+        app.get(&format!("/api/operator/simulator/wallets/{TEST_USER}"), &key)
+            .await,
+        200,
+    )
+    .await;
     assert_eq!(wallet["balance"], "10000", "{wallet}");
-    let applied = wallet["log"].as_array().expect("log").iter().filter(|e| e["applied"] == true).count();
+    let applied = wallet["log"]
+        .as_array()
+        .expect("log")
+        .iter()
+        .filter(|e| e["applied"] == true)
+        .count();
     assert_eq!(applied, 4, "one debit and three credits moved money: {wallet:#}");
 }
 
@@ -115,9 +135,21 @@ async fn a_wallet_applying_a_repeated_key_twice_fails_only_the_repeat_check() {
     let wallet = FakeWallet::start_in("USD").await;
     wallet.break_contract(Breakage::DoubleAppliesRepeats);
     let report = test_against(&app, &wallet, 10_000).await;
-    assert_eq!(failed(&report), BTreeSet::from(["repeat_same_key".to_owned()]), "{report:#}");
-    let repeat = report["checks"].as_array().expect("checks").iter().find(|c| c["name"] == "repeat_same_key").expect("check");
-    assert!(repeat["fix"].as_str().is_some_and(|fix| fix.contains("deduplicate")), "{repeat}");
+    assert_eq!(
+        failed(&report),
+        BTreeSet::from(["repeat_same_key".to_owned()]),
+        "{report:#}"
+    );
+    let repeat = report["checks"]
+        .as_array()
+        .expect("checks")
+        .iter()
+        .find(|c| c["name"] == "repeat_same_key")
+        .expect("check");
+    assert!(
+        repeat["fix"].as_str().is_some_and(|fix| fix.contains("deduplicate")),
+        "{repeat}"
+    );
     assert_eq!(report["netChange"], "0", "the cleanup gave the second debit back");
     assert_eq!(wallet.balance(TEST_USER), Some(10_000));
 }
@@ -138,7 +170,11 @@ async fn a_wallet_answering_200_to_insufficient_funds_fails_only_that_check() {
     let wallet = FakeWallet::start_in("USD").await;
     wallet.break_contract(Breakage::AcceptsOverdraft);
     let report = test_against(&app, &wallet, 10_000).await;
-    assert_eq!(failed(&report), BTreeSet::from(["insufficient_funds".to_owned()]), "{report:#}");
+    assert_eq!(
+        failed(&report),
+        BTreeSet::from(["insufficient_funds".to_owned()]),
+        "{report:#}"
+    );
 }
 
 #[tokio::test]
@@ -148,15 +184,35 @@ async fn a_slow_wallet_fails_only_the_timing_check() {
     wallet.fail_next(TEST_USER, Fault::SlowAnswer(Duration::from_millis(1_100)));
     let report = test_against(&app, &wallet, 2_000).await;
     assert_eq!(failed(&report), BTreeSet::from(["timing".to_owned()]), "{report:#}");
-    let timing = report["checks"].as_array().expect("checks").iter().find(|c| c["name"] == "timing").expect("timing");
-    assert!(timing["exchanges"][0]["elapsedMs"].as_u64().is_some_and(|ms| ms >= 1_100), "{timing}");
+    let timing = report["checks"]
+        .as_array()
+        .expect("checks")
+        .iter()
+        .find(|c| c["name"] == "timing")
+        .expect("timing");
+    assert!(
+        timing["exchanges"][0]["elapsedMs"]
+            .as_u64()
+            .is_some_and(|ms| ms >= 1_100),
+        "{timing}"
+    );
 }
 
 #[tokio::test]
 async fn the_test_needs_a_configured_adapter_and_a_sane_request() {
     let app = spawn_app().await;
     let key = app.key_with(&["wallet_adapter:write"]).await;
-    assert_problem(app.post(TEST_PATH, &key, &json!({})).await, 409, "wallet_adapter_not_configured").await;
-    let body = assert_problem(app.post(TEST_PATH, &key, &json!({"amount": "0"})).await, 400, "validation_failed").await;
+    assert_problem(
+        app.post(TEST_PATH, &key, &json!({})).await,
+        409,
+        "wallet_adapter_not_configured",
+    )
+    .await;
+    let body = assert_problem(
+        app.post(TEST_PATH, &key, &json!({"amount": "0"})).await,
+        400,
+        "validation_failed",
+    )
+    .await;
     assert_eq!(body["field"], "amount");
 }

@@ -15,11 +15,6 @@ use utoipa::openapi::{
 };
 
 use crate::dto::{
-    CheckBody, CreateSimulatedUserBody, ExchangeBody, FaultBody, OperationReportBody, PutSimulatedWalletBody,
-    ReportStepBody, ScenarioBody, SimulatedUserBody, SimulatedWalletBody, UpdateSimulatedUserBody, UserOperationBody,
-    WalletLogEntryBody, WalletTestBody, WalletTestReportBody,
-};
-use crate::dto::{
     ApiKeyBody, BalanceOperationBody, BalanceOperationsQuery, CreateApiKeyBody, CreateStaffBody,
     CreateWebhookEndpointBody, CreatedApiKeyBody, DeliveryQuery, HistoryQuery, LaunchBody, LaunchedBody, LoginBody,
     MarketBody, MarketsQuery, PlayerBody, PortfolioBody, PortfolioLinkBody, PortfolioLinkQuery,
@@ -29,6 +24,11 @@ use crate::dto::{
     TrendingMarketBody, TrendingQuery, TrendingScoreBody, UpdateStaffBody, UpdateWebhookEndpointBody, UserBody,
     UsersQuery, VisibilityBody, WalletAdapterBody, WebhookAttemptBody, WebhookDeliveryBody, WebhookEndpointBody,
     WebhookEndpointWithSecretBody,
+};
+use crate::dto::{
+    CheckBody, CreateSimulatedUserBody, ExchangeBody, FaultBody, OperationReportBody, PutSimulatedWalletBody,
+    ReportStepBody, ScenarioBody, SimulatedUserBody, SimulatedWalletBody, UpdateSimulatedUserBody, UserOperationBody,
+    WalletLogEntryBody, WalletTestBody, WalletTestReportBody,
 };
 use crate::extract::PageQuery;
 use crate::problem::{PROBLEM_JSON, Problem};

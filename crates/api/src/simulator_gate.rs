@@ -14,7 +14,10 @@ use crate::state::ApiState;
 pub const SIMULATOR_ROUTES: &str = "/api/operator/simulator/";
 
 /// Answers 404 when the state has no simulator; otherwise passes the request on.
-pub async fn gate(request: ServiceRequest, next: Next<impl MessageBody + 'static>) -> Result<ServiceResponse<BoxBody>, Error> {
+pub async fn gate(
+    request: ServiceRequest,
+    next: Next<impl MessageBody + 'static>,
+) -> Result<ServiceResponse<BoxBody>, Error> {
     let available = request
         .app_data::<web::Data<ApiState>>()
         .is_some_and(|state| state.simulator.is_some());

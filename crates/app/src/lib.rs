@@ -48,8 +48,9 @@ pub use reads::{
 pub use session_tokens::{SessionRef, SessionTokens};
 pub use sessions::StartedSession;
 pub use simulator::{
-    FaultRequest, NewSimulatedUser, OperationReport, ReportStep, SIMULATOR_WALLET_PREFIX, Scenario, SimulatedUserChange,
-    SimulatedWalletCall, SimulatedWalletReply, Simulator, SimulatorPorts, StepOutcome, UserOperation,
+    FaultRequest, NewSimulatedUser, OperationReport, ReportStep, SIMULATOR_WALLET_PREFIX, Scenario,
+    SimulatedUserChange, SimulatedWalletCall, SimulatedWalletReply, Simulator, SimulatorPorts, StepOutcome,
+    UserOperation,
 };
 pub use staff::{NewStaff, StaffChange, StaffWithPassword};
 pub use trading::{

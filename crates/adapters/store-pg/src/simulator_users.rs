@@ -35,7 +35,8 @@ pub(crate) struct SimulatedUserRow {
 
 impl SimulatedUserRow {
     fn from_record(user: &SimulatedUser) -> Result<Self, StoreError> {
-        let faults = serde_json::to_value(&user.faults).map_err(|e| corrupt("simulator_users", uuid_of(user.id), &e))?;
+        let faults =
+            serde_json::to_value(&user.faults).map_err(|e| corrupt("simulator_users", uuid_of(user.id), &e))?;
         Ok(Self {
             operator_id: uuid_of(user.operator_id),
             id: uuid_of(user.id),
@@ -295,7 +296,11 @@ impl opinion_app::ports::SimulatorStore for PgStore {
         self.insert_simulator_market(operator, market, at).await
     }
 
-    async fn is_simulator_market(&self, operator: OperatorId, market: opinion_core::MarketId) -> Result<bool, StoreError> {
+    async fn is_simulator_market(
+        &self,
+        operator: OperatorId,
+        market: opinion_core::MarketId,
+    ) -> Result<bool, StoreError> {
         self.simulator_market_exists(operator, market).await
     }
 }

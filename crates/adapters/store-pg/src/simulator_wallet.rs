@@ -92,7 +92,11 @@ impl LogRow {
             amount: self.amount,
             currency: self.currency.map(|c| c.parse()).transpose().map_err(|e| bad(&e))?,
             metadata,
-            fault: self.fault.map(serde_json::from_value).transpose().map_err(|e| bad(&e))?,
+            fault: self
+                .fault
+                .map(serde_json::from_value)
+                .transpose()
+                .map_err(|e| bad(&e))?,
             applied: self.applied,
             delivery,
             received_at: self.received_at,
@@ -307,7 +311,11 @@ impl PgStore {
     }
 
     /// Whether the operator's simulator created `market`.
-    pub(crate) async fn simulator_market_exists(&self, operator: OperatorId, market: MarketId) -> Result<bool, StoreError> {
+    pub(crate) async fn simulator_market_exists(
+        &self,
+        operator: OperatorId,
+        market: MarketId,
+    ) -> Result<bool, StoreError> {
         let mut conn = self.conn().await?;
         let found = simulator_markets::table
             .find((uuid_of(operator), uuid_of(market)))

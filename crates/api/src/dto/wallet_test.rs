@@ -33,7 +33,8 @@ pub struct WalletTestReportBody {
     pub amount: String,
     /// Every check, in the order run.
     pub checks: Vec<CheckBody>,
-    /// Mutations sent after the checks to undo what the wallet applied but should have refused.
+    /// The end balance read, and the mutation sent to undo what the wallet applied but
+    /// should have refused (only the read for a passing wallet).
     pub cleanup: Vec<ExchangeBody>,
     /// The test player's balance change over the whole test (zero for a passing wallet).
     pub net_change: Option<String>,

@@ -93,7 +93,10 @@ fn scenario(body: &ScenarioBody) -> Result<Scenario, ApiError> {
             users: body
                 .users
                 .iter()
-                .map(|id| id.parse::<SimulatorUserId>().map_err(|e| AppError::invalid("users", e).into()))
+                .map(|id| {
+                    id.parse::<SimulatorUserId>()
+                        .map_err(|e| AppError::invalid("users", e).into())
+                })
                 .collect::<Result<_, ApiError>>()?,
         },
         "resolve_market" => Scenario::ResolveMarket {

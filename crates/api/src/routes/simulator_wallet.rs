@@ -94,6 +94,8 @@ impl MessageBody for CutShort {
     }
 
     fn poll_next(self: Pin<&mut Self>, _: &mut Context<'_>) -> Poll<Option<Result<Bytes, Self::Error>>> {
-        Poll::Ready(Some(Err(std::io::Error::other("the simulated wallet dropped the connection"))))
+        Poll::Ready(Some(Err(std::io::Error::other(
+            "the simulated wallet dropped the connection",
+        ))))
     }
 }

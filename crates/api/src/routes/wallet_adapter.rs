@@ -4,10 +4,12 @@ use actix_web::{HttpResponse, web};
 use opinion_app::{WalletAdapterChange, WalletTestRequest};
 
 use crate::auth::Caller;
-use crate::dto::{PutWalletAdapterBody, SavedWalletAdapterBody, WalletAdapterBody, WalletTestBody, WalletTestReportBody};
+use crate::dto::{
+    PutWalletAdapterBody, SavedWalletAdapterBody, WalletAdapterBody, WalletTestBody, WalletTestReportBody,
+};
+use crate::error::ApiError;
 use crate::extract::optional_json;
 use crate::routes::simulator::minor_units;
-use crate::error::ApiError;
 use crate::state::ApiState;
 
 /// The operator's configuration, without its secret; 404 until it is set.
@@ -43,7 +45,11 @@ pub async fn test(state: web::Data<ApiState>, caller: Caller, body: web::Bytes) 
     let body: WalletTestBody = optional_json(&body)?;
     let request = WalletTestRequest {
         external_user_id: body.external_user_id,
-        amount: body.amount.as_deref().map(|text| minor_units("amount", text)).transpose()?,
+        amount: body
+            .amount
+            .as_deref()
+            .map(|text| minor_units("amount", text))
+            .transpose()?,
     };
     let report = state.wallet_test.run(&caller.0, request).await?;
     Ok(HttpResponse::Ok().json(WalletTestReportBody::from(report)))

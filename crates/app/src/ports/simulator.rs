@@ -4,8 +4,8 @@
 //! compare-and-set writes so several instances share one simulated wallet.
 
 use async_trait::async_trait;
-use opinion_core::{MarketId, OperatorId, Page, PageRequest, SimulatorLogId, SimulatorLogKind, SimulatorUserId};
 use opinion_core::SimulatorUserKind;
+use opinion_core::{MarketId, OperatorId, Page, PageRequest, SimulatorLogId, SimulatorLogKind, SimulatorUserId};
 use opinion_wallet::{IdempotencyKey, KeyRecord, RequestFingerprint, WalletAnswer};
 use time::OffsetDateTime;
 
@@ -77,8 +77,11 @@ pub trait SimulatorStore: Send + Sync {
     ) -> Result<Option<SimulatedFault>, StoreError>;
 
     /// What is recorded under a key.
-    async fn find_wallet_key(&self, operator: OperatorId, key: &IdempotencyKey)
-    -> Result<Option<KeyRecord>, StoreError>;
+    async fn find_wallet_key(
+        &self,
+        operator: OperatorId,
+        key: &IdempotencyKey,
+    ) -> Result<Option<KeyRecord>, StoreError>;
 
     /// Records a new key as in progress; `Ok(false)` when the key is recorded already.
     async fn claim_wallet_key(

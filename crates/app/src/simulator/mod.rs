@@ -81,3 +81,6 @@ impl Simulator {
 
 /// Where the simulated wallets are served: `{publicUrl}/simulator-wallet/{operatorId}`.
 pub const SIMULATOR_WALLET_PREFIX: &str = "/simulator-wallet";
+
+#[cfg(test)]
+mod wallet_tests;

@@ -111,7 +111,10 @@ impl Simulator {
                 outcome,
                 shares,
                 users,
-            } => self.batch(caller, market_id, outcome, shares, users, &mut report).await?,
+            } => {
+                self.batch(caller, market_id, outcome, shares, users, &mut report)
+                    .await?
+            }
             Scenario::ResolveMarket { market_id, resolution } => {
                 self.resolve(caller.operator_id, market_id, resolution, &mut report)
                     .await?;
@@ -220,7 +223,9 @@ impl Simulator {
         if others > 0 {
             return Err(AppError::Conflict {
                 code: "market_traded_by_others",
-                detail: format!("{others} other operator(s) traded this market; it cannot be resolved through the simulator"),
+                detail: format!(
+                    "{others} other operator(s) traded this market; it cannot be resolved through the simulator"
+                ),
             });
         }
         let resolved = match self.settlement.resolve_market(market_id, resolution).await {

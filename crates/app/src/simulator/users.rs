@@ -113,15 +113,19 @@ impl Simulator {
         change: SimulatedUserChange,
     ) -> Result<SimulatedUser, AppError> {
         let display_name = check_display_name(change.display_name)?;
-        self.change_user(caller, |user| {
-            if let Some(name) = &display_name {
-                user.display_name = Some(name.clone());
-            }
-            if let Some(disabled) = change.disabled {
-                user.disabled = disabled;
-            }
-            Ok(())
-        }, UserRef::Id(id))
+        self.change_user(
+            caller,
+            |user| {
+                if let Some(name) = &display_name {
+                    user.display_name = Some(name.clone());
+                }
+                if let Some(disabled) = change.disabled {
+                    user.disabled = disabled;
+                }
+                Ok(())
+            },
+            UserRef::Id(id),
+        )
         .await
     }
 
@@ -142,10 +146,14 @@ impl Simulator {
         balance: i64,
     ) -> Result<SimulatedUser, AppError> {
         let balance = check_balance("balance", balance)?;
-        self.change_user(caller, |user| {
-            user.balance = balance;
-            Ok(())
-        }, UserRef::External(external_user_id))
+        self.change_user(
+            caller,
+            |user| {
+                user.balance = balance;
+                Ok(())
+            },
+            UserRef::External(external_user_id),
+        )
         .await
     }
 

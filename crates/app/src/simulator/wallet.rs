@@ -57,7 +57,12 @@ impl Simulator {
     pub async fn wallet_mutation(&self, call: SimulatedWalletCall) -> Result<SimulatedWalletReply, AppError> {
         let operator = call.operator_id;
         let now = self.ports.clock.now();
-        let mut entry = logged_request(operator, SimulatorLogId::from_ulid(self.ports.random.ulid()), &call.body, now);
+        let mut entry = logged_request(
+            operator,
+            SimulatorLogId::from_ulid(self.ports.random.ulid()),
+            &call.body,
+            now,
+        );
         let timeout = match self.verify(&call).await? {
             Ok(timeout) => timeout,
             Err(answer) => return self.answer_now(entry, answer).await,
@@ -76,11 +81,7 @@ impl Simulator {
         if let Some(answer) = self.admit(operator, &request).await? {
             return self.answer_now(entry, answer).await;
         }
-        entry.fault = self
-            .ports
-            .store
-            .take_fault(operator, &request.external_user_id)
-            .await?;
+        entry.fault = self.ports.store.take_fault(operator, &request.external_user_id).await?;
         self.ports.store.append_wallet_log(&entry).await?;
         let (reply, applied) = self.commit(&entry, &request, timeout).await?;
         let delivery = match &reply {
@@ -203,9 +204,10 @@ impl Simulator {
                 let applied = self.settle(entry, request, None).await?.is_applied();
                 (SimulatedWalletReply::Drop, applied)
             }
-            Some(SimulatedFault::InsufficientFunds) => {
-                answer(self.settle(entry, request, Some(RefusalCode::InsufficientFunds)).await?)
-            }
+            Some(SimulatedFault::InsufficientFunds) => answer(
+                self.settle(entry, request, Some(RefusalCode::InsufficientFunds))
+                    .await?,
+            ),
         })
     }
 

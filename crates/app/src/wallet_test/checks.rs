@@ -97,12 +97,10 @@ impl<'a> TestRun<'a> {
     }
 
     fn mutation(&self, flow: WalletFlow, user: &str, amount: i64) -> TestMutation {
-        self.factory()
-            .of(flow, user, amount)
-            .unwrap_or_else(|| TestMutation {
-                key: String::new(),
-                fields: serde_json::Map::new(),
-            })
+        self.factory().of(flow, user, amount).unwrap_or_else(|| TestMutation {
+            key: String::new(),
+            fields: serde_json::Map::new(),
+        })
     }
 
     async fn send(&self, running: &mut Running, call: &str, probe: WalletProbe) -> ProbeObserved {
@@ -123,7 +121,10 @@ impl<'a> TestRun<'a> {
         let (balance, currency) = expect_balance(&observed, &self.user)?;
         self.last_known = Some(balance);
         if currency != self.currency {
-            return Err(format!("the balance is in {currency}, the operator's currency is {}", self.currency));
+            return Err(format!(
+                "the balance is in {currency}, the operator's currency is {}",
+                self.currency
+            ));
         }
         Ok(balance)
     }
@@ -143,9 +144,17 @@ impl<'a> TestRun<'a> {
 
     /// Sends an applied-expected mutation and checks the answered balance against the
     /// last known one moved by `delta`.
-    async fn applied(&mut self, running: &mut Running, call: &str, mutation: &TestMutation, delta: i64) -> Option<(String, i64)> {
+    async fn applied(
+        &mut self,
+        running: &mut Running,
+        call: &str,
+        mutation: &TestMutation,
+        delta: i64,
+    ) -> Option<(String, i64)> {
         let before = self.last_known;
-        let observed = self.send(running, call, mutation.probe(ProbeSigning::Configured, 0)).await;
+        let observed = self
+            .send(running, call, mutation.probe(ProbeSigning::Configured, 0))
+            .await;
         match expect_applied(&observed) {
             Ok((reference, balance)) => {
                 if let Some(before) = before
@@ -210,7 +219,9 @@ impl<'a> TestRun<'a> {
 
     async fn debit_check(&mut self, debit: &TestMutation) -> Option<(String, i64)> {
         let mut running = Running::new();
-        let answer = self.applied(&mut running, "POST /v1/mutations (buy debit)", debit, -3 * self.amount).await;
+        let answer = self
+            .applied(&mut running, "POST /v1/mutations (buy debit)", debit, -3 * self.amount)
+            .await;
         self.finish(
             "debit",
             "200 {status: applied, remoteReference, balance} with the balance right after the debit",
@@ -223,7 +234,11 @@ impl<'a> TestRun<'a> {
     async fn repeat_check(&mut self, debit: &TestMutation, first: Option<&(String, i64)>) {
         let mut running = Running::new();
         let observed = self
-            .send(&mut running, "POST /v1/mutations (the same key and payload again)", debit.probe(ProbeSigning::Configured, 0))
+            .send(
+                &mut running,
+                "POST /v1/mutations (the same key and payload again)",
+                debit.probe(ProbeSigning::Configured, 0),
+            )
             .await;
         match (expect_applied(&observed), first) {
             (Ok(again), Some(first)) if again == *first => {}
@@ -235,9 +250,10 @@ impl<'a> TestRun<'a> {
         }
         let before = first.map(|(_, balance)| *balance);
         match self.read_balance(&mut running).await {
-            Ok(now) if Some(now) != before && before.is_some() => running
-                .problems
-                .push(format!("the balance is {now} after the repeat, {} after the first debit: it was applied again", before.unwrap_or_default())),
+            Ok(now) if Some(now) != before && before.is_some() => running.problems.push(format!(
+                "the balance is {now} after the repeat, {} after the first debit: it was applied again",
+                before.unwrap_or_default()
+            )),
             Ok(_) => {}
             Err(problem) => running.problems.push(problem),
         }
@@ -254,12 +270,19 @@ impl<'a> TestRun<'a> {
         let before = self.last_known;
         let other = debit.with_amount(3 * self.amount + 1);
         let observed = self
-            .send(&mut running, "POST /v1/mutations (the same key, another amount)", other.probe(ProbeSigning::Configured, 0))
+            .send(
+                &mut running,
+                "POST /v1/mutations (the same key, another amount)",
+                other.probe(ProbeSigning::Configured, 0),
+            )
             .await;
         running.check(expect_refusal(&observed, RefusalCode::IdempotencyKeyReused));
         match self.read_balance(&mut running).await {
             Ok(now) if before.is_some_and(|before| before != now) => {
-                running.problems.push(format!("the balance moved from {} to {now}", before.unwrap_or_default()));
+                running.problems.push(format!(
+                    "the balance moved from {} to {now}",
+                    before.unwrap_or_default()
+                ));
             }
             Ok(_) => {}
             Err(problem) => running.problems.push(problem),
@@ -275,8 +298,13 @@ impl<'a> TestRun<'a> {
     async fn credit_check(&mut self, flow: WalletFlow) {
         let mut running = Running::new();
         let credit = self.mutation(flow, &self.user.clone(), self.amount);
-        self.applied(&mut running, &format!("POST /v1/mutations ({flow} credit)"), &credit, self.amount)
-            .await;
+        self.applied(
+            &mut running,
+            &format!("POST /v1/mutations ({flow} credit)"),
+            &credit,
+            self.amount,
+        )
+        .await;
         let keys: Vec<&str> = required_metadata(flow).iter().map(|key| key.as_str()).collect();
         self.finish(
             &format!("flow_{flow}"),
@@ -295,11 +323,17 @@ impl<'a> TestRun<'a> {
             Some(balance) => {
                 let debit = self.mutation(WalletFlow::Buy, &self.user.clone(), balance.saturating_add(1).max(1));
                 let observed = self
-                    .send(&mut running, "POST /v1/mutations (a debit above the balance)", debit.probe(ProbeSigning::Configured, 0))
+                    .send(
+                        &mut running,
+                        "POST /v1/mutations (a debit above the balance)",
+                        debit.probe(ProbeSigning::Configured, 0),
+                    )
                     .await;
                 running.check(expect_refusal(&observed, RefusalCode::InsufficientFunds));
             }
-            None => running.problems.push("no balance was told, so no debit above it could be sent".into()),
+            None => running
+                .problems
+                .push("no balance was told, so no debit above it could be sent".into()),
         }
         self.finish(
             "insufficient_funds",
@@ -311,13 +345,22 @@ impl<'a> TestRun<'a> {
 
     async fn unknown_user_check(&mut self) {
         let mut running = Running::new();
-        let stranger = format!("opinion-wallet-test-unknown-{}", self.ports.random.ulid().to_string().to_ascii_lowercase());
+        let stranger = format!(
+            "opinion-wallet-test-unknown-{}",
+            self.ports.random.ulid().to_string().to_ascii_lowercase()
+        );
         let probe = balance_probe(self.ports.random.as_ref(), &stranger, ProbeSigning::Configured);
-        let observed = self.send(&mut running, "POST /v1/balance (an unknown player)", probe).await;
+        let observed = self
+            .send(&mut running, "POST /v1/balance (an unknown player)", probe)
+            .await;
         running.check(expect_balance_refusal(&observed, &stranger, RefusalCode::UserNotFound));
         let debit = self.mutation(WalletFlow::Buy, &stranger, self.amount);
         let observed = self
-            .send(&mut running, "POST /v1/mutations (an unknown player)", debit.probe(ProbeSigning::Configured, 0))
+            .send(
+                &mut running,
+                "POST /v1/mutations (an unknown player)",
+                debit.probe(ProbeSigning::Configured, 0),
+            )
             .await;
         running.check(expect_refusal(&observed, RefusalCode::UserNotFound));
         self.finish(
@@ -336,12 +379,22 @@ impl<'a> TestRun<'a> {
             Ok(secret) => {
                 let credit = self.mutation(WalletFlow::Sell, &self.user.clone(), self.amount);
                 let observed = self
-                    .send(&mut running, "POST /v1/mutations (signed with another secret)", credit.probe(ProbeSigning::With(secret.clone()), 0))
+                    .send(
+                        &mut running,
+                        "POST /v1/mutations (signed with another secret)",
+                        credit.probe(ProbeSigning::With(secret.clone()), 0),
+                    )
                     .await;
                 running.check(expect_refusal(&observed, RefusalCode::InvalidSignature));
                 let probe = balance_probe(self.ports.random.as_ref(), &self.user, ProbeSigning::With(secret));
-                let observed = self.send(&mut running, "POST /v1/balance (signed with another secret)", probe).await;
-                running.check(expect_balance_refusal(&observed, &self.user, RefusalCode::InvalidSignature));
+                let observed = self
+                    .send(&mut running, "POST /v1/balance (signed with another secret)", probe)
+                    .await;
+                running.check(expect_balance_refusal(
+                    &observed,
+                    &self.user,
+                    RefusalCode::InvalidSignature,
+                ));
             }
             Err(error) => running.problems.push(error.to_string()),
         }
@@ -349,7 +402,11 @@ impl<'a> TestRun<'a> {
         let mut running = Running::new();
         let credit = self.mutation(WalletFlow::Sell, &self.user.clone(), self.amount);
         let observed = self
-            .send(&mut running, "POST /v1/mutations (timestamp ten minutes old)", credit.probe(ProbeSigning::Configured, -STALE_SECS))
+            .send(
+                &mut running,
+                "POST /v1/mutations (timestamp ten minutes old)",
+                credit.probe(ProbeSigning::Configured, -STALE_SECS),
+            )
             .await;
         running.check(expect_refusal(&observed, RefusalCode::InvalidSignature));
         self.finish("signature_stale_timestamp", "401 invalid_signature", fix, running);
@@ -359,15 +416,24 @@ impl<'a> TestRun<'a> {
         for flow in WalletFlow::ALL {
             for key in required_metadata(flow) {
                 let mut running = Running::new();
-                let mutation = self.mutation(flow, &self.user.clone(), 1).without_metadata(key.as_str());
+                let mutation = self
+                    .mutation(flow, &self.user.clone(), 1)
+                    .without_metadata(key.as_str());
                 let observed = self
-                    .send(&mut running, &format!("POST /v1/mutations ({flow} without {})", key.as_str()), mutation.probe(ProbeSigning::Configured, 0))
+                    .send(
+                        &mut running,
+                        &format!("POST /v1/mutations ({flow} without {})", key.as_str()),
+                        mutation.probe(ProbeSigning::Configured, 0),
+                    )
                     .await;
                 running.check(expect_refusal(&observed, RefusalCode::InvalidRequest));
                 self.finish(
                     &format!("metadata_{flow}_{}", snake(key.as_str())),
                     "400 invalid_request, nothing applied",
-                    &format!("refuse a {flow} mutation lacking `{}` with 400 invalid_request and apply nothing", key.as_str()),
+                    &format!(
+                        "refuse a {flow} mutation lacking `{}` with 400 invalid_request and apply nothing",
+                        key.as_str()
+                    ),
                     running,
                 );
             }
@@ -393,7 +459,10 @@ impl<'a> TestRun<'a> {
             }
             running.exchanges.push(slowest);
         }
-        let expected = format!("every answer within {} ms, half the configured timeout", limit.as_millis());
+        let expected = format!(
+            "every answer within {} ms, half the configured timeout",
+            limit.as_millis()
+        );
         let fix = format!(
             "answer every call well within the configured timeout of {} ms: a mutation answered late is ambiguous and goes to manual review",
             self.target.timeout.as_millis()
@@ -417,10 +486,18 @@ impl<'a> TestRun<'a> {
         if difference == 0 {
             return (running.exchanges, Some(0));
         }
-        let flow = if difference > 0 { WalletFlow::Sell } else { WalletFlow::Buy };
+        let flow = if difference > 0 {
+            WalletFlow::Sell
+        } else {
+            WalletFlow::Buy
+        };
         let undo = self.mutation(flow, &self.user.clone(), difference.abs());
-        self.send(&mut running, &format!("POST /v1/mutations (cleanup {flow})"), undo.probe(ProbeSigning::Configured, 0))
-            .await;
+        self.send(
+            &mut running,
+            &format!("POST /v1/mutations (cleanup {flow})"),
+            undo.probe(ProbeSigning::Configured, 0),
+        )
+        .await;
         let net = self.read_balance(&mut running).await.ok().map(|now| now - start);
         (running.exchanges, net)
     }

@@ -18,8 +18,8 @@ pub struct WalletTestReport {
     pub amount: i64,
     /// The checks, in the order run.
     pub checks: Vec<CheckResult>,
-    /// Mutations sent after the checks to undo what a wallet applied but should have
-    /// refused (empty for a wallet that passes).
+    /// The end balance read, and the mutation sent after the checks to undo what a
+    /// wallet applied but should have refused (only the read for a wallet that passes).
     pub cleanup: Vec<Exchange>,
     /// The test player's balance change over the whole test, cleanup included, when
     /// both balance reads worked.

@@ -32,8 +32,7 @@ use crate::remote_reference::RemoteReference;
 use crate::request_body::MutationRequest;
 use crate::wallet_answer::WalletAnswer;
 use crate::wallet_rules::{
-    KeyRecord, WalletAccount, answer_balance_read, answer_for_key, apply_mutation, read_balance_request,
-    read_mutation,
+    KeyRecord, WalletAccount, answer_balance_read, answer_for_key, apply_mutation, read_balance_request, read_mutation,
 };
 
 /// What to do with a received mutation.
@@ -149,10 +148,7 @@ impl ReferenceWallet {
     /// Answers a balance read.
     pub fn read_balance(&self, body: &[u8]) -> WalletAnswer {
         match read_balance_request(body) {
-            Ok(request) => answer_balance_read(
-                self.accounts.get(&request.external_user_id),
-                &request.external_user_id,
-            ),
+            Ok(request) => answer_balance_read(self.accounts.get(&request.external_user_id), &request.external_user_id),
             Err(answer) => answer,
         }
     }

@@ -149,7 +149,10 @@ mod tests {
         let in_progress = KeyRecord::InProgress {
             fingerprint: buy.fingerprint(),
         };
-        assert_eq!(answer_for_key(&buy, Some(&in_progress)), Some(WalletAnswer::in_progress()));
+        assert_eq!(
+            answer_for_key(&buy, Some(&in_progress)),
+            Some(WalletAnswer::in_progress())
+        );
         let first = WalletAnswer::applied(reference(), 700);
         let settled = KeyRecord::Settled {
             fingerprint: buy.fingerprint(),
@@ -172,16 +175,40 @@ mod tests {
         };
         let (balance, answer) = apply_mutation(Some(&account), &request(0, 300), reference()).unwrap();
         assert_eq!((balance, answer.is_applied()), (700, true));
-        assert_eq!(apply_mutation(Some(&account), &request(0, 1_001), reference()).unwrap_err().status, 402);
-        assert_eq!(apply_mutation(Some(&account), &request(1, 5), reference()).unwrap().0, 1_005);
-        assert_eq!(apply_mutation(None, &request(1, 5), reference()).unwrap_err().status, 404);
-        let blocked = WalletAccount { blocked: true, ..account };
-        assert_eq!(apply_mutation(Some(&blocked), &request(1, 5), reference()).unwrap_err().status, 403);
+        assert_eq!(
+            apply_mutation(Some(&account), &request(0, 1_001), reference())
+                .unwrap_err()
+                .status,
+            402
+        );
+        assert_eq!(
+            apply_mutation(Some(&account), &request(1, 5), reference()).unwrap().0,
+            1_005
+        );
+        assert_eq!(
+            apply_mutation(None, &request(1, 5), reference()).unwrap_err().status,
+            404
+        );
+        let blocked = WalletAccount {
+            blocked: true,
+            ..account
+        };
+        assert_eq!(
+            apply_mutation(Some(&blocked), &request(1, 5), reference())
+                .unwrap_err()
+                .status,
+            403
+        );
         let euros = WalletAccount {
             currency: "EUR".parse().unwrap(),
             ..account
         };
-        assert_eq!(apply_mutation(Some(&euros), &request(1, 5), reference()).unwrap_err().status, 422);
+        assert_eq!(
+            apply_mutation(Some(&euros), &request(1, 5), reference())
+                .unwrap_err()
+                .status,
+            422
+        );
     }
 
     #[test]

@@ -94,7 +94,9 @@ fn admit(shared: &Shared, request: &WireRequest) -> (usize, Step) {
     } else {
         let body = broken_body(&state, &request.body);
         match state.wallet.admit(&body, key_header) {
-            Admission::Answer(answer) if answer.is_applied() && state.breakage == Some(Breakage::DoubleAppliesRepeats) => {
+            Admission::Answer(answer)
+                if answer.is_applied() && state.breakage == Some(Breakage::DoubleAppliesRepeats) =>
+            {
                 match MutationRequest::parse(&body) {
                     Ok(again) => Step::Proceed(again, None),
                     Err(_) => Step::Answer(answer),
