@@ -13,8 +13,9 @@ use opinion_api::ApiState;
 use opinion_app::ports::Clock;
 use opinion_app::{
     Access, AccessPorts, AccessSettings, OperatorReads, PlayerTokens, PortfolioLinks, ReadPorts, SessionTokens,
-    Settlement, Trading, TradingPorts, TradingSettings, WalletAdapterPorts, WalletAdapterSettings, WalletAdapters,
-    WebhookPorts, WebhookSettings, Webhooks, WorkerSettings,
+    Settlement, Simulator, SimulatorPorts, Trading, TradingPorts, TradingSettings, WalletAdapterPorts,
+    WalletAdapterSettings, WalletAdapterTest, WalletAdapters, WalletTestPorts, WebhookPorts, WebhookSettings, Webhooks,
+    WorkerSettings,
 };
 use opinion_store_pg::{DataKey, PgStore};
 use opinion_wallet_http::{AddressPolicy, HttpWalletGateway};
@@ -56,6 +57,10 @@ pub struct Services {
     pub reads: OperatorReads,
     /// Webhook endpoints, deliveries, replays and the delivery step.
     pub webhooks: Webhooks,
+    /// The full-contract test of operators' wallet adapters.
+    pub wallet_test: WalletAdapterTest,
+    /// The staging simulator; none in production.
+    pub simulator: Option<Simulator>,
 }
 
 /// The use cases over the PostgreSQL store at `database_url`, after migrating it.
@@ -73,17 +78,43 @@ pub async fn services(config: &Config, database_url: &str, keys: &Keys) -> anyho
     let clock: Arc<dyn Clock> = Arc::new(SystemClock);
     let production = config.env == Environment::Production;
     let trading = trading(config, store.clone(), clock.clone(), &keys.session_secret)?;
+    let wallet_adapters = WalletAdapters::new(
+        WalletAdapterPorts {
+            store: store.clone(),
+            clock: clock.clone(),
+            random: Arc::new(OsRandom),
+        },
+        WalletAdapterSettings { production },
+    );
+    let settlement = Settlement::new(trading.clone(), store.clone(), WorkerSettings::default());
+    let simulator = (!production).then(|| {
+        let ports = SimulatorPorts {
+            store: store.clone(),
+            adapters: store.clone(),
+            operators: store.clone(),
+            clock: clock.clone(),
+            random: Arc::new(OsRandom),
+        };
+        let public_url = config.public_url_for(config.port);
+        Simulator::new(
+            ports,
+            trading.clone(),
+            settlement.clone(),
+            wallet_adapters.clone(),
+            &public_url,
+        )
+    });
     Ok(Services {
         access: access(config, store.clone(), clock.clone(), &keys.session_secret)?,
-        wallet_adapters: WalletAdapters::new(
-            WalletAdapterPorts {
-                store: store.clone(),
-                clock: clock.clone(),
-                random: Arc::new(OsRandom),
-            },
-            WalletAdapterSettings { production },
-        ),
-        settlement: Settlement::new(trading.clone(), store.clone(), WorkerSettings::default()),
+        wallet_test: WalletAdapterTest::new(WalletTestPorts {
+            adapters: store.clone(),
+            wallet: trading.wallet_gateway(),
+            operators: store.clone(),
+            random: Arc::new(OsRandom),
+        }),
+        simulator,
+        wallet_adapters,
+        settlement,
         trading,
         reads: reads(store.clone(), clock.clone(), &keys.session_secret)?,
         webhooks: webhooks(config, store, clock)?,
@@ -186,6 +217,10 @@ impl Application {
             trading: services.trading.with_public_url(&public_url),
             reads: services.reads,
             webhooks: services.webhooks,
+            wallet_test: services.wallet_test,
+            simulator: services
+                .simulator
+                .map(|simulator| simulator.with_public_url(&public_url)),
             secure_cookies: config.env != Environment::Development,
             public_url,
         };

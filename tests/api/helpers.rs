@@ -64,6 +64,34 @@ pub async fn spawn_app() -> TestApp {
     app
 }
 
+/// Starts the service configured as production (no simulator) over a fresh database,
+/// with a first operator holding a `*` live key.
+pub async fn spawn_production_app() -> TestApp {
+    let db = TestDatabase::create().await;
+    let config = Config {
+        env: opinion::config::Environment::Production,
+        public_url: Some("https://opinion.example".into()),
+        ..test_config(db.url(), 0)
+    };
+    let (address, services) = start_with(config, db.url()).await;
+    let created = services
+        .access
+        .create_operator("Production operator", "USD")
+        .await
+        .expect("operator");
+    TestApp {
+        address,
+        client: reqwest::Client::new(),
+        access: services.access,
+        settlement: services.settlement,
+        operator: TestOperator {
+            id: created.operator.id,
+            key: created.first_key.secret.expose().to_owned(),
+        },
+        db,
+    }
+}
+
 /// The configuration of a test instance with `workers` delivery workers.
 fn test_config(database_url: &str, workers: usize) -> Config {
     Config {
@@ -83,7 +111,12 @@ fn test_config(database_url: &str, workers: usize) -> Config {
 /// Starts one more instance of the service over `database_url`; returns its address and
 /// its use cases.
 async fn start_instance(database_url: &str, workers: usize) -> (String, Services) {
-    let config = test_config(database_url, workers);
+    start_with(test_config(database_url, workers), database_url).await
+}
+
+/// Starts one instance with `config` over `database_url`; returns its address and its
+/// use cases.
+async fn start_with(config: Config, database_url: &str) -> (String, Services) {
     let keys = opinion::secrets::keys(&config).expect("keys");
     let services: Services = startup::services(&config, database_url, &keys).await.expect("wiring");
     let application = Application::bind(&config, services.clone()).expect("bind");

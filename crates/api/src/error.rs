@@ -45,6 +45,9 @@ pub enum ApiError {
     /// The route is part of the contract but its capability is not built yet.
     #[error("{0:?} is not implemented yet")]
     NotImplemented(RouteId),
+    /// The route exists only in development and staging (the simulator).
+    #[error("not available in production")]
+    NotAvailableInProduction,
     /// The service cannot serve (e.g. the database is down) — readiness.
     #[error("not ready: {0}")]
     NotReady(String),
@@ -107,6 +110,11 @@ impl ApiError {
                     ),
                 )
             }
+            Self::NotAvailableInProduction => Problem::new(
+                StatusCode::NOT_FOUND,
+                "not_available_in_production",
+                "the simulator exists only in development and staging",
+            ),
             Self::NotReady(_) => Problem::new(
                 StatusCode::SERVICE_UNAVAILABLE,
                 "not_ready",

@@ -11,6 +11,7 @@ mod problem;
 mod request_id;
 mod router;
 mod routes;
+mod simulator_gate;
 mod state;
 mod views;
 
@@ -53,6 +54,7 @@ pub fn app(
         )
         .configure(router::mount)
         .configure(routes::player::mount)
+        .configure(routes::simulator_wallet::mount)
         .default_service(web::to(route_not_found))
 }
 

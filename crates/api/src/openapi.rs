@@ -25,6 +25,11 @@ use crate::dto::{
     UsersQuery, VisibilityBody, WalletAdapterBody, WebhookAttemptBody, WebhookDeliveryBody, WebhookEndpointBody,
     WebhookEndpointWithSecretBody,
 };
+use crate::dto::{
+    CheckBody, CreateSimulatedUserBody, ExchangeBody, FaultBody, OperationReportBody, PutSimulatedWalletBody,
+    ReportStepBody, ScenarioBody, SimulatedUserBody, SimulatedWalletBody, UpdateSimulatedUserBody, UserOperationBody,
+    WalletLogEntryBody, WalletTestBody, WalletTestReportBody,
+};
 use crate::extract::PageQuery;
 use crate::problem::{PROBLEM_JSON, Problem};
 use crate::router::is_implemented;
@@ -95,6 +100,15 @@ fn shape(id: RouteId) -> Option<Shape> {
         R::ResolutionsList => shape(None, "200", List("ResolutionBody")),
         R::RedemptionsList => shape(None, "200", List("RedemptionBody")),
         R::BalanceOperationsList => shape(None, "200", List("BalanceOperationBody")),
+        R::WalletAdapterTest => shape(Some("WalletTestBody"), "200", Object("WalletTestReportBody")),
+        R::SimulatorUsersList => shape(None, "200", List("SimulatedUserBody")),
+        R::SimulatorUserCreate => shape(Some("CreateSimulatedUserBody"), "201", Object("SimulatedUserBody")),
+        R::SimulatorUserGet => shape(None, "200", Object("SimulatedUserBody")),
+        R::SimulatorUserUpdate => shape(Some("UpdateSimulatedUserBody"), "200", Object("SimulatedUserBody")),
+        R::SimulatorWalletGet => shape(None, "200", Object("SimulatedWalletBody")),
+        R::SimulatorWalletPut => shape(Some("PutSimulatedWalletBody"), "200", Object("SimulatedWalletBody")),
+        R::SimulatorUserOperation => shape(Some("UserOperationBody"), "200", Object("OperationReportBody")),
+        R::SimulatorOperation => shape(Some("ScenarioBody"), "200", Object("OperationReportBody")),
         _ => None,
     }
 }
@@ -169,6 +183,21 @@ pub fn document() -> OpenApi {
         .schema_from::<BalanceOperationBody>()
         .schema_from::<ResolutionBody>()
         .schema_from::<RedemptionBody>()
+        .schema_from::<WalletTestBody>()
+        .schema_from::<WalletTestReportBody>()
+        .schema_from::<CheckBody>()
+        .schema_from::<ExchangeBody>()
+        .schema_from::<FaultBody>()
+        .schema_from::<CreateSimulatedUserBody>()
+        .schema_from::<UpdateSimulatedUserBody>()
+        .schema_from::<SimulatedUserBody>()
+        .schema_from::<PutSimulatedWalletBody>()
+        .schema_from::<SimulatedWalletBody>()
+        .schema_from::<WalletLogEntryBody>()
+        .schema_from::<UserOperationBody>()
+        .schema_from::<ScenarioBody>()
+        .schema_from::<OperationReportBody>()
+        .schema_from::<ReportStepBody>()
         .security_scheme(
             "bearer",
             SecurityScheme::Http(HttpBuilder::new().scheme(HttpAuthScheme::Bearer).build()),

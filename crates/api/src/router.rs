@@ -12,9 +12,10 @@ use opinion_access::{HttpMethod, ROUTES, RouteId, RouteSpec};
 use crate::auth::{MethodRequirements, guard};
 use crate::error::ApiError;
 use crate::routes::{
-    api_keys, balance_operations, launch, markets, operational, payouts, staff, staff_sessions, trades, users,
-    wallet_adapter, webhooks_deliveries, webhooks_endpoints,
+    api_keys, balance_operations, launch, markets, operational, payouts, simulator, simulator_operations, staff,
+    staff_sessions, trades, users, wallet_adapter, webhooks_deliveries, webhooks_endpoints,
 };
+use crate::simulator_gate::{self, SIMULATOR_ROUTES};
 
 /// Registers every route of the table on `config`.
 pub fn mount(config: &mut web::ServiceConfig) {
@@ -36,7 +37,11 @@ pub fn mount(config: &mut web::ServiceConfig) {
             .fold(web::resource(path), |resource, spec| resource.route(route_for(spec)))
             .default_service(web::to(move || method_not_allowed(allowed.clone())))
             .wrap(from_fn(move |request, next| guard(requirements.clone(), request, next)));
-        config.service(resource);
+        if path.starts_with(SIMULATOR_ROUTES) {
+            config.service(resource.wrap(from_fn(simulator_gate::gate)));
+        } else {
+            config.service(resource);
+        }
     }
 }
 
@@ -128,16 +133,16 @@ fn handler(id: RouteId) -> Handler {
         R::ResolutionsList => Bound(|r| r.to(payouts::resolutions)),
         R::RedemptionsList => Bound(|r| r.to(payouts::redemptions)),
         R::BalanceOperationsList => Bound(|r| r.to(balance_operations::list)),
-        R::WalletAdapterTest
-        | R::SimulatorUsersList
-        | R::SimulatorUserGet
-        | R::SimulatorWalletGet
-        | R::SimulatorUserCreate
-        | R::SimulatorUserUpdate
-        | R::SimulatorUserOperation
-        | R::SimulatorWalletPut
-        | R::SimulatorOperation
-        | R::FlightOverview
+        R::WalletAdapterTest => Bound(|r| r.to(wallet_adapter::test)),
+        R::SimulatorUsersList => Bound(|r| r.to(simulator::list)),
+        R::SimulatorUserGet => Bound(|r| r.to(simulator::get)),
+        R::SimulatorWalletGet => Bound(|r| r.to(simulator::wallet)),
+        R::SimulatorUserCreate => Bound(|r| r.to(simulator::create)),
+        R::SimulatorUserUpdate => Bound(|r| r.to(simulator::update)),
+        R::SimulatorUserOperation => Bound(|r| r.to(simulator_operations::user_operation_run)),
+        R::SimulatorWalletPut => Bound(|r| r.to(simulator::put_wallet)),
+        R::SimulatorOperation => Bound(|r| r.to(simulator_operations::scenario_run)),
+        R::FlightOverview
         | R::FlightFlightsList
         | R::FlightFlightGet
         | R::FlightFlightsExport

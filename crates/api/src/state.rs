@@ -1,6 +1,6 @@
 //! What every handler can reach: the use cases and the HTTP-level settings.
 
-use opinion_app::{Access, OperatorReads, Trading, WalletAdapters, Webhooks};
+use opinion_app::{Access, OperatorReads, Simulator, Trading, WalletAdapterTest, WalletAdapters, Webhooks};
 
 /// Shared state of the HTTP API.
 #[derive(Clone)]
@@ -15,6 +15,10 @@ pub struct ApiState {
     pub wallet_adapters: WalletAdapters,
     /// What operators read, and the visibility of their markets.
     pub reads: OperatorReads,
+    /// The full-contract test of operators' wallet adapters.
+    pub wallet_test: WalletAdapterTest,
+    /// The staging simulator; `None` in production, where its routes answer 404.
+    pub simulator: Option<Simulator>,
     /// Whether the session cookie is marked `Secure` (everywhere but local development).
     pub secure_cookies: bool,
     /// The service's public base URL (`OPINION_PUBLIC_URL`), for links it hands out.

@@ -12,9 +12,11 @@ mod principal;
 mod reads;
 mod session_tokens;
 mod sessions;
+mod simulator;
 mod staff;
 mod trading;
 mod wallet_adapters;
+mod wallet_test;
 mod webhook_attempt;
 mod webhook_deliveries;
 mod webhook_endpoints;
@@ -45,6 +47,11 @@ pub use reads::{
 };
 pub use session_tokens::{SessionRef, SessionTokens};
 pub use sessions::StartedSession;
+pub use simulator::{
+    FaultRequest, NewSimulatedUser, OperationReport, ReportStep, SIMULATOR_WALLET_PREFIX, Scenario,
+    SimulatedUserChange, SimulatedWalletCall, SimulatedWalletReply, Simulator, SimulatorPorts, StepOutcome,
+    UserOperation,
+};
 pub use staff::{NewStaff, StaffChange, StaffWithPassword};
 pub use trading::{
     LaunchRequest, Launched, MAX_MARKET_LIST, NewMarket, OpenedSession, OrderRequest, PlayerPrincipal, PlayerTokens,
@@ -54,6 +61,10 @@ pub use trading::{
 pub use wallet_adapters::{
     SavedWalletAdapter, WalletAdapterChange, WalletAdapterPorts, WalletAdapterSettings, WalletAdapterView,
     WalletAdapters,
+};
+pub use wallet_test::{
+    CheckResult, DEFAULT_TEST_AMOUNT, DEFAULT_TEST_USER, Exchange, Verdict, WalletAdapterTest, WalletTestPorts,
+    WalletTestReport, WalletTestRequest,
 };
 pub use webhook_endpoints::{EndpointWithSecret, MAX_DESCRIPTION_CHARS, NewWebhookEndpoint, WebhookEndpointChange};
 pub use webhook_worker::DeliveryRound;

@@ -22,6 +22,9 @@
 //! # }
 //! ```
 //!
+//! [`FakeWallet::break_contract`] makes one that breaks the contract on purpose (see
+//! [`Breakage`]).
+//!
 //! Faults are queued per player and each is taken by that player's next mutation with a
 //! new key (a repeated key is answered from the record, without a fault). Until a secret
 //! is set, signatures are not checked. The server stops when the `FakeWallet` is dropped.
@@ -36,7 +39,7 @@ use opinion_wallet::{Currency, ReferenceWallet};
 use opinion_webhook::SigningSecret;
 use tokio::task::JoinHandle;
 
-pub use ledger::{Fault, LedgerAnswer, LedgerEntry, SignatureCheck};
+pub use ledger::{Breakage, Fault, LedgerAnswer, LedgerEntry, SignatureCheck};
 
 use crate::http_wire::{accept_each, bind_local};
 
@@ -46,6 +49,7 @@ struct State {
     secrets: Vec<SigningSecret>,
     faults: HashMap<String, VecDeque<Fault>>,
     ledger: Vec<LedgerEntry>,
+    breakage: Option<Breakage>,
 }
 
 /// A contract-abiding wallet adapter on a local port.
@@ -76,6 +80,7 @@ impl FakeWallet {
             secrets: Vec::new(),
             faults: HashMap::new(),
             ledger: Vec::new(),
+            breakage: None,
         }));
         let shared = state.clone();
         let task = tokio::spawn(accept_each(listener, move |stream| {
@@ -104,6 +109,12 @@ impl FakeWallet {
             })
             .collect();
         self.lock().secrets = parsed;
+    }
+
+    /// From now on breaks the contract in one way, for tests proving that the
+    /// full-contract wallet test catches it.
+    pub fn break_contract(&self, breakage: Breakage) {
+        self.lock().breakage = Some(breakage);
     }
 
     /// Opens the player's account with `balance` minor units, or sets its balance.

@@ -23,6 +23,8 @@ mod settlement;
 mod settlement_review;
 mod settlement_rows;
 mod settlement_worker;
+mod simulator_users;
+mod simulator_wallet;
 mod staff;
 mod trading_apply;
 mod trading_rows;

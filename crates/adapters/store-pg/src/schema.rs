@@ -324,6 +324,67 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    /// Simulated users of the staging simulator and their wallet balances.
+    simulator_users (operator_id, id) {
+        operator_id -> Uuid,
+        id -> Uuid,
+        external_user_id -> Text,
+        display_name -> Nullable<Text>,
+        currency -> Text,
+        starting_balance -> Int8,
+        balance -> Int8,
+        disabled -> Bool,
+        faults -> Jsonb,
+        revision -> Int8,
+        created_at -> Timestamptz,
+        updated_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
+    /// The simulated wallet's idempotency keys and their answers.
+    simulator_wallet_keys (operator_id, idempotency_key) {
+        operator_id -> Uuid,
+        idempotency_key -> Text,
+        fingerprint -> Text,
+        answer_status -> Nullable<Int4>,
+        answer_body -> Nullable<Jsonb>,
+        created_at -> Timestamptz,
+        settled_at -> Nullable<Timestamptz>,
+    }
+}
+
+diesel::table! {
+    /// The simulated wallet's log of every mutation received.
+    simulator_wallet_log (operator_id, id) {
+        operator_id -> Uuid,
+        id -> Uuid,
+        external_user_id -> Nullable<Text>,
+        idempotency_key -> Nullable<Text>,
+        flow -> Nullable<Text>,
+        amount -> Nullable<Int8>,
+        currency -> Nullable<Text>,
+        metadata -> Jsonb,
+        fault -> Nullable<Jsonb>,
+        applied -> Bool,
+        delivery -> Text,
+        answer_status -> Nullable<Int4>,
+        answer_body -> Nullable<Jsonb>,
+        received_at -> Timestamptz,
+        answered_at -> Nullable<Timestamptz>,
+    }
+}
+
+diesel::table! {
+    /// Markets created through the simulator.
+    simulator_markets (operator_id, market_id) {
+        operator_id -> Uuid,
+        market_id -> Uuid,
+        created_at -> Timestamptz,
+    }
+}
+
 diesel::allow_tables_to_appear_in_same_query!(
     operators,
     api_keys,
@@ -345,4 +406,8 @@ diesel::allow_tables_to_appear_in_same_query!(
     wallet_operations,
     wallet_operation_steps,
     wallet_adapters,
+    simulator_users,
+    simulator_wallet_keys,
+    simulator_wallet_log,
+    simulator_markets,
 );

@@ -7,7 +7,9 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use async_trait::async_trait;
-use opinion_app::ports::{BalanceOutcome, Clock, MutationOutcome, Random, WalletAdapterTarget, WalletGateway};
+use opinion_app::ports::{
+    BalanceOutcome, Clock, MutationOutcome, ProbeOutcome, Random, WalletAdapterTarget, WalletGateway, WalletProbe,
+};
 use opinion_wallet::{
     BALANCE_PATH, BalanceReading, BalanceRequest, Classification, MUTATIONS_PATH, MutationRequest, balance_read_id,
     classify, read_balance,
@@ -51,19 +53,29 @@ impl HttpWalletGateway {
         }
     }
 
-    async fn send(&self, call: Call<'_>) -> Observed {
-        let url = format!("{}{}", call.target.base_url, call.path);
-        if let Err(problem) = self.policy.check_url(&url) {
+    /// The clock calls are timed by.
+    pub(crate) fn clock(&self) -> &dyn Clock {
+        self.clock.as_ref()
+    }
+
+    /// Posts a signed call after the address checks, through the client for its timeout.
+    pub(crate) async fn post_checked(&self, target: &WalletAdapterTarget, signed: SignedPost<'_>) -> Observed {
+        if let Err(problem) = self.policy.check_url(signed.url) {
             tracing::warn!(%problem, "refused to call the wallet adapter URL");
             return Observed::NotSent;
         }
-        let client = match self.clients.for_timeout(call.target.timeout) {
+        let client = match self.clients.for_timeout(target.timeout) {
             Ok(client) => client,
             Err(error) => {
                 tracing::error!(%error, "cannot build an HTTP client");
                 return Observed::NotSent;
             }
         };
+        post(&client, signed).await
+    }
+
+    async fn send(&self, call: Call<'_>) -> Observed {
+        let url = format!("{}{}", call.target.base_url, call.path);
         let signature = match sign(
             &call.target.signing_secrets,
             call.message_id,
@@ -83,7 +95,7 @@ impl HttpWalletGateway {
             body: call.body,
             timeout: call.target.timeout,
         };
-        post(&client, signed).await
+        self.post_checked(call.target, signed).await
     }
 }
 
@@ -188,6 +200,10 @@ impl WalletGateway for HttpWalletGateway {
         }
         .instrument(span)
         .await
+    }
+
+    async fn probe(&self, target: &WalletAdapterTarget, probe: &WalletProbe) -> ProbeOutcome {
+        self.send_probe(target, probe).await
     }
 }
 

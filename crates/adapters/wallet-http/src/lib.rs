@@ -13,6 +13,7 @@
 //! |---|---|
 //! | the port implementation, signing, tracing | `gateway.rs` |
 //! | one POST and what was observed of it | `exchange.rs` |
+//! | the wallet test's exact calls (`WalletGateway::probe`) | `probe.rs` |
 //! | HTTP clients per connect time-out, no redirects, no proxies | `clients.rs` |
 //! | production address checks, at every call and every resolution | `address_policy.rs` |
 //! | the `requestedAt` time format | `timestamp.rs` |
@@ -21,6 +22,7 @@ mod address_policy;
 mod clients;
 mod exchange;
 mod gateway;
+mod probe;
 mod timestamp;
 
 pub use address_policy::AddressPolicy;

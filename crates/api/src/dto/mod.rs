@@ -6,11 +6,13 @@ mod list;
 mod market;
 mod payout;
 mod read_queries;
+mod simulator;
 mod staff;
 mod trade;
 mod trading;
 mod user;
 mod wallet_adapter;
+mod wallet_test;
 mod webhook_delivery;
 mod webhook_endpoint;
 
@@ -23,6 +25,10 @@ pub use read_queries::{
     BalanceOperationsQuery, HistoryQuery, MarketsQuery, PortfolioLinkQuery, PortfolioQuery, RedemptionsQuery,
     ResolutionsQuery, TradesQuery, TrendingQuery, UsersQuery,
 };
+pub use simulator::{
+    CreateSimulatedUserBody, FaultBody, OperationReportBody, PutSimulatedWalletBody, ReportStepBody, ScenarioBody,
+    SimulatedUserBody, SimulatedWalletBody, UpdateSimulatedUserBody, UserOperationBody, WalletLogEntryBody,
+};
 pub use staff::{
     CreateStaffBody, LoginBody, ResetPasswordBody, SessionBody, StaffBody, StaffWithPasswordBody, UpdateStaffBody,
 };
@@ -34,6 +40,7 @@ pub use user::{
     PortfolioBody, PortfolioLinkBody, PortfolioLinkRequestBody, PortfolioTotalsBody, PositionBody, UserBody,
 };
 pub use wallet_adapter::{PutWalletAdapterBody, SavedWalletAdapterBody, WalletAdapterBody};
+pub use wallet_test::{CheckBody, ExchangeBody, WalletTestBody, WalletTestReportBody};
 pub use webhook_delivery::{DeliveryQuery, WebhookAttemptBody, WebhookDeliveryBody};
 pub use webhook_endpoint::{
     CreateWebhookEndpointBody, UpdateWebhookEndpointBody, WebhookEndpointBody, WebhookEndpointWithSecretBody,

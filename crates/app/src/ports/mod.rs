@@ -6,6 +6,7 @@ mod market_visibility;
 mod operator_reads;
 mod random;
 mod settlement;
+mod simulator;
 mod store;
 mod trading;
 mod wallet;
@@ -21,12 +22,16 @@ pub use operator_reads::{
 };
 pub use random::Random;
 pub use settlement::{MarketOperator, RedeemablePosition, ResolutionPlan, SettlementStore};
+pub use simulator::{BalanceMove, SettledKey, SimulatorStore};
 pub use store::{ApiKeyStore, OperatorStore, SessionStore, StaffStore, StoreError};
 pub use trading::{
     NewOperation, NewTrade, OpenTrade, OperationUpdate, PoolChange, PositionChange, RedemptionUpdate, TradeUpdate,
     TradingChange, TradingStore,
 };
-pub use wallet::{BalanceOutcome, MutationOutcome, WalletAdapterStore, WalletAdapterTarget, WalletGateway};
+pub use wallet::{
+    BalanceOutcome, MutationOutcome, ProbeObserved, ProbeOutcome, ProbePath, ProbeSigning, WalletAdapterStore,
+    WalletAdapterTarget, WalletGateway, WalletProbe,
+};
 pub use wallet_adapters::WalletAdapterConfigStore;
 pub use webhook_store::{Claim, ReplayTarget, WebhookStore};
 pub use webhook_transport::{DestinationRefused, OutboundRequest, TransportResponse, WebhookTransport};
@@ -41,6 +46,8 @@ pub use operator_reads::MockOperatorReadStore;
 pub use random::MockRandom;
 #[cfg(any(test, feature = "mock"))]
 pub use settlement::MockSettlementStore;
+#[cfg(any(test, feature = "mock"))]
+pub use simulator::MockSimulatorStore;
 #[cfg(any(test, feature = "mock"))]
 pub use store::{MockApiKeyStore, MockOperatorStore, MockSessionStore, MockStaffStore};
 #[cfg(any(test, feature = "mock"))]

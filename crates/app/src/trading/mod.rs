@@ -91,6 +91,11 @@ impl Trading {
         Self { ports, settings }
     }
 
+    /// The wallet client trading calls, for the use cases that call the same wallets.
+    pub fn wallet_gateway(&self) -> Arc<dyn WalletGateway> {
+        self.ports.wallet.clone()
+    }
+
     /// The same service handing out launch URLs under `public_url`, for when the
     /// service's address is known only once it listens.
     pub fn with_public_url(mut self, public_url: &str) -> Self {

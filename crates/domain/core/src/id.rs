@@ -42,6 +42,18 @@ id_kind!(WebhookEndpointKind, WebhookEndpointId, "whe", "a webhook endpoint");
 id_kind!(WebhookDeliveryKind, WebhookDeliveryId, "whd", "a webhook delivery");
 id_kind!(UserKind, UserId, "usr", "an operator's player");
 id_kind!(
+    SimulatorUserKind,
+    SimulatorUserId,
+    "smu",
+    "a simulated user of the staging simulator"
+);
+id_kind!(
+    SimulatorLogKind,
+    SimulatorLogId,
+    "swl",
+    "an entry of the staging simulator's wallet log"
+);
+id_kind!(
     LaunchKind,
     LaunchId,
     "lch",

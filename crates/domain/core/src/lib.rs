@@ -15,6 +15,7 @@ pub use id::{ApiKeyKind, Id, IdKind, OperatorKind, ParseIdError, StaffKind, Staf
 pub use id::{EventId, EventKind, WebhookDeliveryId, WebhookDeliveryKind, WebhookEndpointId, WebhookEndpointKind};
 pub use id::{LaunchId, LaunchKind, PlayerSessionId, PlayerSessionKind, UserId, UserKind};
 pub use id::{MarketKind, RedemptionKind, TradeKind, WalletOperationKind};
+pub use id::{SimulatorLogId, SimulatorLogKind, SimulatorUserId, SimulatorUserKind};
 pub use label::{Label, LabelError};
 pub use page::{Page, PageLimit, PageLimitError, PageRequest};
 pub use wire_enum::UnknownName;

@@ -29,7 +29,8 @@
 //! operator's configuration of its adapter: base URL and time-out in
 //! `adapter_settings.rs`, signing secrets and their rotation in `adapter_secrets.rs`.
 //! How a contract-abiding wallet answers (for the test wallet and the staging
-//! simulator): `reference_wallet.rs`, writing `wallet_answer.rs`.
+//! simulator): `wallet_rules.rs` (the rules over stored keys and accounts) and
+//! `reference_wallet.rs` (them in memory), writing `wallet_answer.rs`.
 
 mod action;
 mod adapter_secrets;
@@ -58,6 +59,7 @@ mod staff_resolution;
 mod state;
 mod transport;
 mod wallet_answer;
+mod wallet_rules;
 mod wire;
 
 pub use action::BusinessAction;
@@ -87,4 +89,7 @@ pub use staff_resolution::{StaffResolution, WalletLogFinding};
 pub use state::{OperationState, UnknownState};
 pub use transport::TransportOutcome;
 pub use wallet_answer::{AnswerBody, WalletAnswer};
+pub use wallet_rules::{
+    KeyRecord, WalletAccount, answer_balance_read, answer_for_key, apply_mutation, read_balance_request, read_mutation,
+};
 pub use wire::{BALANCE_PATH, IDEMPOTENCY_KEY_HEADER, MUTATIONS_PATH, balance_read_id};

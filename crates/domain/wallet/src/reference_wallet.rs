@@ -20,37 +20,20 @@
 //! | key in progress, same payload | 409 `idempotency_key_in_progress` |
 //! | unknown player / blocked / other currency / debit above balance | 404 / 403 / 422 / 402, recorded |
 //! | otherwise | applied: 200 with the new balance, recorded |
+//!
+//! The rules themselves are `wallet_rules.rs`'s, shared with the staging simulator.
 
 use std::collections::BTreeMap;
 
-use crate::balance::BalanceRequest;
-use crate::fingerprint::RequestFingerprint;
-use crate::flow::Direction;
 use crate::idempotency_key::IdempotencyKey;
 use crate::money::Currency;
 use crate::refusal::RefusalCode;
 use crate::remote_reference::RemoteReference;
 use crate::request_body::MutationRequest;
 use crate::wallet_answer::WalletAnswer;
-
-/// A player's account.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct Account {
-    balance: i64,
-    blocked: bool,
-}
-
-/// What is recorded under a key.
-#[derive(Debug, Clone, PartialEq, Eq)]
-enum KeyRecord {
-    InProgress {
-        fingerprint: RequestFingerprint,
-    },
-    Settled {
-        fingerprint: RequestFingerprint,
-        answer: WalletAnswer,
-    },
-}
+use crate::wallet_rules::{
+    KeyRecord, WalletAccount, answer_balance_read, answer_for_key, apply_mutation, read_balance_request, read_mutation,
+};
 
 /// What to do with a received mutation.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -61,11 +44,12 @@ pub enum Admission {
     Answer(WalletAnswer),
 }
 
-/// An in-memory wallet in one currency that answers as the contract requires.
+/// An in-memory wallet in one currency that answers as the contract requires, by the
+/// rules of `wallet_rules.rs`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ReferenceWallet {
     currency: Currency,
-    accounts: BTreeMap<String, Account>,
+    accounts: BTreeMap<String, WalletAccount>,
     keys: BTreeMap<IdempotencyKey, KeyRecord>,
     applied: u64,
 }
@@ -88,12 +72,14 @@ impl ReferenceWallet {
 
     /// Opens the player's account or sets its balance.
     pub fn set_balance(&mut self, external_user_id: &str, balance: i64) {
+        let currency = self.currency;
         self.accounts
             .entry(external_user_id.to_owned())
             .and_modify(|account| account.balance = balance)
-            .or_insert(Account {
+            .or_insert(WalletAccount {
                 balance,
                 blocked: false,
+                currency,
             });
     }
 
@@ -111,35 +97,18 @@ impl ReferenceWallet {
 
     /// Step one: reads `body` (with the `Idempotency-Key` header, if sent) and checks its key.
     pub fn admit(&mut self, body: &[u8], idempotency_key_header: Option<&str>) -> Admission {
-        let request = match MutationRequest::parse(body) {
+        let request = match read_mutation(body, idempotency_key_header) {
             Ok(request) => request,
-            Err(error) => {
-                return Admission::Answer(WalletAnswer::refused(RefusalCode::InvalidRequest, error.to_string()));
-            }
+            Err(answer) => return Admission::Answer(answer),
         };
-        if idempotency_key_header.is_some_and(|header| header != request.idempotency_key.as_str()) {
-            let message = "the Idempotency-Key header differs from the body's idempotencyKey";
-            return Admission::Answer(WalletAnswer::refused(RefusalCode::InvalidRequest, message));
+        if let Some(answer) = answer_for_key(&request, self.keys.get(&request.idempotency_key)) {
+            return Admission::Answer(answer);
         }
-        let fingerprint = request.fingerprint();
-        match self.keys.get(&request.idempotency_key) {
-            Some(KeyRecord::Settled {
-                fingerprint: first,
-                answer,
-            }) if *first == fingerprint => Admission::Answer(answer.clone()),
-            Some(KeyRecord::InProgress { fingerprint: first }) if *first == fingerprint => {
-                Admission::Answer(WalletAnswer::in_progress())
-            }
-            Some(_) => Admission::Answer(WalletAnswer::refused(
-                RefusalCode::IdempotencyKeyReused,
-                "this idempotency key was first used with another payload",
-            )),
-            None => {
-                self.keys
-                    .insert(request.idempotency_key.clone(), KeyRecord::InProgress { fingerprint });
-                Admission::Proceed(request)
-            }
-        }
+        let record = KeyRecord::InProgress {
+            fingerprint: request.fingerprint(),
+        };
+        self.keys.insert(request.idempotency_key.clone(), record);
+        Admission::Proceed(request)
     }
 
     /// Step two: applies an admitted request, or refuses it for a business reason, and
@@ -178,52 +147,22 @@ impl ReferenceWallet {
 
     /// Answers a balance read.
     pub fn read_balance(&self, body: &[u8]) -> WalletAnswer {
-        let request: BalanceRequest = match serde_json::from_slice(body) {
-            Ok(request) => request,
-            Err(error) => return WalletAnswer::refused(RefusalCode::InvalidRequest, error.to_string()),
-        };
-        match self.accounts.get(&request.external_user_id) {
-            None => WalletAnswer::refused(RefusalCode::UserNotFound, "no such player"),
-            Some(account) if account.blocked => {
-                WalletAnswer::refused(RefusalCode::UserBlocked, "the player is blocked")
-            }
-            Some(account) => WalletAnswer::balance(&request.external_user_id, account.balance, self.currency),
+        match read_balance_request(body) {
+            Ok(request) => answer_balance_read(self.accounts.get(&request.external_user_id), &request.external_user_id),
+            Err(answer) => answer,
         }
     }
 
-    /// The business rules of one mutation: `Ok` applied, `Err` refused.
+    /// One mutation by the rules: `Ok` applied (the account moved), `Err` refused.
     fn apply(&mut self, request: &MutationRequest) -> Result<WalletAnswer, WalletAnswer> {
-        let currency = self.currency;
-        let account = self
-            .accounts
-            .get_mut(&request.external_user_id)
-            .ok_or_else(|| WalletAnswer::refused(RefusalCode::UserNotFound, "no such player"))?;
-        if account.blocked {
-            return Err(WalletAnswer::refused(RefusalCode::UserBlocked, "the player is blocked"));
-        }
-        if request.currency != currency {
-            return Err(WalletAnswer::refused(
-                RefusalCode::CurrencyMismatch,
-                format!("the wallet is in {currency}"),
-            ));
-        }
-        let amount = request.amount.minor_units();
-        let balance = match request.direction {
-            Direction::Debit if account.balance < amount => {
-                let message = format!("balance {} is below {amount}", account.balance);
-                return Err(WalletAnswer::refused(RefusalCode::InsufficientFunds, message));
-            }
-            Direction::Debit => account.balance - amount,
-            Direction::Credit => account
-                .balance
-                .checked_add(amount)
-                .ok_or_else(|| WalletAnswer::refused(RefusalCode::LimitExceeded, "the balance would overflow"))?,
-        };
         let reference = RemoteReference::parse(&format!("rw-{:06}", self.applied + 1))
             .map_err(|error| WalletAnswer::error(500, "internal_error", error.to_string()))?;
-        account.balance = balance;
+        let (balance, answer) = apply_mutation(self.accounts.get(&request.external_user_id), request, reference)?;
+        if let Some(account) = self.accounts.get_mut(&request.external_user_id) {
+            account.balance = balance;
+        }
         self.applied += 1;
-        Ok(WalletAnswer::applied(reference, balance))
+        Ok(answer)
     }
 
     fn record(&mut self, request: &MutationRequest, answer: WalletAnswer) -> WalletAnswer {

@@ -82,6 +82,19 @@ impl WalletAnswer {
         }
     }
 
+    /// Rebuilds an answer from its status and body bytes (as a wallet stores the answers
+    /// it gave); `None` when the body is none of the contract's shapes.
+    pub fn from_parts(status: u16, body: &[u8]) -> Option<Self> {
+        let body = if let Ok(applied) = serde_json::from_slice::<AppliedAnswer>(body) {
+            AnswerBody::Applied(applied)
+        } else if let Ok(error) = serde_json::from_slice::<ErrorAnswer>(body) {
+            AnswerBody::Error(error)
+        } else {
+            AnswerBody::Balance(serde_json::from_slice::<BalanceAnswer>(body).ok()?)
+        };
+        Some(Self { status, body })
+    }
+
     /// Whether it says the mutation is applied.
     pub fn is_applied(&self) -> bool {
         matches!(self.body, AnswerBody::Applied(_))
@@ -133,6 +146,21 @@ mod tests {
                 why: Ambiguity::InProgress
             }
         );
+    }
+
+    #[test]
+    fn stored_answers_read_back_whole() {
+        let answers = [
+            WalletAnswer::applied(RemoteReference::parse("sim-1").unwrap(), 7),
+            WalletAnswer::refused(RefusalCode::InsufficientFunds, "no"),
+            WalletAnswer::in_progress(),
+            WalletAnswer::balance("p", 3, "IDR".parse().unwrap()),
+        ];
+        for answer in answers {
+            let bytes = answer.body_bytes().unwrap();
+            assert_eq!(WalletAnswer::from_parts(answer.status, &bytes), Some(answer));
+        }
+        assert_eq!(WalletAnswer::from_parts(200, b"OK"), None);
     }
 
     #[test]

@@ -4,13 +4,16 @@
 
 use std::sync::{Arc, Mutex, PoisonError};
 
-use opinion_wallet::{Admission, BALANCE_PATH, MUTATIONS_PATH, MutationRequest, RefusalCode, WalletAnswer};
+use opinion_wallet::{
+    Admission, BALANCE_PATH, Direction, MUTATIONS_PATH, MutationRequest, RefusalCode, RemoteReference, WalletAnswer,
+    WalletFlow, required_metadata,
+};
 use opinion_webhook::{DEFAULT_TOLERANCE_SECS, verify};
 use time::OffsetDateTime;
 use tokio::net::TcpStream;
 
 use super::State;
-use super::ledger::{Fault, LedgerAnswer, LedgerEntry, SignatureCheck};
+use super::ledger::{Breakage, Fault, LedgerAnswer, LedgerEntry, SignatureCheck};
 use crate::http_wire::{WireRequest, answer_bytes, read_request, write_and_close};
 
 type Shared = Arc<Mutex<State>>;
@@ -86,8 +89,19 @@ fn admit(shared: &Shared, request: &WireRequest) -> (usize, Step) {
             RefusalCode::InvalidRequest,
             "webhook-id differs from the Idempotency-Key",
         ))
+    } else if let Some(answer) = overdraft(&state, &request.body) {
+        Step::Answer(answer)
     } else {
-        match state.wallet.admit(&request.body, key_header) {
+        let body = broken_body(&state, &request.body);
+        match state.wallet.admit(&body, key_header) {
+            Admission::Answer(answer)
+                if answer.is_applied() && state.breakage == Some(Breakage::DoubleAppliesRepeats) =>
+            {
+                match MutationRequest::parse(&body) {
+                    Ok(again) => Step::Proceed(again, None),
+                    Err(_) => Step::Answer(answer),
+                }
+            }
             Admission::Answer(answer) => Step::Answer(answer),
             Admission::Proceed(admitted) => {
                 let fault = state
@@ -111,6 +125,37 @@ fn admit(shared: &Shared, request: &WireRequest) -> (usize, Step) {
         answer: LedgerAnswer::Pending,
     });
     (state.ledger.len() - 1, step)
+}
+
+/// For a wallet accepting overdrafts: a 200 to a debit above the balance, moving nothing.
+fn overdraft(state: &State, body: &[u8]) -> Option<WalletAnswer> {
+    if state.breakage != Some(Breakage::AcceptsOverdraft) {
+        return None;
+    }
+    let request = MutationRequest::parse(body).ok()?;
+    let balance = state.wallet.balance(&request.external_user_id)?;
+    let above = request.direction == Direction::Debit && request.amount.minor_units() > balance;
+    let reference = RemoteReference::parse("overdraft-accepted").ok()?;
+    above.then(|| WalletAnswer::applied(reference, balance))
+}
+
+/// For a wallet ignoring metadata: the body with every missing required key filled in.
+fn broken_body(state: &State, body: &[u8]) -> Vec<u8> {
+    if state.breakage != Some(Breakage::IgnoresMetadata) {
+        return body.to_vec();
+    }
+    let Ok(mut value) = serde_json::from_slice::<serde_json::Value>(body) else {
+        return body.to_vec();
+    };
+    let flow = value["flow"].as_str().and_then(|flow| flow.parse::<WalletFlow>().ok());
+    if let (Some(flow), Some(metadata)) = (flow, value["metadata"].as_object_mut()) {
+        for key in required_metadata(flow) {
+            metadata
+                .entry(key.as_str())
+                .or_insert_with(|| serde_json::Value::from("unchecked"));
+        }
+    }
+    serde_json::to_vec(&value).unwrap_or_else(|_| body.to_vec())
 }
 
 /// Carries out an admitted request under its fault: the answer (`None`: drop the

@@ -28,6 +28,18 @@ pub enum Fault {
     Refuse(RefusalCode),
 }
 
+/// A way a broken wallet breaks the contract, always (unlike a [`Fault`], which is one
+/// mutation's).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Breakage {
+    /// Applies a repeat of an applied key again, answering it as a new mutation.
+    DoubleAppliesRepeats,
+    /// Accepts mutations lacking required metadata (fills the gaps itself).
+    IgnoresMetadata,
+    /// Answers 200 `applied` to a debit above the balance, moving nothing.
+    AcceptsOverdraft,
+}
+
 /// Whether a request's signature was checked and how it came out.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SignatureCheck {

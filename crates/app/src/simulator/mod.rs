@@ -1,0 +1,86 @@
+//! The staging simulator: simulated users and their wallet, a real implementation of the
+//! wallet adapter contract served by this service (`wallet.rs`), and operations that
+//! drive simulated users through the real trading flows (`operations.rs`,
+//! `scenarios.rs`). It exists in development and staging only; production builds no
+//! `Simulator` at all.
+
+mod operations;
+mod report;
+mod scenarios;
+mod users;
+mod wallet;
+
+use std::sync::Arc;
+
+use crate::ports::{Clock, OperatorStore, Random, SimulatorStore, WalletAdapterConfigStore};
+use crate::trading::{Settlement, Trading};
+use crate::wallet_adapters::WalletAdapters;
+
+pub use operations::{FaultRequest, UserOperation};
+pub use report::{OperationReport, ReportStep, StepOutcome};
+pub use scenarios::Scenario;
+pub use users::{NewSimulatedUser, SimulatedUserChange};
+pub use wallet::{SimulatedWalletCall, SimulatedWalletReply};
+
+/// The ports the simulator needs.
+#[derive(Clone)]
+pub struct SimulatorPorts {
+    /// Simulated users, the simulated wallet's keys and log.
+    pub store: Arc<dyn SimulatorStore>,
+    /// Operators' wallet adapters: the secrets the simulated wallet verifies with.
+    pub adapters: Arc<dyn WalletAdapterConfigStore>,
+    /// Operators (their currency).
+    pub operators: Arc<dyn OperatorStore>,
+    /// Time.
+    pub clock: Arc<dyn Clock>,
+    /// Ids.
+    pub random: Arc<dyn Random>,
+}
+
+/// The staging simulator.
+#[derive(Clone)]
+pub struct Simulator {
+    ports: SimulatorPorts,
+    trading: Trading,
+    settlement: Settlement,
+    wallet_adapters: WalletAdapters,
+    public_url: String,
+}
+
+impl Simulator {
+    /// Builds the simulator over its ports and the use cases its operations drive.
+    pub fn new(
+        ports: SimulatorPorts,
+        trading: Trading,
+        settlement: Settlement,
+        wallet_adapters: WalletAdapters,
+        public_url: &str,
+    ) -> Self {
+        Self {
+            ports,
+            trading,
+            settlement,
+            wallet_adapters,
+            public_url: public_url.trim_end_matches('/').to_owned(),
+        }
+    }
+
+    /// The same simulator, serving its wallet under `public_url`, for when the service's
+    /// address is known only once it listens.
+    pub fn with_public_url(mut self, public_url: &str) -> Self {
+        self.public_url = public_url.trim_end_matches('/').to_owned();
+        self.trading = self.trading.with_public_url(public_url);
+        self
+    }
+
+    /// The base URL of the operator's simulated wallet adapter.
+    pub fn wallet_base_url(&self, operator: opinion_core::OperatorId) -> String {
+        format!("{}{}/{operator}", self.public_url, SIMULATOR_WALLET_PREFIX)
+    }
+}
+
+/// Where the simulated wallets are served: `{publicUrl}/simulator-wallet/{operatorId}`.
+pub const SIMULATOR_WALLET_PREFIX: &str = "/simulator-wallet";
+
+#[cfg(test)]
+mod wallet_tests;
