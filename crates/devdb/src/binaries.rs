@@ -65,6 +65,11 @@ impl Binaries {
     pub(crate) fn pg_ctl(&self) -> PathBuf {
         self.dir.join("pg_ctl")
     }
+
+    /// Path of another program of the same installation (e.g. `pgbench`), if it is there.
+    pub(crate) fn program(&self, name: &str) -> Option<PathBuf> {
+        Some(self.dir.join(name)).filter(|path| is_executable(path))
+    }
 }
 
 /// The `bin` directory of the highest major version under `root`, compared numerically so 15 beats 9.6.
@@ -177,6 +182,14 @@ mod tests {
         let l = layout();
         let err = Binaries::locate_in(None, None, &l.on_path.join("missing")).unwrap_err();
         assert!(matches!(err, DevDbError::BinariesNotFound));
+    }
+
+    #[test]
+    fn other_programs_are_found_only_when_installed() {
+        let l = layout();
+        let found = Binaries::locate_in(Some(l.explicit.clone().into()), None, &l.debian).unwrap();
+        assert_eq!(found.program("postgres"), Some(l.explicit.join("postgres")));
+        assert_eq!(found.program("pgbench"), None);
     }
 
     #[test]
