@@ -42,6 +42,11 @@ pub struct Config {
     pub session_ttl_minutes: u32,
     /// `text` or `json` log lines (`OPINION_LOG_FORMAT`).
     pub log_format: LogFormat,
+    /// Webhook delivery workers per instance; 0 runs none (`OPINION_WEBHOOK_WORKERS`).
+    pub webhook_workers: usize,
+    /// How long an idle delivery worker waits before looking again, in milliseconds
+    /// (`OPINION_WEBHOOK_POLL_INTERVAL_MS`).
+    pub webhook_poll_interval_ms: u64,
 }
 
 /// How log lines are written.
@@ -66,6 +71,8 @@ impl Default for Config {
             session_secret: None,
             session_ttl_minutes: 8 * 60,
             log_format: LogFormat::Text,
+            webhook_workers: 8,
+            webhook_poll_interval_ms: 1_000,
         }
     }
 }
@@ -125,6 +132,12 @@ impl Config {
         if !(1..=1000).contains(&self.database_max_connections) {
             problems.push("OPINION_DATABASE_MAX_CONNECTIONS must be between 1 and 1000".into());
         }
+        if self.webhook_workers > 64 {
+            problems.push("OPINION_WEBHOOK_WORKERS must be between 0 and 64".into());
+        }
+        if !(10..=60_000).contains(&self.webhook_poll_interval_ms) {
+            problems.push("OPINION_WEBHOOK_POLL_INTERVAL_MS must be between 10 and 60000".into());
+        }
         if problems.is_empty() {
             Ok(())
         } else {
@@ -181,8 +194,10 @@ mod tests {
             session_secret: Some("short".into()),
             session_ttl_minutes: 0,
             database_max_connections: 0,
+            webhook_workers: 65,
+            webhook_poll_interval_ms: 0,
             ..Config::default()
         };
-        assert_eq!(config.validate().expect_err("refused").0.len(), 3);
+        assert_eq!(config.validate().expect_err("refused").0.len(), 5);
     }
 }

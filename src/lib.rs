@@ -12,3 +12,5 @@ pub mod secrets;
 pub mod startup;
 pub mod system_ports;
 pub mod telemetry;
+pub mod wallet_worker;
+pub mod webhook_workers;

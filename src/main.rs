@@ -44,13 +44,13 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
 }
 
 async fn serve(config: &Config, database_url: &str) -> anyhow::Result<()> {
-    let access = startup::access(config, database_url, &secrets::session_secret(config)?).await?;
+    let services = startup::services(config, database_url, &secrets::session_secret(config)?).await?;
     let demo = if config.env == Environment::Development {
-        Some(dev_seed::ensure_demo_operator(&access, &config.data_dir).await?)
+        Some(dev_seed::ensure_demo_operator(&services.access, &config.data_dir).await?)
     } else {
         None
     };
-    let application = Application::bind(config, access)?;
+    let application = Application::bind(config, services)?;
     let base = format!("http://{}:{}", config.host, application.port());
     println!("Opinion ({:?}) listening on {base}", config.env);
     println!("  OpenAPI document: {base}/api/operator/openapi.json");

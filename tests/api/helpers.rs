@@ -1,9 +1,13 @@
 //! The test harness: a running service with its own database and a first operator.
 
+use std::sync::Arc;
+
 use opinion::config::Config;
-use opinion::startup::{self, Application};
-use opinion_app::{Access, NewApiKey, NewStaff};
+use opinion::startup::{self, Application, Services};
+use opinion_app::ports::Clock;
+use opinion_app::{Access, NewApiKey, NewStaff, Webhooks};
 use opinion_core::OperatorId;
+use opinion_store_pg::PgStore;
 use opinion_testkit::TestDatabase;
 use reqwest::{Method, RequestBuilder, Response};
 use serde_json::Value;
@@ -31,10 +35,11 @@ pub struct TestOperator {
     pub key: String,
 }
 
-/// Starts the service on a free port over a fresh database.
+/// Starts the service on a free port over a fresh database, without webhook delivery
+/// workers (tests drive deliveries themselves, or start an instance that has them).
 pub async fn spawn_app() -> TestApp {
     let db = TestDatabase::create().await;
-    let (address, access) = start_instance(db.url()).await;
+    let (address, access) = start_instance(db.url(), 0).await;
     let mut app = TestApp {
         address,
         client: reqwest::Client::builder()
@@ -52,18 +57,26 @@ pub async fn spawn_app() -> TestApp {
     app
 }
 
-/// Starts one more instance of the service over `database_url`; returns its address.
-async fn start_instance(database_url: &str) -> (String, Access) {
-    let config = Config {
+/// The configuration of a test instance with `workers` delivery workers.
+fn test_config(database_url: &str, workers: usize) -> Config {
+    Config {
         port: 0,
         database_url: Some(database_url.to_owned()),
         session_secret: Some("test session secret of thirty-two bytes at least".into()),
         database_max_connections: 4,
+        webhook_workers: workers,
+        webhook_poll_interval_ms: 20,
         ..Config::default()
-    };
+    }
+}
+
+/// Starts one more instance of the service over `database_url`; returns its address.
+async fn start_instance(database_url: &str, workers: usize) -> (String, Access) {
+    let config = test_config(database_url, workers);
     let secret = opinion::secrets::session_secret(&config).expect("secret");
-    let access = startup::access(&config, database_url, &secret).await.expect("wiring");
-    let application = Application::bind(&config, access.clone()).expect("bind");
+    let services: Services = startup::services(&config, database_url, &secret).await.expect("wiring");
+    let access = services.access.clone();
+    let application = Application::bind(&config, services).expect("bind");
     let address = format!("http://127.0.0.1:{}", application.port());
     tokio::spawn(application.run());
     (address, access)
@@ -72,7 +85,20 @@ async fn start_instance(database_url: &str) -> (String, Access) {
 impl TestApp {
     /// Starts a second instance of the service over the same database; returns its address.
     pub async fn second_instance(&self) -> String {
-        start_instance(self.db.url()).await.0
+        start_instance(self.db.url(), 0).await.0
+    }
+
+    /// Starts another instance over the same database running two webhook delivery
+    /// workers on the real clock; returns its address.
+    pub async fn instance_with_workers(&self) -> String {
+        start_instance(self.db.url(), 2).await.0
+    }
+
+    /// The webhook use cases over this app's database with their own connection pool (a
+    /// separate worker pool, as on another instance), reading time from `clock`.
+    pub async fn webhooks_with_clock(&self, clock: Arc<dyn Clock>) -> Webhooks {
+        let store = PgStore::connect(self.db.url(), 4).await.expect("connect");
+        startup::webhooks(&test_config(self.db.url(), 0), Arc::new(store), clock).expect("webhooks")
     }
 
     /// Creates another operator (tenant) with a `*` key.
@@ -142,6 +168,15 @@ impl TestApp {
     /// POST without a body, with a credential.
     pub async fn post_empty(&self, path: &str, credential: &str) -> Response {
         self.request(Method::POST, path, Some(credential))
+            .send()
+            .await
+            .expect("request")
+    }
+
+    /// PATCH a JSON body with a credential.
+    pub async fn patch(&self, path: &str, credential: &str, body: &Value) -> Response {
+        self.request(Method::PATCH, path, Some(credential))
+            .json(body)
             .send()
             .await
             .expect("request")

@@ -9,3 +9,7 @@ mod operational;
 mod route_table;
 mod staff;
 mod tenant_isolation;
+mod webhooks_deliveries;
+mod webhooks_delivery;
+mod webhooks_endpoints;
+mod webhooks_support;

@@ -2,7 +2,7 @@
 //! 5xx bodies say nothing internal; the log line (inside the request's span) says all.
 
 use actix_web::http::StatusCode;
-use actix_web::http::header::{ALLOW, HeaderValue, WWW_AUTHENTICATE};
+use actix_web::http::header::{ALLOW, HeaderValue, RETRY_AFTER, WWW_AUTHENTICATE};
 use actix_web::{HttpResponse, ResponseError};
 use opinion_access::{Denial, IssuanceError, RouteId, SecretFormatError};
 use opinion_app::ports::StoreError;
@@ -152,6 +152,12 @@ fn app_problem(error: &AppError) -> Problem {
             Problem::new(StatusCode::FORBIDDEN, "scope_escalation", detail).with("scopes", names)
         }
         AppError::Conflict { code, detail } => Problem::new(StatusCode::CONFLICT, code, detail.clone()),
+        AppError::RateLimited { retry_after_secs } => Problem::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            "rate_limited",
+            format!("a rate limit applies; retry after {retry_after_secs} seconds"),
+        )
+        .with("retryAfterSeconds", retry_after_secs),
         AppError::Store(StoreError::Duplicate(what)) => Problem::new(
             StatusCode::CONFLICT,
             "conflict",
@@ -207,6 +213,11 @@ impl ResponseError for ApiError {
             response
                 .headers_mut()
                 .insert(WWW_AUTHENTICATE, HeaderValue::from_static("Bearer realm=\"opinion\""));
+        }
+        if let Self::App(AppError::RateLimited { retry_after_secs }) = self {
+            response
+                .headers_mut()
+                .insert(RETRY_AFTER, HeaderValue::from(*retry_after_secs));
         }
         if let Self::MethodNotAllowed(allowed) = self
             && let Ok(value) = HeaderValue::from_str(allowed)

@@ -13,8 +13,10 @@ use utoipa::openapi::{
 };
 
 use crate::dto::{
-    ApiKeyBody, CreateApiKeyBody, CreateStaffBody, CreatedApiKeyBody, LoginBody, ResetPasswordBody, SessionBody,
-    StaffBody, StaffWithPasswordBody, UpdateStaffBody,
+    ApiKeyBody, CreateApiKeyBody, CreateStaffBody, CreateWebhookEndpointBody, CreatedApiKeyBody, DeliveryQuery,
+    LoginBody, ResetPasswordBody, SessionBody, StaffBody, StaffWithPasswordBody, UpdateStaffBody,
+    UpdateWebhookEndpointBody, WebhookAttemptBody, WebhookDeliveryBody, WebhookEndpointBody,
+    WebhookEndpointWithSecretBody,
 };
 use crate::extract::PageQuery;
 use crate::problem::{PROBLEM_JSON, Problem};
@@ -54,6 +56,20 @@ fn shape(id: RouteId) -> Option<Shape> {
         R::StaffCreate => shape(Some("CreateStaffBody"), "201", Object("StaffWithPasswordBody")),
         R::StaffUpdate => shape(Some("UpdateStaffBody"), "200", Object("StaffBody")),
         R::StaffPasswordReset => shape(Some("ResetPasswordBody"), "200", Object("StaffWithPasswordBody")),
+        R::WebhookEndpointsList => shape(None, "200", List("WebhookEndpointBody")),
+        R::WebhookEndpointCreate => shape(
+            Some("CreateWebhookEndpointBody"),
+            "201",
+            Object("WebhookEndpointWithSecretBody"),
+        ),
+        R::WebhookEndpointUpdate => shape(
+            Some("UpdateWebhookEndpointBody"),
+            "200",
+            Object("WebhookEndpointWithSecretBody"),
+        ),
+        R::WebhookEndpointDelete | R::WebhookEndpointDeleteByPost => shape(None, "204", Empty),
+        R::WebhookDeliveriesList => shape(None, "200", List("WebhookDeliveryBody")),
+        R::WebhookDeliveryReplay => shape(None, "200", Object("WebhookDeliveryBody")),
         _ => None,
     }
 }
@@ -75,6 +91,12 @@ pub fn document() -> OpenApi {
         .schema_from::<StaffWithPasswordBody>()
         .schema_from::<LoginBody>()
         .schema_from::<SessionBody>()
+        .schema_from::<WebhookEndpointBody>()
+        .schema_from::<WebhookEndpointWithSecretBody>()
+        .schema_from::<CreateWebhookEndpointBody>()
+        .schema_from::<UpdateWebhookEndpointBody>()
+        .schema_from::<WebhookDeliveryBody>()
+        .schema_from::<WebhookAttemptBody>()
         .security_scheme(
             "bearer",
             SecurityScheme::Http(HttpBuilder::new().scheme(HttpAuthScheme::Bearer).build()),
@@ -119,7 +141,12 @@ fn operation(spec: &RouteSpec) -> utoipa::openapi::path::Operation {
             ..
         })
     ) {
-        for parameter in PageQuery::into_params(|| Some(ParameterIn::Query)) {
+        let parameters = if spec.id == RouteId::WebhookDeliveriesList {
+            DeliveryQuery::into_params(|| Some(ParameterIn::Query))
+        } else {
+            PageQuery::into_params(|| Some(ParameterIn::Query))
+        };
+        for parameter in parameters {
             builder = builder.parameter(parameter);
         }
     }

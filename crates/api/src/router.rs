@@ -11,7 +11,7 @@ use opinion_access::{HttpMethod, ROUTES, RouteId, RouteSpec};
 
 use crate::auth::{MethodRequirements, guard};
 use crate::error::ApiError;
-use crate::routes::{api_keys, launch, operational, staff, staff_sessions};
+use crate::routes::{api_keys, launch, operational, staff, staff_sessions, webhooks_deliveries, webhooks_endpoints};
 
 /// Registers every route of the table on `config`.
 pub fn mount(config: &mut web::ServiceConfig) {
@@ -103,6 +103,12 @@ fn handler(id: RouteId) -> Handler {
         R::StaffUpdate => Bound(|r| r.to(staff::update)),
         R::StaffPasswordReset => Bound(|r| r.to(staff::reset_password)),
         R::Launch => Bound(|r| r.to(launch::launch)),
+        R::WebhookEndpointsList => Bound(|r| r.to(webhooks_endpoints::list)),
+        R::WebhookEndpointCreate => Bound(|r| r.to(webhooks_endpoints::create)),
+        R::WebhookEndpointUpdate => Bound(|r| r.to(webhooks_endpoints::update)),
+        R::WebhookEndpointDelete | R::WebhookEndpointDeleteByPost => Bound(|r| r.to(webhooks_endpoints::delete)),
+        R::WebhookDeliveriesList => Bound(|r| r.to(webhooks_deliveries::list)),
+        R::WebhookDeliveryReplay => Bound(|r| r.to(webhooks_deliveries::replay)),
         R::PortfolioViewLink
         | R::UsersList
         | R::UserPortfolio
@@ -120,13 +126,6 @@ fn handler(id: RouteId) -> Handler {
         | R::WalletAdapterGet
         | R::WalletAdapterPut
         | R::WalletAdapterTest
-        | R::WebhookEndpointsList
-        | R::WebhookDeliveriesList
-        | R::WebhookEndpointCreate
-        | R::WebhookEndpointUpdate
-        | R::WebhookEndpointDelete
-        | R::WebhookEndpointDeleteByPost
-        | R::WebhookDeliveryReplay
         | R::SimulatorUsersList
         | R::SimulatorUserGet
         | R::SimulatorWalletGet

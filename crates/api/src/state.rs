@@ -1,6 +1,6 @@
 //! What every handler can reach: the use cases and the HTTP-level settings.
 
-use opinion_app::{Access, Trading};
+use opinion_app::{Access, Trading, Webhooks};
 
 /// Shared state of the HTTP API.
 #[derive(Clone)]
@@ -9,6 +9,8 @@ pub struct ApiState {
     pub access: Access,
     /// Launches, the player API and trading.
     pub trading: Trading,
+    /// Webhook endpoints, deliveries and replays.
+    pub webhooks: Webhooks,
     /// Whether the session cookie is marked `Secure` (everywhere but local development).
     pub secure_cookies: bool,
 }

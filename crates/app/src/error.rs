@@ -34,6 +34,12 @@ pub enum AppError {
         /// Human explanation.
         detail: String,
     },
+    /// The request must wait: a limit allows it again after this many seconds.
+    #[error("rate limited; retry after {retry_after_secs} s")]
+    RateLimited {
+        /// Seconds until the request may succeed.
+        retry_after_secs: u64,
+    },
     /// The store failed; details are for the log only.
     #[error(transparent)]
     Store(#[from] StoreError),

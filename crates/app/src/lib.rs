@@ -13,9 +13,18 @@ mod session_tokens;
 mod sessions;
 mod staff;
 mod trading;
+mod webhook_attempt;
+mod webhook_deliveries;
+mod webhook_endpoints;
+mod webhook_worker;
+mod webhooks;
 
 #[cfg(test)]
 mod test_support;
+#[cfg(test)]
+mod test_support_trading;
+#[cfg(test)]
+mod webhook_tests;
 
 pub mod model;
 pub mod ports;
@@ -31,6 +40,10 @@ pub use session_tokens::{SessionRef, SessionTokens};
 pub use sessions::StartedSession;
 pub use staff::{NewStaff, StaffChange, StaffWithPassword};
 pub use trading::{
-    LaunchRequest, Launched, OpenedSession, OrderRequest, PlayerPrincipal, PlayerTokens, QuoteView, Trading,
-    TradingPorts, TradingSettings,
+    LaunchRequest, Launched, MAX_MARKET_LIST, NewMarket, OpenedSession, OrderRequest, PlayerPrincipal, PlayerTokens,
+    QuoteView, ResolvedMarket, ReviewCase, ReviewDecision, ReviewFinding, Settlement, Trading, TradingPorts,
+    TradingSettings, WorkerPass, WorkerSettings, retry_delay,
 };
+pub use webhook_endpoints::{EndpointWithSecret, MAX_DESCRIPTION_CHARS, NewWebhookEndpoint, WebhookEndpointChange};
+pub use webhook_worker::DeliveryRound;
+pub use webhooks::{WebhookPorts, WebhookSettings, Webhooks};

@@ -55,11 +55,7 @@ impl PgStore {
         let mut conn = self.conn().await?;
         // The step's own time when it has events; otherwise the pool and position rows'
         // `updated_at` bookkeeping takes the database host's clock.
-        let now = change
-            .events
-            .iter()
-            .next()
-            .map_or_else(OffsetDateTime::now_utc, |event| event.created_at);
+        let now = <[_]>::first(&change.events).map_or_else(OffsetDateTime::now_utc, |event| event.created_at);
         let outcome = conn
             .transaction::<_, StepError, _>(async |conn| apply_in(conn, operator, change, now).await)
             .await;

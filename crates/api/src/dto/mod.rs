@@ -4,6 +4,8 @@ mod api_key;
 mod list;
 mod staff;
 mod trading;
+mod webhook_delivery;
+mod webhook_endpoint;
 
 pub use api_key::{ApiKeyBody, CreateApiKeyBody, CreatedApiKeyBody};
 pub use list::ListBody;
@@ -12,4 +14,8 @@ pub use staff::{
 };
 pub use trading::{
     LaunchBody, LaunchedBody, OpenSessionBody, OrderBody, PlayerTradeBody, QuoteBody, SessionOpenedBody,
+};
+pub use webhook_delivery::{DeliveryQuery, WebhookAttemptBody, WebhookDeliveryBody};
+pub use webhook_endpoint::{
+    CreateWebhookEndpointBody, UpdateWebhookEndpointBody, WebhookEndpointBody, WebhookEndpointWithSecretBody,
 };

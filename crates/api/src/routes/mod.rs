@@ -7,3 +7,5 @@ pub mod operational;
 pub mod player;
 pub mod staff;
 pub mod staff_sessions;
+pub mod webhooks_deliveries;
+pub mod webhooks_endpoints;

@@ -11,6 +11,8 @@ mod staff;
 mod trade;
 mod user;
 mod wallet_operation;
+mod webhook_delivery;
+mod webhook_endpoint;
 
 pub use api_key::ApiKeyRecord;
 pub use event::NewEvent;
@@ -23,3 +25,6 @@ pub use staff::{StaffMember, StaffPatch, StaffSession};
 pub use trade::Trade;
 pub use user::User;
 pub use wallet_operation::{WalletOperationRecord, WalletOperationStep};
+pub use webhook_delivery::{AttemptRecord, AttemptReport, AttemptTarget, DeliveryFilter, DeliveryRecord};
+pub use webhook_delivery::{EndpointDisabling, StoredEvent};
+pub use webhook_endpoint::{EndpointSecrets, EndpointUpdate, WebhookEndpoint};

@@ -3,26 +3,38 @@
 
 mod clock;
 mod random;
+mod settlement;
 mod store;
 mod trading;
 mod wallet;
+mod webhook_store;
+mod webhook_transport;
 
 pub use clock::Clock;
 pub use random::Random;
+pub use settlement::{HeldPosition, MarketOperator, ResolutionPlan, SettlementStore};
 pub use store::{ApiKeyStore, OperatorStore, SessionStore, StaffStore, StoreError};
 pub use trading::{
     NewOperation, NewTrade, OpenTrade, OperationUpdate, PoolChange, PositionChange, RedemptionUpdate, TradeUpdate,
     TradingChange, TradingStore,
 };
 pub use wallet::{MutationOutcome, WalletAdapterStore, WalletAdapterTarget, WalletGateway};
+pub use webhook_store::{Claim, ReplayTarget, WebhookStore};
+pub use webhook_transport::{DestinationRefused, OutboundRequest, TransportResponse, WebhookTransport};
 
 #[cfg(any(test, feature = "mock"))]
 pub use clock::MockClock;
 #[cfg(any(test, feature = "mock"))]
 pub use random::MockRandom;
 #[cfg(any(test, feature = "mock"))]
+pub use settlement::MockSettlementStore;
+#[cfg(any(test, feature = "mock"))]
 pub use store::{MockApiKeyStore, MockOperatorStore, MockSessionStore, MockStaffStore};
 #[cfg(any(test, feature = "mock"))]
 pub use trading::MockTradingStore;
 #[cfg(any(test, feature = "mock"))]
 pub use wallet::{MockWalletAdapterStore, MockWalletGateway};
+#[cfg(any(test, feature = "mock"))]
+pub use webhook_store::MockWebhookStore;
+#[cfg(any(test, feature = "mock"))]
+pub use webhook_transport::MockWebhookTransport;

@@ -24,7 +24,13 @@ fn object(value: Value) -> Map<String, Value> {
 }
 
 impl Trading {
-    fn event(&self, operator_id: OperatorId, event_type: EventType, data: Value, at: OffsetDateTime) -> NewEvent {
+    pub(crate) fn event(
+        &self,
+        operator_id: OperatorId,
+        event_type: EventType,
+        data: Value,
+        at: OffsetDateTime,
+    ) -> NewEvent {
         NewEvent {
             id: EventId::from_ulid(self.ports.random.ulid()),
             operator_id,

@@ -1,6 +1,7 @@
 //! The trading use cases: launching players, their sessions, quotes, buys and sells with
 //! the operator's wallet, and platform staff's market administration. Each use case is
-//! an `impl Trading` block in its own file.
+//! an `impl Trading` block in its own file; what happens after trading (resolution,
+//! payouts, the wallet worker, manual review) is `Settlement`'s, in its own files.
 
 mod buy;
 #[cfg(test)]
@@ -9,17 +10,27 @@ mod events;
 #[cfg(test)]
 mod fixtures;
 mod launch;
+#[cfg(test)]
+mod launch_rules;
+mod markets;
 mod opening;
 mod order;
 mod player;
 mod player_tokens;
 mod quote;
+mod resolution;
+mod review;
 mod sell;
 #[cfg(test)]
 mod sell_rules;
 mod settle_buy;
 mod settle_sell;
+mod settlement;
+mod settlement_events;
+#[cfg(test)]
+mod settlement_tests;
 mod wallet_call;
+mod wallet_worker;
 
 use std::sync::Arc;
 
@@ -28,9 +39,14 @@ use time::Duration;
 use crate::ports::{Clock, OperatorStore, Random, TradingStore, WalletAdapterStore, WalletGateway};
 
 pub use launch::{LaunchRequest, Launched};
+pub use markets::{MAX_MARKET_LIST, NewMarket};
 pub use order::{OrderRequest, QuoteView};
 pub use player::{OpenedSession, PlayerPrincipal};
 pub use player_tokens::PlayerTokens;
+pub use resolution::ResolvedMarket;
+pub use review::{ReviewCase, ReviewDecision, ReviewFinding};
+pub use settlement::{Settlement, WorkerSettings};
+pub use wallet_worker::{WorkerPass, retry_delay};
 
 /// The ports the trading use cases need.
 #[derive(Clone)]

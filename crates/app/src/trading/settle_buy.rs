@@ -9,7 +9,7 @@ use opinion_wallet::{
 };
 
 use crate::AppError;
-use crate::model::Trade;
+use crate::model::{NewEvent, Trade};
 use crate::ports::{OperationUpdate, PoolChange, PositionChange, StoreError, TradeUpdate, TradingChange};
 use crate::trading::Trading;
 use crate::trading::wallet_call::OperationSubject;
@@ -18,7 +18,9 @@ use crate::trading::wallet_call::OperationSubject;
 const PLACEMENT_ATTEMPTS: usize = 16;
 
 impl Trading {
-    /// Ends a buy whose trade is in `expected` by what its debit's answer means.
+    /// Ends a buy whose trade is in `expected` by what its debit's answer means. The functions
+    /// that end a trade take `also`: events committed with the step besides the trade's own
+    /// (a staff resolution's `wallet_operation.manual_review_resolved`).
     pub(crate) async fn settle_buy(
         &self,
         trade: Trade,
@@ -27,12 +29,16 @@ impl Trading {
         expected: TradeStatus,
     ) -> Result<Trade, AppError> {
         match classification {
-            Classification::Applied { .. } => self.place_buy(trade, update, expected).await,
-            Classification::Rejected { code } => self.fail_trade(trade, update, code.as_str(), expected).await,
+            Classification::Applied { .. } => self.place_buy(trade, update, expected, Vec::new()).await,
+            Classification::Rejected { code } => {
+                self.fail_trade(trade, update, code.as_str(), expected, Vec::new())
+                    .await
+            }
             Classification::Ambiguous { .. } => self.review_trade(trade, update, expected).await,
             Classification::NotSent => {
                 let update = abandoned(update)?;
-                self.fail_trade(trade, update, "wallet_unreachable", expected).await
+                self.fail_trade(trade, update, "wallet_unreachable", expected, Vec::new())
+                    .await
             }
         }
     }
@@ -44,6 +50,7 @@ impl Trading {
         trade: Trade,
         update: OperationUpdate,
         expected: TradeStatus,
+        also: Vec<NewEvent>,
     ) -> Result<Trade, AppError> {
         for _ in 0..PLACEMENT_ATTEMPTS {
             let market = self
@@ -62,7 +69,7 @@ impl Trading {
                 Ok(placed) => placed,
                 Err(refusal) => {
                     tracing::warn!(trade_id = %trade.id, reason = %refusal, "debited buy cannot be placed; compensating");
-                    return self.compensate_buy(trade, update, refusal.code(), expected).await;
+                    return self.compensate_buy(trade, update, refusal.code(), expected, also).await;
                 }
             };
             let before = self
@@ -94,7 +101,7 @@ impl Trading {
                     after: placed.pool_after,
                 }),
                 position: Some(position_change(&trade, before, after)),
-                events: vec![self.trade_executed(&executed, now)],
+                events: [vec![self.trade_executed(&executed, now)], also.clone()].concat(),
                 ..TradingChange::default()
             };
             match self.ports.store.apply(trade.operator_id, &change).await {
@@ -114,6 +121,7 @@ impl Trading {
         update: OperationUpdate,
         reason: &str,
         expected: TradeStatus,
+        also: Vec<NewEvent>,
     ) -> Result<Trade, AppError> {
         let now = self.ports.clock.now();
         let metadata = FlowMetadata::BuyCompensation(BuyCompensationMetadata {
@@ -136,7 +144,7 @@ impl Trading {
             trade: Some(trade_update(&failed, expected)),
             operation: Some(update),
             new_operations: vec![compensation],
-            events: vec![self.trade_failed(&failed, reason, now)],
+            events: [vec![self.trade_failed(&failed, reason, now)], also].concat(),
             ..TradingChange::default()
         };
         self.ports.store.apply(failed.operator_id, &change).await?;
@@ -150,13 +158,14 @@ impl Trading {
         update: OperationUpdate,
         reason: &str,
         expected: TradeStatus,
+        also: Vec<NewEvent>,
     ) -> Result<Trade, AppError> {
         let now = self.ports.clock.now();
         let failed = failed_trade(trade, reason, now);
         let change = TradingChange {
             trade: Some(trade_update(&failed, expected)),
             operation: Some(update),
-            events: vec![self.trade_failed(&failed, reason, now)],
+            events: [vec![self.trade_failed(&failed, reason, now)], also].concat(),
             ..TradingChange::default()
         };
         self.ports.store.apply(failed.operator_id, &change).await?;

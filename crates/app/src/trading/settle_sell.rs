@@ -6,7 +6,7 @@ use opinion_market::{TradeStatus, unwind_sale};
 use opinion_wallet::Classification;
 
 use crate::AppError;
-use crate::model::Trade;
+use crate::model::{NewEvent, Trade};
 use crate::ports::{OperationUpdate, PoolChange, StoreError, TradingChange};
 use crate::trading::Trading;
 use crate::trading::settle_buy::{failed_trade, position_change, trade_update};
@@ -24,10 +24,16 @@ impl Trading {
         expected: TradeStatus,
     ) -> Result<Trade, AppError> {
         match classification {
-            Classification::Applied { .. } => self.execute_sale(trade, update, expected).await,
-            Classification::Rejected { code } => self.unwind_sale(trade, update, code.as_str(), expected).await,
+            Classification::Applied { .. } => self.execute_sale(trade, update, expected, Vec::new()).await,
+            Classification::Rejected { code } => {
+                self.unwind_sale(trade, update, code.as_str(), expected, Vec::new())
+                    .await
+            }
             Classification::Ambiguous { .. } => self.review_trade(trade, update, expected).await,
-            Classification::NotSent => self.unwind_sale(trade, update, "wallet_unreachable", expected).await,
+            Classification::NotSent => {
+                self.unwind_sale(trade, update, "wallet_unreachable", expected, Vec::new())
+                    .await
+            }
         }
     }
 
@@ -37,6 +43,7 @@ impl Trading {
         trade: Trade,
         update: OperationUpdate,
         expected: TradeStatus,
+        also: Vec<NewEvent>,
     ) -> Result<Trade, AppError> {
         let now = self.ports.clock.now();
         let executed = Trade {
@@ -47,7 +54,7 @@ impl Trading {
         let change = TradingChange {
             trade: Some(trade_update(&executed, expected)),
             operation: Some(update),
-            events: vec![self.trade_executed(&executed, now)],
+            events: [vec![self.trade_executed(&executed, now)], also].concat(),
             ..TradingChange::default()
         };
         self.ports.store.apply(executed.operator_id, &change).await?;
@@ -63,6 +70,7 @@ impl Trading {
         update: OperationUpdate,
         reason: &str,
         expected: TradeStatus,
+        also: Vec<NewEvent>,
     ) -> Result<Trade, AppError> {
         let open = self
             .ports
@@ -106,7 +114,7 @@ impl Trading {
                     after: pool_after,
                 }),
                 position: Some(position_change(&trade, current, restored)),
-                events: vec![self.trade_failed(&failed, reason, now)],
+                events: [vec![self.trade_failed(&failed, reason, now)], also.clone()].concat(),
                 ..TradingChange::default()
             };
             match self.ports.store.apply(trade.operator_id, &change).await {

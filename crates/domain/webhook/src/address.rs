@@ -1,9 +1,14 @@
 //! Where the service may send a webhook. An operator chooses the URL, so without these
 //! checks an endpoint could point deliveries at the service's own network or at the
 //! cloud metadata service. Name resolution is I/O and lives in the adapter: it calls
-//! [`is_forbidden_target`] for every resolved address, at registration and again at every
+//! [`is_refused_target`] for every resolved address, at registration and again at every
 //! delivery (a name can be re-pointed after registration), and connects only to an
 //! address it checked. [`check_endpoint_url`] is the cheap check of the URL text itself.
+//!
+//! Outside production, operators' engineers test against receivers on their own machine
+//! or network, so there [`is_refused_target`] refuses only the cloud metadata service
+//! (never a webhook receiver anywhere) and `http` is allowed; production refuses every
+//! address [`is_forbidden_target`] names and requires `https`.
 
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
 
@@ -62,6 +67,32 @@ pub fn is_forbidden_target(ip: IpAddr) -> bool {
     }
 }
 
+/// Whether `ip` is the cloud metadata service, in any of its IPv4 or IPv6 spellings.
+fn is_metadata(ip: IpAddr) -> bool {
+    match ip {
+        IpAddr::V4(v4) => v4 == METADATA_V4,
+        IpAddr::V6(v6) => {
+            let [.., a, b, c, d] = v6.octets();
+            let embedded = Ipv4Addr::new(a, b, c, d);
+            let segments = v6.segments();
+            v6 == METADATA_V6
+                || v6.to_ipv4_mapped() == Some(METADATA_V4)
+                || ((segments[..6] == [0x0064, 0xff9b, 0, 0, 0, 0] || segments[..6] == [0; 6])
+                    && embedded == METADATA_V4)
+        }
+    }
+}
+
+/// Whether the service refuses to connect to `ip` in this environment: in production
+/// every [`is_forbidden_target`] address, elsewhere only the metadata service.
+pub fn is_refused_target(ip: IpAddr, production: bool) -> bool {
+    if production {
+        is_forbidden_target(ip)
+    } else {
+        is_metadata(ip)
+    }
+}
+
 /// Why an endpoint URL is refused.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum EndpointUrlError {
@@ -86,7 +117,7 @@ pub enum EndpointUrlError {
 /// Checks an endpoint URL's text: at most [`MAX_URL_LEN`] bytes, absolute, scheme `https`
 /// (or `http` when `production` is false, for local receivers in development and
 /// staging), no user info, a host, and, when the host is a literal IP address, one that
-/// [`is_forbidden_target`] allows. Host names are not resolved here.
+/// [`is_refused_target`] allows in this environment. Host names are not resolved here.
 pub fn check_endpoint_url(url: &str, production: bool) -> Result<(), EndpointUrlError> {
     if url.len() > MAX_URL_LEN {
         return Err(EndpointUrlError::TooLong);
@@ -109,7 +140,7 @@ pub fn check_endpoint_url(url: &str, production: bool) -> Result<(), EndpointUrl
         Some(Host::Ipv4(v4)) => Some(IpAddr::V4(v4)),
         Some(Host::Ipv6(v6)) => Some(IpAddr::V6(v6)),
     };
-    if ip.is_some_and(is_forbidden_target) {
+    if ip.is_some_and(|ip| is_refused_target(ip, production)) {
         return Err(EndpointUrlError::ForbiddenAddress);
     }
     Ok(())
@@ -222,6 +253,38 @@ mod tests {
         for (url, production, expected) in table {
             assert_eq!(check_endpoint_url(url, production), expected, "{url}");
         }
+    }
+
+    #[test]
+    fn outside_production_only_the_metadata_service_is_refused() {
+        for text in ["127.0.0.1", "10.0.0.1", "192.168.1.1", "::1", "fd12::1", "8.8.8.8"] {
+            assert!(!is_refused_target(ip(text), false), "{text}");
+            assert_eq!(
+                is_refused_target(ip(text), true),
+                is_forbidden_target(ip(text)),
+                "{text}"
+            );
+        }
+        for text in [
+            "169.254.169.254",
+            "fd00:ec2::254",
+            "::ffff:169.254.169.254",
+            "::169.254.169.254",
+            "64:ff9b::a9fe:a9fe",
+        ] {
+            assert!(is_refused_target(ip(text), false), "{text}");
+            assert!(is_refused_target(ip(text), true), "{text}");
+        }
+        assert_eq!(check_endpoint_url("http://127.0.0.1:8080/hook", false), Ok(()));
+        assert_eq!(check_endpoint_url("http://[::1]:8080/hook", false), Ok(()));
+        assert_eq!(
+            check_endpoint_url("https://127.0.0.1:8080/hook", true),
+            Err(EndpointUrlError::ForbiddenAddress)
+        );
+        assert_eq!(
+            check_endpoint_url("http://169.254.169.254/latest", false),
+            Err(EndpointUrlError::ForbiddenAddress)
+        );
     }
 
     #[test]

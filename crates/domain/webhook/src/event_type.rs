@@ -17,7 +17,7 @@
 //! | `redemption.paid` | `redemptionId`, `marketId`, `externalUserId`, `amount`, `currency`, `paidAt` |
 //! | `wallet_operation.manual_review_required` | `walletOperationId`, `flow`, `externalUserId`, `amount`, `currency`, `reason` |
 //! | `wallet_operation.manual_review_resolved` | `walletOperationId`, `flow`, `resolution`, `resolvedAt` |
-//! | `webhook_endpoint.disabled` | `webhookEndpointId`, `url`, `failingSince`, `disabledAt` |
+//! | `webhook_endpoint.disabled` | `webhookEndpointId`, `url`, `reason` (`failing`, `gone`, `operator`), `failingSince` (null unless failing), `disabledAt` |
 
 use std::fmt;
 use std::str::FromStr;
@@ -45,8 +45,9 @@ pub enum EventType {
     WalletOperationManualReviewRequired,
     /// `wallet_operation.manual_review_resolved`: staff settled a wallet mutation under review.
     WalletOperationManualReviewResolved,
-    /// `webhook_endpoint.disabled`: an endpoint was disabled after failing for days (or
-    /// answering 410 Gone); sent to the operator's other endpoints that subscribe to it.
+    /// `webhook_endpoint.disabled`: an endpoint was disabled, after failing for days,
+    /// answering 410 Gone, or by the operator; sent to the operator's endpoints that
+    /// subscribe to it (never to the disabled one itself).
     WebhookEndpointDisabled,
 }
 

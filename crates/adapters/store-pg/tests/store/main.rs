@@ -8,3 +8,4 @@ mod migrations;
 mod sessions;
 mod staff;
 mod trading;
+mod webhooks;

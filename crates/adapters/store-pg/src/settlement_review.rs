@@ -1,0 +1,94 @@
+//! `SettlementStore` over PostgreSQL, part three: the reads of manual review. Platform
+//! staff name an operation by its id alone, so `find_operation_by_id` and the list of
+//! every operator's reviews are platform-wide; everything else filters by operator.
+
+use diesel::prelude::*;
+use diesel_async::RunQueryDsl;
+use opinion_app::model::{Redemption, WalletOperationRecord, WalletOperationStep};
+use opinion_app::ports::StoreError;
+use opinion_core::{OperatorId, RedemptionId, WalletOperationId};
+use opinion_wallet::OperationState;
+
+use crate::error::from_diesel;
+use crate::pool::PgStore;
+use crate::rows::uuid_of;
+use crate::schema::{redemptions, users, wallet_operation_steps, wallet_operations};
+use crate::settlement_rows::{OperationRow, RedemptionRow, StepRow};
+
+pub(crate) async fn operations_in_review(
+    store: &PgStore,
+    operator: Option<OperatorId>,
+    limit: u16,
+) -> Result<Vec<WalletOperationRecord>, StoreError> {
+    let mut conn = store.conn().await?;
+    let mut query = wallet_operations::table
+        .filter(wallet_operations::state.eq(OperationState::ManualReview.as_str()))
+        .select(OperationRow::as_select())
+        .order((wallet_operations::created_at, wallet_operations::id))
+        .limit(i64::from(limit))
+        .into_boxed();
+    if let Some(operator) = operator {
+        query = query.filter(wallet_operations::operator_id.eq(uuid_of(operator)));
+    }
+    let rows: Vec<OperationRow> = query.load(&mut conn).await.map_err(from_diesel)?;
+    rows.into_iter().map(OperationRow::into_record).collect()
+}
+
+pub(crate) async fn find_operation_by_id(
+    store: &PgStore,
+    id: WalletOperationId,
+) -> Result<Option<WalletOperationRecord>, StoreError> {
+    let mut conn = store.conn().await?;
+    let row: Option<OperationRow> = wallet_operations::table
+        .filter(wallet_operations::id.eq(uuid_of(id)))
+        .select(OperationRow::as_select())
+        .first(&mut conn)
+        .await
+        .optional()
+        .map_err(from_diesel)?;
+    row.map(OperationRow::into_record).transpose()
+}
+
+pub(crate) async fn operation_steps(
+    store: &PgStore,
+    operator: OperatorId,
+    id: WalletOperationId,
+) -> Result<Vec<WalletOperationStep>, StoreError> {
+    let mut conn = store.conn().await?;
+    let rows: Vec<StepRow> = wallet_operation_steps::table
+        .filter(wallet_operation_steps::operator_id.eq(uuid_of(operator)))
+        .filter(wallet_operation_steps::operation_id.eq(uuid_of(id)))
+        .order(wallet_operation_steps::step)
+        .select(StepRow::as_select())
+        .load(&mut conn)
+        .await
+        .map_err(from_diesel)?;
+    rows.into_iter().map(StepRow::into_step).collect()
+}
+
+pub(crate) async fn find_redemption(
+    store: &PgStore,
+    operator: OperatorId,
+    id: RedemptionId,
+) -> Result<Option<Redemption>, StoreError> {
+    let mut conn = store.conn().await?;
+    let row: Option<RedemptionRow> = redemptions::table
+        .filter(redemptions::operator_id.eq(uuid_of(operator)))
+        .filter(redemptions::id.eq(uuid_of(id)))
+        .select(RedemptionRow::as_select())
+        .first(&mut conn)
+        .await
+        .optional()
+        .map_err(from_diesel)?;
+    let Some(row) = row else {
+        return Ok(None);
+    };
+    let external_user_id: String = users::table
+        .filter(users::operator_id.eq(uuid_of(operator)))
+        .filter(users::id.eq(row.user_id()))
+        .select(users::external_user_id)
+        .first(&mut conn)
+        .await
+        .map_err(from_diesel)?;
+    row.into_record(external_user_id).map(Some)
+}

@@ -1,0 +1,143 @@
+//! `SettlementStore` over PostgreSQL, part two: the wallet worker's reads and claims.
+//! Claims take the due rows `FOR UPDATE SKIP LOCKED` and mark them `sent` in the same
+//! transaction, so concurrent workers get disjoint operations and an operation is never
+//! sent by two of them. These are the platform's background queries: the first names
+//! no operator because it finds which operators have work; the others filter by one.
+
+use diesel::prelude::*;
+use diesel::result::Error as DieselError;
+use diesel_async::{AsyncConnection, RunQueryDsl};
+use opinion_app::model::WalletOperationRecord;
+use opinion_app::ports::StoreError;
+use opinion_core::OperatorId;
+use opinion_wallet::{OperationState, WalletFlow};
+use time::OffsetDateTime;
+use uuid::Uuid;
+
+use crate::error::from_diesel;
+use crate::pool::PgStore;
+use crate::rows::{id_of, uuid_of};
+use crate::schema::{wallet_operation_steps, wallet_operations};
+use crate::settlement_rows::{OperationRow, StepRow};
+
+/// The flows the worker sends (primaries of trades are sent by the order itself).
+const WORKER_FLOWS: [&str; 2] = [WalletFlow::Redemption.as_str(), WalletFlow::BuyCompensation.as_str()];
+
+pub(crate) async fn operators_with_wallet_work(
+    store: &PgStore,
+    now: OffsetDateTime,
+) -> Result<Vec<OperatorId>, StoreError> {
+    let mut conn = store.conn().await?;
+    let due = wallet_operations::state
+        .eq(OperationState::Prepared.as_str())
+        .and(wallet_operations::flow.eq_any(WORKER_FLOWS))
+        .and(wallet_operations::next_attempt_at.le(now));
+    let sent = wallet_operations::state.eq(OperationState::Sent.as_str());
+    let ids: Vec<Uuid> = wallet_operations::table
+        .filter(due.or(sent))
+        .select(wallet_operations::operator_id)
+        .distinct()
+        .order(wallet_operations::operator_id)
+        .load(&mut conn)
+        .await
+        .map_err(from_diesel)?;
+    Ok(ids.into_iter().map(id_of).collect())
+}
+
+pub(crate) async fn claim_due_operations(
+    store: &PgStore,
+    operator: OperatorId,
+    now: OffsetDateTime,
+    limit: u16,
+) -> Result<Vec<WalletOperationRecord>, StoreError> {
+    let mut conn = store.conn().await?;
+    let claimed = conn
+        .transaction::<_, DieselError, _>(async |conn| {
+            let rows: Vec<OperationRow> = wallet_operations::table
+                .filter(wallet_operations::operator_id.eq(uuid_of(operator)))
+                .filter(wallet_operations::state.eq(OperationState::Prepared.as_str()))
+                .filter(wallet_operations::flow.eq_any(WORKER_FLOWS))
+                .filter(wallet_operations::next_attempt_at.le(now))
+                .order((wallet_operations::next_attempt_at, wallet_operations::id))
+                .limit(i64::from(limit))
+                .select(OperationRow::as_select())
+                .for_update()
+                .skip_locked()
+                .load(conn)
+                .await?;
+            let mut claimed = Vec::with_capacity(rows.len());
+            for row in rows {
+                claimed.push(mark_sent(conn, row, now).await?);
+            }
+            Ok(claimed)
+        })
+        .await
+        .map_err(from_diesel)?;
+    claimed.into_iter().collect()
+}
+
+/// Moves a locked `prepared` row to `sent` and logs the step; the record is read back
+/// through the domain's parsing (a corrupt row is reported, after the commit).
+async fn mark_sent(
+    conn: &mut diesel_async::AsyncPgConnection,
+    row: OperationRow,
+    now: OffsetDateTime,
+) -> QueryResult<Result<WalletOperationRecord, StoreError>> {
+    let (operator_id, id) = row.key();
+    let updated: OperationRow = diesel::update(wallet_operations::table.find((operator_id, id)))
+        .set((
+            wallet_operations::state.eq(OperationState::Sent.as_str()),
+            wallet_operations::attempts.eq(wallet_operations::attempts + 1),
+            wallet_operations::sent_at.eq(now),
+            wallet_operations::next_attempt_at.eq(None::<OffsetDateTime>),
+        ))
+        .returning(OperationRow::as_returning())
+        .get_result(conn)
+        .await?;
+    let record = match updated.into_record() {
+        Ok(record) => record,
+        Err(error) => return Ok(Err(error)),
+    };
+    append_step(conn, &record, None, now).await?;
+    Ok(Ok(record))
+}
+
+/// Appends the operation's current state to its step log.
+pub(crate) async fn append_step(
+    conn: &mut diesel_async::AsyncPgConnection,
+    record: &WalletOperationRecord,
+    detail: Option<String>,
+    at: OffsetDateTime,
+) -> QueryResult<()> {
+    let last: Option<i32> = wallet_operation_steps::table
+        .filter(wallet_operation_steps::operator_id.eq(uuid_of(record.operator_id)))
+        .filter(wallet_operation_steps::operation_id.eq(uuid_of(record.id)))
+        .select(diesel::dsl::max(wallet_operation_steps::step))
+        .first(conn)
+        .await?;
+    diesel::insert_into(wallet_operation_steps::table)
+        .values(StepRow::new(record, last.unwrap_or(0) + 1, detail, at))
+        .execute(conn)
+        .await
+        .map(drop)
+}
+
+pub(crate) async fn stale_sent_operations(
+    store: &PgStore,
+    operator: OperatorId,
+    sent_before: OffsetDateTime,
+    limit: u16,
+) -> Result<Vec<WalletOperationRecord>, StoreError> {
+    let mut conn = store.conn().await?;
+    let rows: Vec<OperationRow> = wallet_operations::table
+        .filter(wallet_operations::operator_id.eq(uuid_of(operator)))
+        .filter(wallet_operations::state.eq(OperationState::Sent.as_str()))
+        .filter(wallet_operations::sent_at.lt(sent_before))
+        .order((wallet_operations::sent_at, wallet_operations::id))
+        .limit(i64::from(limit))
+        .select(OperationRow::as_select())
+        .load(&mut conn)
+        .await
+        .map_err(from_diesel)?;
+    rows.into_iter().map(OperationRow::into_record).collect()
+}

@@ -1,0 +1,46 @@
+//! The wallet worker's loop: runs `Settlement::run_wallet_pass` every interval beside the
+//! HTTP server until told to stop. Several instances may run at once (claims skip what
+//! another holds).
+
+use std::time::Duration;
+
+use opinion_app::Settlement;
+use tokio::sync::watch;
+use tokio::task::JoinHandle;
+
+/// A running worker loop; `stop` ends it after its current pass.
+pub struct WalletWorker {
+    stop: watch::Sender<bool>,
+    task: JoinHandle<()>,
+}
+
+impl WalletWorker {
+    /// Starts the loop on the current runtime.
+    pub fn start(settlement: Settlement, interval: Duration) -> Self {
+        let (stop, mut stopped) = watch::channel(false);
+        let task = tokio::spawn(async move {
+            loop {
+                match settlement.run_wallet_pass().await {
+                    Ok(pass) if pass.sent + pass.recovered > 0 => {
+                        tracing::info!(sent = pass.sent, recovered = pass.recovered, "wallet worker pass");
+                    }
+                    Ok(_) => {}
+                    Err(error) => tracing::error!(%error, "wallet worker pass failed"),
+                }
+                tokio::select! {
+                    _ = tokio::time::sleep(interval) => {}
+                    _ = stopped.changed() => break,
+                }
+            }
+        });
+        Self { stop, task }
+    }
+
+    /// Asks the loop to stop and waits for its current pass to finish.
+    pub async fn stop(self) {
+        let _ = self.stop.send(true);
+        if let Err(error) = self.task.await {
+            tracing::error!(%error, "the wallet worker ended abnormally");
+        }
+    }
+}
