@@ -3,7 +3,7 @@
 //! again (idempotent replays). Also counts the database commits one buy costs.
 
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use reqwest::Method;
 use serde_json::json;
@@ -165,8 +165,13 @@ pub async fn run(bench: &Bench<'_>, traders: &Result<Traders, String>, commits: 
     Ok(vec![buy, replay])
 }
 
-/// Commits in the service's database over a batch of buys, per successful buy.
+/// Commits in the service's database over a batch of buys, per successful buy, less
+/// what the idle service commits by itself (its workers polling) over the same time.
 async fn commits_per_buy(bench: &Bench<'_>, traders: &Traders, commits: &CommitCounter) -> anyhow::Result<f64> {
+    let idle_from = commits.read().await?;
+    let idle_started = Instant::now();
+    let idle_to = commits.read().await?;
+    let idle_per_second = (idle_to - idle_from) as f64 / idle_started.elapsed().as_secs_f64();
     let plan = LoadPlan {
         concurrency: bench.settings.concurrency,
         warmup: Duration::ZERO,
@@ -177,12 +182,17 @@ async fn commits_per_buy(bench: &Bench<'_>, traders: &Traders, commits: &CommitC
         api: bench.api.clone(),
         traders: traders.clone(),
     };
-    let before = commits.read().await?;
+    let before = idle_to;
+    let busy_started = Instant::now();
     let load = crate::load::run(plan, request).await?;
     let after = commits.read().await?;
     anyhow::ensure!(load.ok > 0, "no buy of the commit probe succeeded: {:?}", load.first_error);
-    let per_buy = (after - before) as f64 / load.ok as f64;
-    println!("  {BUY}: {per_buy:.2} commits per buy over {} buys", load.ok);
+    let background = idle_per_second * busy_started.elapsed().as_secs_f64();
+    let per_buy = ((after - before) as f64 - background) / load.ok as f64;
+    println!(
+        "  {BUY}: {per_buy:.2} commits per buy over {} buys (idle service: {idle_per_second:.1} commits/s, subtracted)",
+        load.ok
+    );
     Ok(per_buy)
 }
 

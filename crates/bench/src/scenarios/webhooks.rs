@@ -1,6 +1,7 @@
-//! Webhooks: with an endpoint subscribed at the bench's receiver, players buy for the
-//! measured time; the figures are events delivered per second and the lag from each
-//! event's business commit (its `createdAt`) to its arrival.
+//! Webhooks: with an endpoint subscribed at the bench's receiver, players buy (or, where
+//! trading is not available, are launched) for the measured time; the figures are events
+//! delivered per second and the lag from each event's business commit (its `createdAt`)
+//! to its arrival.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -27,30 +28,51 @@ const DRAIN_LIMIT: Duration = Duration::from_secs(30);
 /// How long without a new arrival counts as drained.
 const QUIET: Duration = Duration::from_secs(2);
 
-/// Buys that cause the events.
-struct EventfulBuy {
-    api: Api,
-    traders: Traders,
+/// The business actions that cause the events: buys (`trade.executed`) when trading
+/// is available, launches (`user.launched`) otherwise.
+enum Eventful {
+    Buys { api: Api, traders: Traders },
+    Launches { api: Api, key: String },
 }
 
-impl Request for EventfulBuy {
+impl Request for Eventful {
     async fn call(&self, worker: usize, sequence: u64) -> Result<(), String> {
-        self.traders
-            .buy(&self.api, worker, &format!("bench-webhook-{sequence}"))
-            .await
+        match self {
+            Self::Buys { api, traders } => traders.buy(api, worker, &format!("bench-webhook-{sequence}")).await,
+            Self::Launches { api, key } => api
+                .launch(key, &format!("bench-webhook-{sequence}"))
+                .await
+                .map(drop)
+                .map_err(|e| e.to_string()),
+        }
     }
 }
 
-/// Measures delivery; `traders` is `Err` with the reason when trading is not available.
+/// Measures delivery.
 pub async fn run(bench: &Bench<'_>, traders: &Result<Traders, String>) -> anyhow::Result<Scenario> {
-    let traders = match traders {
-        Ok(traders) => traders.clone(),
-        Err(reason) => return Ok(Scenario::not_available(NAME, DESCRIPTION, format!("no events without trading: {reason}"))),
+    let key = &bench.operator().full_key;
+    let (driver, caused_by) = match traders {
+        Ok(traders) => (
+            Eventful::Buys {
+                api: bench.api.clone(),
+                traders: traders.clone(),
+            },
+            "trade.executed",
+        ),
+        Err(_) => (
+            Eventful::Launches {
+                api: bench.api.clone(),
+                key: key.clone(),
+            },
+            "user.launched",
+        ),
     };
     let sink = Arc::new(WebhookSink::new(OffsetDateTime::now_utc())?);
     let receiver = LocalServer::start(sink.clone()).await?;
-    let body = json!({ "url": format!("{}/webhooks", receiver.base_url()) });
-    let key = &bench.operator().full_key;
+    let body = json!({
+        "url": format!("{}/webhooks", receiver.base_url()),
+        "eventTypes": [caused_by],
+    });
     if let Err(error) = bench
         .api
         .call(Method::POST, "/api/operator/webhooks/endpoints", Some(key), Some(&body))
@@ -66,15 +88,8 @@ pub async fn run(bench: &Bench<'_>, traders: &Result<Traders, String>) -> anyhow
     let watch = MemoryWatch::start(bench.service_pid);
     let mut plan = bench.plan();
     plan.warmup = Duration::ZERO;
-    let buys = crate::load::run(
-        plan,
-        EventfulBuy {
-            api: bench.api.clone(),
-            traders,
-        },
-    )
-    .await?;
-    announce("webhooks (the buys causing events)", &buys);
+    let buys = crate::load::run(plan, driver).await?;
+    announce(&format!("webhooks (the actions causing {caused_by})"), &buys);
     drain(&sink).await;
     let rss = watch.finish();
     let received = sink.snapshot();
@@ -82,7 +97,7 @@ pub async fn run(bench: &Bench<'_>, traders: &Result<Traders, String>) -> anyhow
         return Ok(Scenario::not_available(
             NAME,
             DESCRIPTION,
-            format!("no event arrived within {} s of {} buys", DRAIN_LIMIT.as_secs(), buys.ok),
+            format!("no {caused_by} event arrived within {} s of {} actions", DRAIN_LIMIT.as_secs(), buys.ok),
         ));
     }
     let load = LoadReport {
@@ -96,8 +111,10 @@ pub async fn run(bench: &Bench<'_>, traders: &Result<Traders, String>) -> anyhow
         max_ms: received.lag_max_ms,
     };
     announce(NAME, &load);
-    Ok(Scenario::measured(NAME, DESCRIPTION, load, rss, Some(Baseline::PgbenchReadWrite))
-        .with_figure("events_per_buy", received.events as f64 / buys.ok.max(1) as f64)
+    let description = format!("{DESCRIPTION}; events: {caused_by}");
+    Ok(Scenario::measured(NAME, &description, load, rss, Some(Baseline::PgbenchReadWrite))
+        .with_figure("events_per_action", received.events as f64 / buys.ok.max(1) as f64)
+        .with_figure("actions_per_second", buys.per_second)
         .with_figure("deliveries", received.deliveries as f64))
 }
 
