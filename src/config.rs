@@ -38,6 +38,9 @@ pub struct Config {
     /// Secret that signs staff session tokens, at least 32 bytes (`OPINION_SESSION_SECRET`).
     /// Development keeps a generated one in the data directory.
     pub session_secret: Option<String>,
+    /// Key material, at least 32 bytes, that seals operators' signing secrets at rest
+    /// (`OPINION_DATA_KEY`). Development keeps a generated one in the data directory.
+    pub data_key: Option<String>,
     /// Staff session lifetime in minutes (`OPINION_SESSION_TTL_MINUTES`).
     pub session_ttl_minutes: u32,
     /// `text` or `json` log lines (`OPINION_LOG_FORMAT`).
@@ -47,6 +50,12 @@ pub struct Config {
     /// How long an idle delivery worker waits before looking again, in milliseconds
     /// (`OPINION_WEBHOOK_POLL_INTERVAL_MS`).
     pub webhook_poll_interval_ms: u64,
+    /// How often the wallet worker sends due redemptions and compensations and recovers
+    /// lost answers, in milliseconds (`OPINION_WALLET_WORKER_INTERVAL_MS`); 0 runs none.
+    pub wallet_worker_interval_ms: u64,
+    /// The service's public base URL, which launch URLs and signed links start with
+    /// (`OPINION_PUBLIC_URL`); by default `http://{host}:{port}`.
+    pub public_url: Option<String>,
 }
 
 /// How log lines are written.
@@ -69,10 +78,13 @@ impl Default for Config {
             database_max_connections: 16,
             data_dir: PathBuf::from(".data"),
             session_secret: None,
+            data_key: None,
             session_ttl_minutes: 8 * 60,
             log_format: LogFormat::Text,
             webhook_workers: 8,
             webhook_poll_interval_ms: 1_000,
+            wallet_worker_interval_ms: 1_000,
+            public_url: None,
         }
     }
 }
@@ -105,6 +117,15 @@ impl Config {
         Ok(config)
     }
 
+    /// The public base URL, without a trailing slash.
+    pub fn public_base_url(&self) -> String {
+        self.public_url
+            .clone()
+            .unwrap_or_else(|| format!("http://{}:{}", self.host, self.port))
+            .trim_end_matches('/')
+            .to_owned()
+    }
+
     /// Checks what no type can: required secrets and sane bounds.
     pub fn validate(&self) -> Result<(), ConfigError> {
         let mut problems = Vec::new();
@@ -121,6 +142,23 @@ impl Config {
             None if self.env != Environment::Development => {
                 problems.push(format!(
                     "{:?} needs OPINION_SESSION_SECRET (at least 32 random bytes)",
+                    self.env
+                ));
+            }
+            _ => {}
+        }
+        if let Some(url) = &self.public_url
+            && !(url.starts_with("https://") || url.starts_with("http://"))
+        {
+            problems.push("OPINION_PUBLIC_URL must be an http(s) URL".into());
+        }
+        match &self.data_key {
+            Some(key) if key.len() < 32 => {
+                problems.push("OPINION_DATA_KEY must have at least 32 bytes".into());
+            }
+            None if self.env != Environment::Development => {
+                problems.push(format!(
+                    "{:?} needs OPINION_DATA_KEY (at least 32 random bytes; it seals signing secrets at rest)",
                     self.env
                 ));
             }
@@ -183,21 +221,23 @@ mod tests {
             ..Config::default()
         };
         let problems = config.validate().expect_err("refused").0;
-        assert_eq!(problems.len(), 2, "{problems:?}");
+        assert_eq!(problems.len(), 3, "{problems:?}");
         assert!(problems[0].contains("DATABASE_URL"));
         assert!(problems[1].contains("OPINION_SESSION_SECRET"));
+        assert!(problems[2].contains("OPINION_DATA_KEY"));
     }
 
     #[test]
     fn short_secrets_and_silly_bounds_are_refused() {
         let config = Config {
             session_secret: Some("short".into()),
+            data_key: Some("short".into()),
             session_ttl_minutes: 0,
             database_max_connections: 0,
             webhook_workers: 65,
             webhook_poll_interval_ms: 0,
             ..Config::default()
         };
-        assert_eq!(config.validate().expect_err("refused").0.len(), 5);
+        assert_eq!(config.validate().expect_err("refused").0.len(), 6);
     }
 }

@@ -33,8 +33,8 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             .context("migrating the database")
             .map(|()| tracing::info!("migrations applied")),
         Command::Admin { command } => {
-            let access = startup::access(&config, &database.url, &secrets::session_secret(&config)?).await?;
-            let output = admin::run(&access, command).await?;
+            let services = startup::services(&config, &database.url, &secrets::keys(&config)?).await?;
+            let output = admin::run(&services.access, command).await?;
             println!("{output}");
             Ok(())
         }
@@ -44,7 +44,7 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
 }
 
 async fn serve(config: &Config, database_url: &str) -> anyhow::Result<()> {
-    let services = startup::services(config, database_url, &secrets::session_secret(config)?).await?;
+    let services = startup::services(config, database_url, &secrets::keys(config)?).await?;
     let demo = if config.env == Environment::Development {
         Some(dev_seed::ensure_demo_operator(&services.access, &config.data_dir).await?)
     } else {

@@ -1,5 +1,5 @@
-//! Wiring: the store, the use cases, the HTTP server and the webhook delivery workers,
-//! from a configuration.
+//! Wiring: the store, the use cases, the HTTP server and the background workers (webhook
+//! delivery, the wallet worker), from a configuration.
 
 use std::net::TcpListener;
 use std::sync::Arc;
@@ -11,44 +11,80 @@ use anyhow::Context;
 use opinion_access::ApiKeyEnvironment;
 use opinion_api::ApiState;
 use opinion_app::ports::Clock;
-use opinion_app::{Access, AccessPorts, AccessSettings, SessionTokens, WebhookPorts, WebhookSettings, Webhooks};
-use opinion_store_pg::PgStore;
+use opinion_app::{
+    Access, AccessPorts, AccessSettings, PlayerTokens, SessionTokens, Settlement, Trading, TradingPorts,
+    TradingSettings, WalletAdapterPorts, WalletAdapterSettings, WalletAdapters, WebhookPorts, WebhookSettings,
+    Webhooks, WorkerSettings,
+};
+use opinion_store_pg::{DataKey, PgStore};
+use opinion_wallet_http::{AddressPolicy, HttpWalletGateway};
 use opinion_webhook::ATTEMPT_TIMEOUT_SECS;
 use opinion_webhook_http::{HttpWebhookTransport, TransportSettings};
 use time::Duration;
 
 use crate::config::{Config, Environment};
 use crate::system_ports::{OsRandom, SystemClock};
+use crate::wallet_worker::WalletWorker;
 use crate::webhook_workers::WebhookWorkers;
 
-/// Every use case of the service.
+/// How long a launch token can be exchanged for a player session.
+const LAUNCH_TTL: Duration = Duration::minutes(5);
+
+/// How long a player session lasts.
+const PLAYER_SESSION_TTL: Duration = Duration::hours(8);
+
+/// The service's own secrets, read or made at start-up (see `secrets.rs`).
+pub struct Keys {
+    /// Signs staff session, launch and player session tokens.
+    pub session_secret: Vec<u8>,
+    /// Seals signing secrets at rest.
+    pub data_key: Vec<u8>,
+}
+
+/// Every use case of the service, all over one store.
 #[derive(Clone)]
 pub struct Services {
-    /// Authentication, API keys, staff.
+    /// Authentication, operators, API keys, staff.
     pub access: Access,
+    /// Operators' wallet adapter configurations.
+    pub wallet_adapters: WalletAdapters,
+    /// Launches, the player API and trading.
+    pub trading: Trading,
+    /// Markets, resolution, payouts, the wallet worker and manual review.
+    pub settlement: Settlement,
     /// Webhook endpoints, deliveries, replays and the delivery step.
     pub webhooks: Webhooks,
 }
 
 /// The use cases over the PostgreSQL store at `database_url`, after migrating it.
-pub async fn services(config: &Config, database_url: &str, session_secret: &[u8]) -> anyhow::Result<Services> {
+pub async fn services(config: &Config, database_url: &str, keys: &Keys) -> anyhow::Result<Services> {
     opinion_store_pg::run_migrations(database_url)
         .await
         .context("migrating the database")?;
+    let data_key = DataKey::derive(&keys.data_key).context("deriving the data key")?;
     let store = Arc::new(
         PgStore::connect(database_url, config.database_max_connections)
             .await
-            .context("connecting to the database")?,
+            .context("connecting to the database")?
+            .with_data_key(data_key),
     );
+    let clock: Arc<dyn Clock> = Arc::new(SystemClock);
+    let production = config.env == Environment::Production;
+    let trading = trading(config, store.clone(), clock.clone(), &keys.session_secret)?;
     Ok(Services {
-        access: access_over(config, store.clone(), session_secret)?,
-        webhooks: webhooks(config, store, Arc::new(SystemClock))?,
+        access: access(config, store.clone(), clock.clone(), &keys.session_secret)?,
+        wallet_adapters: WalletAdapters::new(
+            WalletAdapterPorts {
+                store: store.clone(),
+                clock: clock.clone(),
+                random: Arc::new(OsRandom),
+            },
+            WalletAdapterSettings { production },
+        ),
+        settlement: Settlement::new(trading.clone(), store.clone(), WorkerSettings::default()),
+        trading,
+        webhooks: webhooks(config, store, clock)?,
     })
-}
-
-/// The access use cases alone (the admin command).
-pub async fn access(config: &Config, database_url: &str, session_secret: &[u8]) -> anyhow::Result<Access> {
-    Ok(services(config, database_url, session_secret).await?.access)
 }
 
 /// The webhook use cases over `store`, reading time from `clock`, sending over HTTP.
@@ -67,30 +103,55 @@ pub fn webhooks(config: &Config, store: Arc<PgStore>, clock: Arc<dyn Clock>) -> 
     Ok(Webhooks::new(ports, WebhookSettings { production }))
 }
 
-fn access_over(config: &Config, store: Arc<PgStore>, session_secret: &[u8]) -> anyhow::Result<Access> {
+fn access(config: &Config, store: Arc<PgStore>, clock: Arc<dyn Clock>, secret: &[u8]) -> anyhow::Result<Access> {
     let ports = AccessPorts {
         operators: store.clone(),
         api_keys: store.clone(),
         staff: store.clone(),
         sessions: store,
-        clock: Arc::new(SystemClock),
+        clock,
         random: Arc::new(OsRandom),
     };
     let settings = AccessSettings {
         environment: key_environment(config.env),
         session_ttl: Duration::minutes(i64::from(config.session_ttl_minutes)),
-        session_tokens: SessionTokens::new(session_secret).map_err(|e| anyhow::anyhow!("{e}"))?,
+        session_tokens: SessionTokens::new(secret).map_err(|e| anyhow::anyhow!("{e}"))?,
     };
     Ok(Access::new(ports, settings))
 }
 
-/// A bound, not yet running HTTP server and its delivery workers.
+fn trading(config: &Config, store: Arc<PgStore>, clock: Arc<dyn Clock>, secret: &[u8]) -> anyhow::Result<Trading> {
+    let policy = match config.env {
+        Environment::Production => AddressPolicy::PublicOnly,
+        Environment::Development | Environment::Staging => AddressPolicy::Any,
+    };
+    let random = Arc::new(OsRandom);
+    let ports = TradingPorts {
+        store: store.clone(),
+        operators: store.clone(),
+        wallet_adapters: store,
+        wallet: Arc::new(HttpWalletGateway::new(clock.clone(), random.clone(), policy)),
+        clock,
+        random,
+    };
+    let settings = TradingSettings {
+        public_url: config.public_base_url(),
+        launch_ttl: LAUNCH_TTL,
+        player_session_ttl: PLAYER_SESSION_TTL,
+        tokens: PlayerTokens::new(secret).map_err(|e| anyhow::anyhow!("{e}"))?,
+    };
+    Ok(Trading::new(ports, settings))
+}
+
+/// A bound, not yet running HTTP server and its background workers.
 pub struct Application {
     server: Server,
     port: u16,
     webhooks: Webhooks,
-    workers: usize,
-    poll: StdDuration,
+    settlement: Settlement,
+    webhook_workers: usize,
+    webhook_poll: StdDuration,
+    wallet_worker_interval: StdDuration,
 }
 
 impl Application {
@@ -100,8 +161,11 @@ impl Application {
             .with_context(|| format!("binding {}:{}", config.host, config.port))?;
         let port = listener.local_addr()?.port();
         let webhooks = services.webhooks.clone();
+        let settlement = services.settlement.clone();
         let state = ApiState {
             access: services.access,
+            wallet_adapters: services.wallet_adapters,
+            trading: services.trading,
             webhooks: services.webhooks,
             secure_cookies: config.env != Environment::Development,
         };
@@ -113,8 +177,10 @@ impl Application {
             server,
             port,
             webhooks,
-            workers: config.webhook_workers,
-            poll: StdDuration::from_millis(config.webhook_poll_interval_ms),
+            settlement,
+            webhook_workers: config.webhook_workers,
+            webhook_poll: StdDuration::from_millis(config.webhook_poll_interval_ms),
+            wallet_worker_interval: StdDuration::from_millis(config.wallet_worker_interval_ms),
         })
     }
 
@@ -123,12 +189,17 @@ impl Application {
         self.port
     }
 
-    /// Serves and delivers webhooks until SIGINT or SIGTERM, then finishes in-flight
-    /// requests and attempts and returns.
+    /// Serves, delivers webhooks and runs the wallet worker until SIGINT or SIGTERM, then
+    /// finishes in-flight requests, attempts and the worker's pass, and returns.
     pub async fn run(self) -> std::io::Result<()> {
-        let workers = WebhookWorkers::start(&self.webhooks, self.workers, self.poll);
+        let webhook_workers = WebhookWorkers::start(&self.webhooks, self.webhook_workers, self.webhook_poll);
+        let wallet_worker = (!self.wallet_worker_interval.is_zero())
+            .then(|| WalletWorker::start(self.settlement, self.wallet_worker_interval));
         let served = self.server.await;
-        workers.stop().await;
+        webhook_workers.stop().await;
+        if let Some(worker) = wallet_worker {
+            worker.stop().await;
+        }
         served
     }
 }

@@ -14,6 +14,7 @@ fn opinion(database_url: &str, args: &[&str]) -> Value {
             "OPINION_SESSION_SECRET",
             "admin test secret of at least thirty-two bytes",
         )
+        .env("OPINION_DATA_KEY", "admin test data key of at least thirty-two bytes")
         .env("RUST_LOG", "warn")
         .output()
         .expect("ran the binary");

@@ -63,6 +63,7 @@ fn test_config(database_url: &str, workers: usize) -> Config {
         port: 0,
         database_url: Some(database_url.to_owned()),
         session_secret: Some("test session secret of thirty-two bytes at least".into()),
+        data_key: Some("test data key of thirty-two bytes or more".into()),
         database_max_connections: 4,
         webhook_workers: workers,
         webhook_poll_interval_ms: 20,
@@ -73,8 +74,8 @@ fn test_config(database_url: &str, workers: usize) -> Config {
 /// Starts one more instance of the service over `database_url`; returns its address.
 async fn start_instance(database_url: &str, workers: usize) -> (String, Access) {
     let config = test_config(database_url, workers);
-    let secret = opinion::secrets::session_secret(&config).expect("secret");
-    let services: Services = startup::services(&config, database_url, &secret).await.expect("wiring");
+    let keys = opinion::secrets::keys(&config).expect("keys");
+    let services: Services = startup::services(&config, database_url, &keys).await.expect("wiring");
     let access = services.access.clone();
     let application = Application::bind(&config, services).expect("bind");
     let address = format!("http://127.0.0.1:{}", application.port());

@@ -9,6 +9,7 @@ mod operational;
 mod route_table;
 mod staff;
 mod tenant_isolation;
+mod wallet_adapter;
 mod webhooks_deliveries;
 mod webhooks_delivery;
 mod webhooks_endpoints;

@@ -14,9 +14,9 @@ use utoipa::openapi::{
 
 use crate::dto::{
     ApiKeyBody, CreateApiKeyBody, CreateStaffBody, CreateWebhookEndpointBody, CreatedApiKeyBody, DeliveryQuery,
-    LoginBody, ResetPasswordBody, SessionBody, StaffBody, StaffWithPasswordBody, UpdateStaffBody,
-    UpdateWebhookEndpointBody, WebhookAttemptBody, WebhookDeliveryBody, WebhookEndpointBody,
-    WebhookEndpointWithSecretBody,
+    LaunchBody, LaunchedBody, LoginBody, PlayerBody, PutWalletAdapterBody, ResetPasswordBody, SavedWalletAdapterBody,
+    SessionBody, StaffBody, StaffWithPasswordBody, UpdateStaffBody, UpdateWebhookEndpointBody, WalletAdapterBody,
+    WebhookAttemptBody, WebhookDeliveryBody, WebhookEndpointBody, WebhookEndpointWithSecretBody,
 };
 use crate::extract::PageQuery;
 use crate::problem::{PROBLEM_JSON, Problem};
@@ -70,6 +70,9 @@ fn shape(id: RouteId) -> Option<Shape> {
         R::WebhookEndpointDelete | R::WebhookEndpointDeleteByPost => shape(None, "204", Empty),
         R::WebhookDeliveriesList => shape(None, "200", List("WebhookDeliveryBody")),
         R::WebhookDeliveryReplay => shape(None, "200", Object("WebhookDeliveryBody")),
+        R::Launch => shape(Some("LaunchBody"), "201", Object("LaunchedBody")),
+        R::WalletAdapterGet => shape(None, "200", Object("WalletAdapterBody")),
+        R::WalletAdapterPut => shape(Some("PutWalletAdapterBody"), "200", Object("SavedWalletAdapterBody")),
         _ => None,
     }
 }
@@ -97,6 +100,12 @@ pub fn document() -> OpenApi {
         .schema_from::<UpdateWebhookEndpointBody>()
         .schema_from::<WebhookDeliveryBody>()
         .schema_from::<WebhookAttemptBody>()
+        .schema_from::<LaunchBody>()
+        .schema_from::<LaunchedBody>()
+        .schema_from::<PlayerBody>()
+        .schema_from::<WalletAdapterBody>()
+        .schema_from::<PutWalletAdapterBody>()
+        .schema_from::<SavedWalletAdapterBody>()
         .security_scheme(
             "bearer",
             SecurityScheme::Http(HttpBuilder::new().scheme(HttpAuthScheme::Bearer).build()),

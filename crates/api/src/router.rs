@@ -11,7 +11,9 @@ use opinion_access::{HttpMethod, ROUTES, RouteId, RouteSpec};
 
 use crate::auth::{MethodRequirements, guard};
 use crate::error::ApiError;
-use crate::routes::{api_keys, launch, operational, staff, staff_sessions, webhooks_deliveries, webhooks_endpoints};
+use crate::routes::{
+    api_keys, launch, operational, staff, staff_sessions, wallet_adapter, webhooks_deliveries, webhooks_endpoints,
+};
 
 /// Registers every route of the table on `config`.
 pub fn mount(config: &mut web::ServiceConfig) {
@@ -109,6 +111,8 @@ fn handler(id: RouteId) -> Handler {
         R::WebhookEndpointDelete | R::WebhookEndpointDeleteByPost => Bound(|r| r.to(webhooks_endpoints::delete)),
         R::WebhookDeliveriesList => Bound(|r| r.to(webhooks_deliveries::list)),
         R::WebhookDeliveryReplay => Bound(|r| r.to(webhooks_deliveries::replay)),
+        R::WalletAdapterGet => Bound(|r| r.to(wallet_adapter::get)),
+        R::WalletAdapterPut => Bound(|r| r.to(wallet_adapter::put)),
         R::PortfolioViewLink
         | R::UsersList
         | R::UserPortfolio
@@ -123,8 +127,6 @@ fn handler(id: RouteId) -> Handler {
         | R::ResolutionsList
         | R::RedemptionsList
         | R::BalanceOperationsList
-        | R::WalletAdapterGet
-        | R::WalletAdapterPut
         | R::WalletAdapterTest
         | R::SimulatorUsersList
         | R::SimulatorUserGet

@@ -1,6 +1,6 @@
 //! What every handler can reach: the use cases and the HTTP-level settings.
 
-use opinion_app::{Access, Trading, Webhooks};
+use opinion_app::{Access, Trading, WalletAdapters, Webhooks};
 
 /// Shared state of the HTTP API.
 #[derive(Clone)]
@@ -11,6 +11,8 @@ pub struct ApiState {
     pub trading: Trading,
     /// Webhook endpoints, deliveries and replays.
     pub webhooks: Webhooks,
+    /// Operators' wallet adapter configurations.
+    pub wallet_adapters: WalletAdapters,
     /// Whether the session cookie is marked `Secure` (everywhere but local development).
     pub secure_cookies: bool,
 }

@@ -13,6 +13,7 @@ mod session_tokens;
 mod sessions;
 mod staff;
 mod trading;
+mod wallet_adapters;
 mod webhook_attempt;
 mod webhook_deliveries;
 mod webhook_endpoints;
@@ -43,6 +44,10 @@ pub use trading::{
     LaunchRequest, Launched, MAX_MARKET_LIST, NewMarket, OpenedSession, OrderRequest, PlayerPrincipal, PlayerTokens,
     QuoteView, ResolvedMarket, ReviewCase, ReviewDecision, ReviewFinding, Settlement, Trading, TradingPorts,
     TradingSettings, WorkerPass, WorkerSettings, retry_delay,
+};
+pub use wallet_adapters::{
+    SavedWalletAdapter, WalletAdapterChange, WalletAdapterPorts, WalletAdapterSettings, WalletAdapterView,
+    WalletAdapters,
 };
 pub use webhook_endpoints::{EndpointWithSecret, MAX_DESCRIPTION_CHARS, NewWebhookEndpoint, WebhookEndpointChange};
 pub use webhook_worker::DeliveryRound;

@@ -17,6 +17,7 @@ fn duplicate_subject(constraint: Option<&str>) -> &'static str {
         Some("trades_client_order_key") => "client_order",
         Some("trades_one_open_per_user_market") => "open_trade",
         Some("wallet_operations_key") => "idempotency_key",
+        Some("wallet_adapters_pkey") => "wallet_adapter",
         _ => "record",
     }
 }

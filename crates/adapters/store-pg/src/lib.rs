@@ -3,7 +3,8 @@
 //!
 //! Every tenant-owned query filters by `operator_id` (DESIGN.md §3); the only reads
 //! that do not are the two platform-wide lookups the ports define: an API key by its
-//! secret's hash and a staff login by e-mail.
+//! secret's hash and a staff login by e-mail. Signing secrets are sealed at rest
+//! (`sealing.rs`) under the data key the store is given.
 
 mod api_keys;
 mod database;
@@ -14,6 +15,7 @@ mod outbox;
 mod pool;
 mod rows;
 mod schema;
+mod sealing;
 mod sessions;
 mod settlement;
 mod settlement_review;
@@ -24,6 +26,7 @@ mod trading_apply;
 mod trading_rows;
 mod trading_store;
 mod trading_write_rows;
+mod wallet_adapters;
 mod webhook_attempts;
 mod webhook_claims;
 mod webhook_deliveries;
@@ -34,3 +37,4 @@ mod webhook_store;
 pub use database::create_database_if_missing;
 pub use migrate::run_migrations;
 pub use pool::PgStore;
+pub use sealing::{DataKey, DataKeyError};

@@ -3,6 +3,7 @@
 //! requests fail with `Unavailable` instead of piling up.
 
 use std::fmt;
+use std::sync::Arc;
 use std::time::Duration;
 
 use diesel_async::pooled_connection::deadpool::{Object, Pool};
@@ -11,6 +12,7 @@ use diesel_async::{AsyncPgConnection, RunQueryDsl};
 use opinion_app::ports::StoreError;
 
 use crate::error::{from_diesel, unavailable};
+use crate::sealing::DataKey;
 
 /// How long a request waits for a connection (creating one included) before giving up.
 const ACQUIRE_TIMEOUT: Duration = Duration::from_secs(5);
@@ -19,10 +21,12 @@ const ACQUIRE_TIMEOUT: Duration = Duration::from_secs(5);
 pub(crate) type Conn = Object<AsyncPgConnection>;
 
 /// The PostgreSQL implementation of every store port. Cloning shares the pool, so one
-/// store can be handed to every use case.
+/// store can be handed to every use case. Tables holding signing secrets also need the
+/// data key that seals them ([`PgStore::with_data_key`]).
 #[derive(Clone)]
 pub struct PgStore {
     pool: Pool<AsyncPgConnection>,
+    data_key: Option<Arc<DataKey>>,
 }
 
 impl PgStore {
@@ -40,9 +44,27 @@ impl PgStore {
             .max_size(max_connections.max(1))
             .build()
             .map_err(|error| unavailable("cannot build the connection pool", &error))?;
-        let store = PgStore { pool };
+        let store = PgStore { pool, data_key: None };
         store.select_one().await?;
         Ok(store)
+    }
+
+    /// The same store, sealing and opening secrets at rest with `key`.
+    pub fn with_data_key(self, key: DataKey) -> Self {
+        Self {
+            data_key: Some(Arc::new(key)),
+            ..self
+        }
+    }
+
+    /// The data key, or `Unavailable` when the store was built without one.
+    pub(crate) fn data_key(&self) -> Result<&DataKey, StoreError> {
+        self.data_key.as_deref().ok_or_else(|| {
+            unavailable(
+                "cannot reach sealed secrets",
+                &"the store has no data key (OPINION_DATA_KEY)",
+            )
+        })
     }
 
     /// A connection from the pool, waiting at most `ACQUIRE_TIMEOUT`.
@@ -75,6 +97,7 @@ impl fmt::Debug for PgStore {
             .field("max_size", &status.max_size)
             .field("size", &status.size)
             .field("available", &status.available)
+            .field("data_key", &self.data_key.is_some())
             .finish()
     }
 }

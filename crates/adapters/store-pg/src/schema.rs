@@ -308,6 +308,22 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    /// Operators' wallet adapters, their signing secrets sealed.
+    wallet_adapters (operator_id) {
+        operator_id -> Uuid,
+        base_url -> Text,
+        timeout_ms -> Int4,
+        secret_sealed -> Text,
+        secret_hint -> Text,
+        previous_secret_sealed -> Nullable<Text>,
+        previous_secret_signs_until -> Nullable<Timestamptz>,
+        revision -> Int8,
+        created_at -> Timestamptz,
+        updated_at -> Timestamptz,
+    }
+}
+
 diesel::allow_tables_to_appear_in_same_query!(
     operators,
     api_keys,
@@ -328,4 +344,5 @@ diesel::allow_tables_to_appear_in_same_query!(
     redemptions,
     wallet_operations,
     wallet_operation_steps,
+    wallet_adapters,
 );

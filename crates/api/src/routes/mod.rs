@@ -7,5 +7,6 @@ pub mod operational;
 pub mod player;
 pub mod staff;
 pub mod staff_sessions;
+pub mod wallet_adapter;
 pub mod webhooks_deliveries;
 pub mod webhooks_endpoints;

@@ -7,6 +7,7 @@ mod settlement;
 mod store;
 mod trading;
 mod wallet;
+mod wallet_adapters;
 mod webhook_store;
 mod webhook_transport;
 
@@ -18,7 +19,8 @@ pub use trading::{
     NewOperation, NewTrade, OpenTrade, OperationUpdate, PoolChange, PositionChange, RedemptionUpdate, TradeUpdate,
     TradingChange, TradingStore,
 };
-pub use wallet::{MutationOutcome, WalletAdapterStore, WalletAdapterTarget, WalletGateway};
+pub use wallet::{BalanceOutcome, MutationOutcome, WalletAdapterStore, WalletAdapterTarget, WalletGateway};
+pub use wallet_adapters::WalletAdapterConfigStore;
 pub use webhook_store::{Claim, ReplayTarget, WebhookStore};
 pub use webhook_transport::{DestinationRefused, OutboundRequest, TransportResponse, WebhookTransport};
 
@@ -34,6 +36,8 @@ pub use store::{MockApiKeyStore, MockOperatorStore, MockSessionStore, MockStaffS
 pub use trading::MockTradingStore;
 #[cfg(any(test, feature = "mock"))]
 pub use wallet::{MockWalletAdapterStore, MockWalletGateway};
+#[cfg(any(test, feature = "mock"))]
+pub use wallet_adapters::MockWalletAdapterConfigStore;
 #[cfg(any(test, feature = "mock"))]
 pub use webhook_store::MockWebhookStore;
 #[cfg(any(test, feature = "mock"))]

@@ -26,6 +26,8 @@ use crate::transport::TransportOutcome;
 
 /// The error code of a 409 answer for a key whose first request is still being processed.
 pub const IN_PROGRESS_CODE: &str = "idempotency_key_in_progress";
+/// The status of that answer.
+pub const IN_PROGRESS_STATUS: u16 = 409;
 
 /// What a wallet answer means.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -21,8 +21,9 @@ pub enum WalletFlow {
     Redemption,
 }
 
-/// Which way a flow moves the player's money.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+/// Which way a flow moves the player's money; `debit` or `credit` on the wire.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Direction {
     /// Money leaves the player's wallet.
     Debit,
@@ -76,6 +77,22 @@ impl WalletFlow {
     }
 }
 
+impl Direction {
+    /// The name on the wire.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::Debit => "debit",
+            Self::Credit => "credit",
+        }
+    }
+}
+
+impl fmt::Display for Direction {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 impl fmt::Display for WalletFlow {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
@@ -104,6 +121,15 @@ mod tests {
             .filter(|flow| flow.direction() == Direction::Debit)
             .collect();
         assert_eq!(debits, [WalletFlow::Buy]);
+    }
+
+    #[test]
+    fn directions_are_written_in_lower_case() {
+        for direction in [Direction::Debit, Direction::Credit] {
+            let json = serde_json::to_string(&direction).unwrap();
+            assert_eq!(json, format!("\"{direction}\""));
+            assert_eq!(serde_json::from_str::<Direction>(&json).unwrap(), direction);
+        }
     }
 
     #[test]

@@ -8,8 +8,8 @@
 //! | rule | what | file |
 //! |---|---|---|
 //! | 1 | required metadata per flow | `metadata_matrix.rs` (the matrix), `metadata.rs` (typed shapes), `metadata_validation.rs` (validator) |
-//! | 2 | same key, same outcome | `idempotency_key.rs` (one key per action), `fingerprint.rs` (same key, same payload) |
-//! | 3 | no lookup by key | `operation.rs`: no transition looks anything up |
+//! | 2 | same key, same outcome | `idempotency_key.rs` (one key per action), `fingerprint.rs` (same key, same payload), `reference_wallet.rs` (the wallet's side) |
+//! | 3 | no lookup by key | `operation.rs`: no transition looks anything up; `wire.rs`: the contract has no lookup path |
 //! | 4 | ambiguous primary → manual review, no replay | `classification.rs` (what is ambiguous), `consequence.rs` (where it goes), `recovery.rs` (after a crash) |
 //! | 5 | never a new key for the same action | `idempotency_key.rs`, `action.rs`, `operation.rs` (the key is fixed at prepare) |
 //! | 6 | compensation carries `marketId`, retries with its key | `metadata_matrix.rs`, `consequence.rs`, `recovery.rs` |
@@ -22,9 +22,20 @@
 //! `money.rs`; the raw transport outcome in `transport.rs`, the answer bodies in
 //! `answer_body.rs` and the refusal codes in `refusal.rs`. `tests/contract_rules.rs`
 //! has one test per rule that fails if the rule is broken.
+//!
+//! The wire of the wallet adapter contract (`docs/wallet-adapter.md`), shared by the
+//! platform's client and every wallet that answers it: paths and headers in `wire.rs`,
+//! the mutation request body in `request_body.rs`, balance reads in `balance.rs`. An
+//! operator's configuration of its adapter: base URL and time-out in
+//! `adapter_settings.rs`, signing secrets and their rotation in `adapter_secrets.rs`.
+//! How a contract-abiding wallet answers (for the test wallet and the staging
+//! simulator): `reference_wallet.rs`, writing `wallet_answer.rs`.
 
 mod action;
+mod adapter_secrets;
+mod adapter_settings;
 mod answer_body;
+mod balance;
 mod classification;
 mod consequence;
 mod fingerprint;
@@ -39,15 +50,22 @@ mod mutation;
 mod operation;
 mod reason;
 mod recovery;
+mod reference_wallet;
 mod refusal;
 mod remote_reference;
+mod request_body;
 mod staff_resolution;
 mod state;
 mod transport;
+mod wallet_answer;
+mod wire;
 
 pub use action::BusinessAction;
+pub use adapter_secrets::{AdapterSecrets, RetiringSecret, SECRET_OVERLAP_SECS};
+pub use adapter_settings::{AdapterBaseUrl, AdapterTimeout, BaseUrlError, TimeoutError};
 pub use answer_body::{AppliedAnswer, AppliedStatus, ErrorAnswer, ErrorDetail};
-pub use classification::{Ambiguity, Classification, IN_PROGRESS_CODE, classify};
+pub use balance::{BalanceAnswer, BalanceFailure, BalanceReading, BalanceRequest, read_balance};
+pub use classification::{Ambiguity, Classification, IN_PROGRESS_CODE, IN_PROGRESS_STATUS, classify};
 pub use consequence::state_after_answer;
 pub use fingerprint::{FingerprintFormatError, FingerprintInput, RequestFingerprint};
 pub use flow::{Direction, FlowRole, UnknownFlow, WalletFlow};
@@ -56,13 +74,17 @@ pub use metadata::{BuyCompensationMetadata, FlowMetadata, RedemptionMetadata, Tr
 pub use metadata_matrix::{METADATA_MATRIX, MetadataKey, required_metadata};
 pub use metadata_validation::{MetadataError, validate_metadata};
 pub use metadata_values::{BadValue, ShareCount};
-pub use money::{Amount, AmountError, Currency, CurrencyError};
+pub use money::{Amount, AmountError, AmountTextError, Currency, CurrencyError};
 pub use mutation::WalletMutation;
 pub use operation::{IllegalTransition, OperationEvent, WalletOperation};
 pub use reason::{ReasonKey, UnknownReasonKey};
 pub use recovery::{Recovery, StartupAction};
+pub use reference_wallet::{Admission, ReferenceWallet};
 pub use refusal::{Blame, RefusalCode};
 pub use remote_reference::{RemoteReference, RemoteReferenceError};
+pub use request_body::{MutationRequest, RequestBodyError};
 pub use staff_resolution::{StaffResolution, WalletLogFinding};
 pub use state::{OperationState, UnknownState};
 pub use transport::TransportOutcome;
+pub use wallet_answer::{AnswerBody, WalletAnswer};
+pub use wire::{BALANCE_PATH, IDEMPOTENCY_KEY_HEADER, MUTATIONS_PATH, balance_read_id};

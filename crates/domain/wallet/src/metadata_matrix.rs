@@ -11,7 +11,7 @@ pub enum MetadataKey {
     MarketId,
     /// `tradeId`: the trade being paid for, paid out or compensated.
     TradeId,
-    /// `outcome`: `YES` or `NO`, the side the shares are on.
+    /// `outcome`: `yes` or `no`, the side the shares are on.
     Outcome,
     /// `shares`: the whole number of shares traded, above zero.
     Shares,
@@ -19,7 +19,7 @@ pub enum MetadataKey {
     CompensatedOperationId,
     /// `redemptionId`: the redemption being paid out.
     RedemptionId,
-    /// `resolution`: `YES`, `NO` or `VOID`, how the market resolved.
+    /// `resolution`: `yes`, `no` or `void`, how the market resolved.
     Resolution,
 }
 

@@ -1,12 +1,15 @@
 //! The money of a wallet mutation: a positive count of minor units and the ISO 4217 code
 //! of the operator's currency. Integers only, so an amount is the same on every machine
-//! and in every fingerprint.
+//! and in every fingerprint. On the wire both are strings: the amount in plain decimal
+//! digits (`"150000"`), never a JSON number, so no parser turns it into a float.
 
 use std::fmt;
 use std::str::FromStr;
 
+use serde_with::{DeserializeFromStr, SerializeDisplay};
+
 /// An ISO 4217 alphabetic currency code (`IDR`, `EUR`, …): three upper-case letters.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, SerializeDisplay, DeserializeFromStr)]
 pub struct Currency([u8; 3]);
 
 /// Why a text is not a currency code.
@@ -41,7 +44,8 @@ impl fmt::Display for Currency {
 
 /// How much one mutation moves, in minor units of its currency. Always more than zero:
 /// the flow says which way the money goes, and a zero mutation has no business meaning.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+/// Its one text form is plain decimal digits without sign or leading zeros.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, SerializeDisplay, DeserializeFromStr)]
 pub struct Amount(i64);
 
 /// Why a number of minor units is not a mutation amount.
@@ -62,6 +66,22 @@ impl Amount {
     /// The number of minor units.
     pub const fn minor_units(self) -> i64 {
         self.0
+    }
+}
+
+/// A text that is not an amount in its one accepted form.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("`{0}` is not an amount: plain decimal digits of a whole number of minor units above zero")]
+pub struct AmountTextError(pub String);
+
+impl FromStr for Amount {
+    type Err = AmountTextError;
+
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        let canonical =
+            text.starts_with(|c: char| ('1'..='9').contains(&c)) && text.bytes().all(|b| b.is_ascii_digit());
+        let minor_units = if canonical { text.parse().ok() } else { None };
+        minor_units.map(Self).ok_or_else(|| AmountTextError(text.to_owned()))
     }
 }
 
@@ -89,5 +109,35 @@ mod tests {
         assert_eq!(Amount::new(i64::MAX).map(Amount::minor_units), Ok(i64::MAX));
         assert_eq!(Amount::new(0), Err(AmountError(0)));
         assert_eq!(Amount::new(-5), Err(AmountError(-5)));
+    }
+
+    #[test]
+    fn amounts_have_one_text_form() {
+        assert_eq!("150000".parse::<Amount>().map(Amount::minor_units), Ok(150_000));
+        assert_eq!(
+            "9223372036854775807".parse::<Amount>().map(Amount::minor_units),
+            Ok(i64::MAX)
+        );
+        for bad in ["0", "007", "-1", "+1", "1.5", "1e3", " 1", "", "9223372036854775808"] {
+            assert_eq!(bad.parse::<Amount>(), Err(AmountTextError(bad.into())), "{bad}");
+        }
+    }
+
+    #[test]
+    fn money_is_written_as_strings() {
+        let amount = Amount::new(250).unwrap();
+        assert_eq!(serde_json::to_string(&amount).unwrap(), r#""250""#);
+        assert!(serde_json::from_str::<Amount>("250").is_err());
+        let currency: Currency = serde_json::from_str(r#""IDR""#).unwrap();
+        assert_eq!(currency.as_str(), "IDR");
+        assert!(serde_json::from_str::<Currency>(r#""idr""#).is_err());
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn amounts_round_trip_through_text(minor_units in 1..=i64::MAX) {
+            let amount = Amount::new(minor_units).unwrap();
+            proptest::prop_assert_eq!(amount.to_string().parse::<Amount>(), Ok(amount));
+        }
     }
 }

@@ -1,5 +1,6 @@
 //! The error codes with which an operator's wallet definitely refuses a mutation (a 4xx
-//! answer naming one of them means nothing moved), and who has to act on each.
+//! answer naming one of them means nothing moved), the HTTP status a wallet answers each
+//! with, and who has to act on each.
 
 use std::fmt;
 
@@ -67,6 +68,19 @@ impl RefusalCode {
         Self::ALL.into_iter().find(|refusal| refusal.as_str() == code)
     }
 
+    /// The status a wallet answers this refusal with. The platform reads the code, not
+    /// the status: any 4xx but 429 naming the code is the same definite refusal.
+    pub const fn http_status(self) -> u16 {
+        match self {
+            Self::InvalidRequest => 400,
+            Self::InvalidSignature => 401,
+            Self::InsufficientFunds => 402,
+            Self::UserBlocked => 403,
+            Self::UserNotFound => 404,
+            Self::LimitExceeded | Self::CurrencyMismatch | Self::IdempotencyKeyReused => 422,
+        }
+    }
+
     /// Who has to act.
     pub const fn blame(self) -> Blame {
         match self {
@@ -96,6 +110,16 @@ mod tests {
         }
         assert_eq!(RefusalCode::from_code("Insufficient_Funds"), None);
         assert_eq!(RefusalCode::from_code("idempotency_key_in_progress"), None);
+    }
+
+    #[test]
+    fn every_refusal_is_a_4xx_other_than_409_and_429() {
+        for code in RefusalCode::ALL {
+            let status = code.http_status();
+            assert!((400..500).contains(&status) && status != 409 && status != 429, "{code}");
+        }
+        assert_eq!(RefusalCode::IdempotencyKeyReused.http_status(), 422);
+        assert_eq!(RefusalCode::InsufficientFunds.http_status(), 402);
     }
 
     #[test]

@@ -8,4 +8,5 @@ mod migrations;
 mod sessions;
 mod staff;
 mod trading;
+mod wallet_adapters;
 mod webhooks;
