@@ -70,7 +70,7 @@ impl Api {
         if !status.is_success() {
             return Err(CallError {
                 status: Some(status),
-                detail: String::from_utf8_lossy(&bytes).chars().take(300).collect(),
+                detail: problem_summary(&bytes),
             });
         }
         if bytes.is_empty() {
@@ -102,7 +102,7 @@ impl Api {
         } else {
             Err(CallError {
                 status: Some(status),
-                detail: String::from_utf8_lossy(&body).chars().take(300).collect(),
+                detail: problem_summary(&body),
             })
         }
     }
@@ -150,4 +150,21 @@ pub fn text_field(value: &Value, name: &str) -> Result<String, CallError> {
             status: None,
             detail: format!("the answer has no `{name}`: {value}"),
         })
+}
+
+/// A problem body's `code` and `detail`, or the start of any other body.
+fn problem_summary(body: &[u8]) -> String {
+    let problem: Option<Value> = serde_json::from_slice(body).ok();
+    let field = |name: &str| {
+        problem
+            .as_ref()
+            .and_then(|problem| problem.get(name))
+            .and_then(Value::as_str)
+            .map(str::to_owned)
+    };
+    match (field("code"), field("detail")) {
+        (Some(code), Some(detail)) => format!("{code}: {detail}"),
+        (Some(code), None) => code,
+        _ => String::from_utf8_lossy(body).chars().take(200).collect(),
+    }
 }

@@ -44,6 +44,12 @@ impl Service {
         std::fs::create_dir_all(data_dir)?;
         let log = std::fs::File::create(data_dir.join("service.log"))?;
         let mut command = Command::new(binary);
+        // The service refuses `OPINION_*` variables it does not know, the bench's own included.
+        for (name, _) in std::env::vars_os() {
+            if name.to_string_lossy().starts_with("OPINION_BENCH_") {
+                command.env_remove(name);
+            }
+        }
         command
             .arg("serve")
             .env("OPINION_ENV", "development")
@@ -78,10 +84,10 @@ impl Service {
             base_url: String::new(),
         };
         service.base_url = receiver.recv_timeout(START_TIMEOUT).with_context(|| {
-            format!(
-                "the service did not start; see {}",
-                data_dir.join("service.log").display()
-            )
+            let log = std::fs::read_to_string(data_dir.join("service.log")).unwrap_or_default();
+            let tail: Vec<&str> = log.lines().rev().take(20).collect();
+            let tail: Vec<&str> = tail.into_iter().rev().collect();
+            format!("the service did not start; its log ends:\n{}", tail.join("\n"))
         })?;
         anyhow::ensure!(
             service.base_url.starts_with("http://127.0.0.1:"),

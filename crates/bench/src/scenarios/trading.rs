@@ -84,7 +84,7 @@ impl Traders {
 
 /// Sets the operator's wallet adapter to the bench's wallet.
 async fn configure_wallet(api: &Api, key: &str, wallet_url: &str) -> Result<(), CallError> {
-    let body = json!({ "url": wallet_url });
+    let body = json!({ "baseUrl": wallet_url, "timeoutMs": 10_000 });
     api.call(Method::PUT, "/api/operator/wallet-adapter", Some(key), Some(&body))
         .await
         .map(drop)
