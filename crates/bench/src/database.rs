@@ -19,17 +19,96 @@ pub const PGBENCH_DATABASE: &str = "pgbench";
 /// at most once a second, an idle one within ten seconds.
 const STATS_SETTLE: Duration = Duration::from_secs(11);
 
-/// Starts a fresh cluster in `dir` with the service's and pgbench's databases.
-pub async fn start_cluster(dir: &Path) -> anyhow::Result<Cluster> {
-    let dir = dir.to_path_buf();
-    let cluster = tokio::task::spawn_blocking(move || Cluster::start_persistent(&dir))
-        .await?
-        .context("starting the private PostgreSQL")?;
+/// Starts a fresh cluster in `dir` with the service's and pgbench's databases; with
+/// `statements`, restarted with `pg_stat_statements` loaded and created in the service's.
+pub async fn start_cluster(dir: &Path, statements: bool) -> anyhow::Result<Cluster> {
+    let mut cluster = start(dir).await?;
+    if statements {
+        cluster.stop()?;
+        let conf = dir.join("postgresql.conf");
+        let mut settings = std::fs::read_to_string(&conf)?;
+        settings.push_str("\nshared_preload_libraries = 'pg_stat_statements'\n");
+        std::fs::write(&conf, settings)?;
+        cluster = start(dir).await?;
+    }
     let admin = connect(&cluster.url("postgres")).await?;
     for database in [SERVICE_DATABASE, PGBENCH_DATABASE] {
         admin.batch_execute(&format!("CREATE DATABASE {database}")).await?;
     }
+    if statements {
+        connect(&cluster.url(SERVICE_DATABASE))
+            .await?
+            .batch_execute("CREATE EXTENSION pg_stat_statements")
+            .await?;
+    }
     Ok(cluster)
+}
+
+/// Starts (or creates and starts) the cluster in `dir`.
+async fn start(dir: &Path) -> anyhow::Result<Cluster> {
+    let dir = dir.to_path_buf();
+    tokio::task::spawn_blocking(move || Cluster::start_persistent(&dir))
+        .await?
+        .context("starting the private PostgreSQL")
+}
+
+/// One statement's share of a batch of buys, from `pg_stat_statements`.
+#[derive(Debug, Clone, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct StatementCost {
+    /// The statement, shortened.
+    pub query: String,
+    /// Executions per buy.
+    pub calls_per_buy: f64,
+    /// Mean execution time, milliseconds.
+    pub mean_ms: f64,
+    /// Execution time per buy, milliseconds.
+    pub ms_per_buy: f64,
+}
+
+/// `pg_stat_statements` of the service's database, when loaded.
+pub struct Statements {
+    client: Client,
+}
+
+impl Statements {
+    /// Connects to the service's database of `cluster`.
+    pub async fn new(cluster: &Cluster) -> anyhow::Result<Self> {
+        Ok(Self {
+            client: connect(&cluster.url(SERVICE_DATABASE)).await?,
+        })
+    }
+
+    /// Forgets everything recorded so far.
+    pub async fn reset(&self) -> anyhow::Result<()> {
+        self.client.batch_execute("SELECT pg_stat_statements_reset()").await?;
+        Ok(())
+    }
+
+    /// The statements by time spent, per buy of a batch of `buys`.
+    pub async fn per_buy(&self, buys: u64) -> anyhow::Result<Vec<StatementCost>> {
+        let rows = self
+            .client
+            .query(
+                "SELECT left(regexp_replace(query, '\\s+', ' ', 'g'), 160), calls, mean_exec_time, total_exec_time
+                 FROM pg_stat_statements
+                 WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
+                   AND query NOT LIKE '%pg_stat_statements%'
+                 ORDER BY total_exec_time DESC LIMIT 15",
+                &[],
+            )
+            .await?;
+        let buys = buys.max(1) as f64;
+        Ok(rows
+            .iter()
+            .map(|row| StatementCost {
+                query: row.get(0),
+                calls_per_buy: row.get::<_, i64>(1) as f64 / buys,
+                mean_ms: row.get(2),
+                ms_per_buy: row.get::<_, f64>(3) / buys,
+            })
+            .collect())
+    }
 }
 
 /// One connection, driven on its own task.

@@ -27,7 +27,7 @@ use time::OffsetDateTime;
 use time::format_description::well_known::Rfc3339;
 
 use crate::api::Api;
-use crate::database::{CommitCounter, SERVICE_DATABASE};
+use crate::database::{CommitCounter, SERVICE_DATABASE, Statements};
 use crate::local_http::LocalServer;
 use crate::pgbench::{Pgbench, Script};
 use crate::report::{Baselines, RunReport, Scenario};
@@ -66,7 +66,7 @@ async fn run(workspace: &Path, scratch: &Path) -> anyhow::Result<RunReport> {
     let binary = service::build_release(workspace)?;
 
     println!("starting a private PostgreSQL under {}…", scratch.display());
-    let cluster = database::start_cluster(&scratch.join("pg")).await?;
+    let cluster = database::start_cluster(&scratch.join("pg"), settings.statements).await?;
     let measured = measure_all(&settings, &binary, &cluster, scratch).await;
     if let Err(error) = cluster.stop() {
         eprintln!("the private PostgreSQL did not stop cleanly: {error}");
@@ -110,6 +110,8 @@ async fn measure_all(
     println!("  listening on {}", service.base_url());
     let mut client = database::connect(&cluster.url(SERVICE_DATABASE)).await?;
     let seeded = seed::operators_and_markets(&mut client, settings.operators, settings.concurrency + 1).await?;
+    println!("seeding {} trades over {} operators…", settings.seeded_trades(), settings.operators);
+    seed::trades(&client, &seeded.markets[0], settings.trades_per_operator).await?;
     let bench = Bench {
         settings,
         api: Api::new(service.base_url())?,
@@ -120,11 +122,7 @@ async fn measure_all(
 
     let mut results = Vec::new();
     match scenarios::reads::availability(&bench).await {
-        Ok(()) => {
-            println!("seeding {} trades over {} operators…", settings.seeded_trades(), settings.operators);
-            seed::trades(&client, &seeded.markets[0], settings.trades_per_operator).await?;
-            results.extend(scenarios::reads::run(&bench).await?);
-        }
+        Ok(()) => results.extend(scenarios::reads::run(&bench).await?),
         Err(reason) => {
             println!("  reads: not available: {reason}");
             results.push(Scenario::not_available("reads.first_page", "GET /api/operator/trades?limit=50", reason.clone()));
@@ -139,7 +137,11 @@ async fn measure_all(
         println!("  trading: not available: {reason}");
     }
     let commits = CommitCounter::new(cluster).await?;
-    results.extend(scenarios::trading::run(&bench, &traders, &commits).await?);
+    let statements = match settings.statements {
+        true => Some(Statements::new(cluster).await?),
+        false => None,
+    };
+    results.extend(scenarios::trading::run(&bench, &traders, &commits, statements.as_ref()).await?);
     results.push(scenarios::webhooks::run(&bench, &traders).await?);
     service.stop();
     Ok((baselines, results))

@@ -7,6 +7,7 @@ use std::path::Path;
 
 use serde::Serialize;
 
+use crate::database::StatementCost;
 use crate::load::LoadReport;
 use crate::pgbench::PgbenchReport;
 
@@ -48,6 +49,9 @@ pub struct Scenario {
     pub ratio_to_healthz: Option<f64>,
     /// Scenario-specific figures (commits per buy, deep/first page cost, …).
     pub figures: BTreeMap<String, f64>,
+    /// Where its database time went, statement by statement, when profiled.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub statements: Vec<StatementCost>,
 }
 
 impl Scenario {
@@ -63,6 +67,7 @@ impl Scenario {
             ratio_to_database: None,
             ratio_to_healthz: None,
             figures: BTreeMap::new(),
+            statements: Vec::new(),
         }
     }
 
@@ -78,6 +83,7 @@ impl Scenario {
             ratio_to_database: None,
             ratio_to_healthz: None,
             figures: BTreeMap::new(),
+            statements: Vec::new(),
         }
     }
 
@@ -217,6 +223,23 @@ impl RunReport {
             out.push_str("\nFigures:\n\n");
             out.push_str(&figures.join("\n"));
             out.push('\n');
+        }
+        for scenario in self.scenarios.iter().filter(|scenario| !scenario.statements.is_empty()) {
+            let _ = writeln!(
+                out,
+                "\n{} database time by statement:\n\n| statement | calls per buy | mean ms | ms per buy |\n|---|---:|---:|---:|",
+                scenario.name
+            );
+            for statement in &scenario.statements {
+                let _ = writeln!(
+                    out,
+                    "| `{}` | {:.2} | {:.3} | {:.3} |",
+                    statement.query.replace('|', "\\|"),
+                    statement.calls_per_buy,
+                    statement.mean_ms,
+                    statement.ms_per_buy
+                );
+            }
         }
         out
     }

@@ -22,11 +22,14 @@ pub struct Settings {
     pub trades_per_operator: usize,
     /// How many pages deep the "deep page" of the read scenario is.
     pub deep_page: usize,
+    /// Whether to load `pg_stat_statements` and report where a buy's database time goes.
+    pub statements: bool,
 }
 
 impl Settings {
     /// The defaults, then `OPINION_BENCH_CONCURRENCY`, `_SECONDS`, `_WARMUP_SECONDS`,
-    /// `_MAX_REQUESTS`, `_OPERATORS`, `_TRADES_PER_OPERATOR`, `_DEEP_PAGE`.
+    /// `_MAX_REQUESTS`, `_OPERATORS`, `_TRADES_PER_OPERATOR`, `_DEEP_PAGE`, `_STATEMENTS`
+    /// (`true` to profile a buy's statements).
     pub fn from_env() -> anyhow::Result<Self> {
         let settings = Self {
             concurrency: read("CONCURRENCY", 16)?,
@@ -36,6 +39,7 @@ impl Settings {
             operators: read("OPERATORS", 100)?,
             trades_per_operator: read("TRADES_PER_OPERATOR", 10_000)?,
             deep_page: read("DEEP_PAGE", 180)?,
+            statements: read("STATEMENTS", false)?,
         };
         anyhow::ensure!(settings.concurrency > 0, "OPINION_BENCH_CONCURRENCY must be at least 1");
         anyhow::ensure!(settings.operators > 0, "OPINION_BENCH_OPERATORS must be at least 1");

@@ -9,7 +9,7 @@ use reqwest::Method;
 use serde_json::json;
 
 use crate::api::{Api, CallError};
-use crate::database::CommitCounter;
+use crate::database::{CommitCounter, StatementCost, Statements};
 use crate::load::{LoadPlan, Request};
 use crate::report::{Baseline, Scenario};
 use crate::scenarios::{Bench, announce};
@@ -128,7 +128,12 @@ impl Request for ReplayedBuy {
 
 /// The buy and replay scenarios; `traders` is `Err` with the reason when trading is not
 /// available.
-pub async fn run(bench: &Bench<'_>, traders: &Result<Traders, String>, commits: &CommitCounter) -> anyhow::Result<Vec<Scenario>> {
+pub async fn run(
+    bench: &Bench<'_>,
+    traders: &Result<Traders, String>,
+    commits: &CommitCounter,
+    statements: Option<&Statements>,
+) -> anyhow::Result<Vec<Scenario>> {
     let traders = match traders {
         Ok(traders) => traders.clone(),
         Err(reason) => {
@@ -144,9 +149,10 @@ pub async fn run(bench: &Bench<'_>, traders: &Result<Traders, String>, commits: 
     };
     let (load, rss) = bench.measure(bench.plan(), buys).await?;
     announce(BUY, &load);
-    let per_buy = commits_per_buy(bench, &traders, commits).await?;
-    let buy = Scenario::measured(BUY, BUY_DESCRIPTION, load, rss, Some(Baseline::PgbenchReadWrite))
+    let (per_buy, profile) = commits_per_buy(bench, &traders, commits, statements).await?;
+    let mut buy = Scenario::measured(BUY, BUY_DESCRIPTION, load, rss, Some(Baseline::PgbenchReadWrite))
         .with_figure("commits_per_buy", per_buy);
+    buy.statements = profile;
 
     for worker in 0..bench.settings.concurrency {
         traders
@@ -166,8 +172,14 @@ pub async fn run(bench: &Bench<'_>, traders: &Result<Traders, String>, commits: 
 }
 
 /// Commits in the service's database over a batch of buys, per successful buy, less
-/// what the idle service commits by itself (its workers polling) over the same time.
-async fn commits_per_buy(bench: &Bench<'_>, traders: &Traders, commits: &CommitCounter) -> anyhow::Result<f64> {
+/// what the idle service commits by itself (its workers polling) over the same time;
+/// with `statements`, also the batch's statements by time spent.
+async fn commits_per_buy(
+    bench: &Bench<'_>,
+    traders: &Traders,
+    commits: &CommitCounter,
+    statements: Option<&Statements>,
+) -> anyhow::Result<(f64, Vec<StatementCost>)> {
     let idle_from = commits.read().await?;
     let idle_started = Instant::now();
     let idle_to = commits.read().await?;
@@ -182,6 +194,9 @@ async fn commits_per_buy(bench: &Bench<'_>, traders: &Traders, commits: &CommitC
         api: bench.api.clone(),
         traders: traders.clone(),
     };
+    if let Some(statements) = statements {
+        statements.reset().await?;
+    }
     let before = idle_to;
     let busy_started = Instant::now();
     let load = crate::load::run(plan, request).await?;
@@ -193,7 +208,11 @@ async fn commits_per_buy(bench: &Bench<'_>, traders: &Traders, commits: &CommitC
         "  {BUY}: {per_buy:.2} commits per buy over {} buys (idle service: {idle_per_second:.1} commits/s, subtracted)",
         load.ok
     );
-    Ok(per_buy)
+    let profile = match statements {
+        Some(statements) => statements.per_buy(load.ok).await?,
+        None => Vec::new(),
+    };
+    Ok((per_buy, profile))
 }
 
 /// Buys of the commit-counting batch, with their own client order ids.
