@@ -88,7 +88,10 @@ pub async fn operators_and_markets(client: &mut Client, operators: usize, market
 pub async fn trades(client: &Client, market: &str, per_operator: usize) -> anyhow::Result<()> {
     let market_uuid = uuid_text(market_ulid(market)?);
     let operators: Vec<String> = client
-        .query("SELECT id::text FROM operators ORDER BY id", &[])
+        .query(
+            "SELECT id::text FROM operators WHERE name LIKE 'Bench operator %' ORDER BY id",
+            &[],
+        )
         .await?
         .iter()
         .map(|row| row.get(0))
