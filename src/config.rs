@@ -117,15 +117,6 @@ impl Config {
         Ok(config)
     }
 
-    /// The public base URL, without a trailing slash.
-    pub fn public_base_url(&self) -> String {
-        self.public_url
-            .clone()
-            .unwrap_or_else(|| format!("http://{}:{}", self.host, self.port))
-            .trim_end_matches('/')
-            .to_owned()
-    }
-
     /// Checks what no type can: required secrets and sane bounds.
     pub fn validate(&self) -> Result<(), ConfigError> {
         let mut problems = Vec::new();
@@ -146,11 +137,6 @@ impl Config {
                 ));
             }
             _ => {}
-        }
-        if let Some(url) = &self.public_url
-            && !(url.starts_with("https://") || url.starts_with("http://"))
-        {
-            problems.push("OPINION_PUBLIC_URL must be an http(s) URL".into());
         }
         match &self.data_key {
             Some(key) if key.len() < 32 => {
@@ -176,10 +162,28 @@ impl Config {
         if !(10..=60_000).contains(&self.webhook_poll_interval_ms) {
             problems.push("OPINION_WEBHOOK_POLL_INTERVAL_MS must be between 10 and 60000".into());
         }
+        if self.wallet_worker_interval_ms != 0 && !(10..=60_000).contains(&self.wallet_worker_interval_ms) {
+            problems.push("OPINION_WALLET_WORKER_INTERVAL_MS must be 0 (no worker) or between 10 and 60000".into());
+        }
+        if let Some(url) = &self.public_url
+            && !(url.starts_with("https://") || url.starts_with("http://") && self.env != Environment::Production)
+        {
+            problems.push(format!(
+                "OPINION_PUBLIC_URL must be an https:// URL (http:// outside production), got `{url}`"
+            ));
+        }
         if problems.is_empty() {
             Ok(())
         } else {
             Err(ConfigError(problems))
+        }
+    }
+
+    /// The public base URL, without a trailing slash, once the listening port is known.
+    pub fn public_url_for(&self, port: u16) -> String {
+        match &self.public_url {
+            Some(url) => url.trim_end_matches('/').to_owned(),
+            None => format!("http://{}:{port}", self.host),
         }
     }
 }
@@ -207,6 +211,33 @@ mod tests {
             .to_string();
         assert!(missing.contains("absent.toml"), "{missing}");
         std::fs::remove_dir_all(&dir).expect("clean up");
+    }
+
+    #[test]
+    fn the_public_url_defaults_to_the_listening_address_and_must_be_http() {
+        assert_eq!(Config::default().public_url_for(9000), "http://127.0.0.1:9000");
+        let configured = Config {
+            public_url: Some("https://opinion.example.com/".into()),
+            ..Config::default()
+        };
+        assert!(configured.validate().is_ok());
+        assert_eq!(configured.public_url_for(9000), "https://opinion.example.com");
+        let plain = Config {
+            env: Environment::Production,
+            database_url: Some("postgres://db/opinion".into()),
+            session_secret: Some("x".repeat(32)),
+            data_key: Some("y".repeat(32)),
+            public_url: Some("http://opinion.example.com".into()),
+            ..Config::default()
+        };
+        let problems = plain.validate().expect_err("refused").0;
+        assert_eq!(problems.len(), 1, "{problems:?}");
+        assert!(problems[0].contains("OPINION_PUBLIC_URL"));
+        let garbage = Config {
+            public_url: Some("opinion.example.com".into()),
+            ..Config::default()
+        };
+        assert!(garbage.validate().is_err());
     }
 
     #[test]

@@ -12,9 +12,9 @@ use opinion_access::ApiKeyEnvironment;
 use opinion_api::ApiState;
 use opinion_app::ports::Clock;
 use opinion_app::{
-    Access, AccessPorts, AccessSettings, PlayerTokens, SessionTokens, Settlement, Trading, TradingPorts,
-    TradingSettings, WalletAdapterPorts, WalletAdapterSettings, WalletAdapters, WebhookPorts, WebhookSettings,
-    Webhooks, WorkerSettings,
+    Access, AccessPorts, AccessSettings, OperatorReads, PlayerTokens, PortfolioLinks, ReadPorts, SessionTokens,
+    Settlement, Trading, TradingPorts, TradingSettings, WalletAdapterPorts, WalletAdapterSettings, WalletAdapters,
+    WebhookPorts, WebhookSettings, Webhooks, WorkerSettings,
 };
 use opinion_store_pg::{DataKey, PgStore};
 use opinion_wallet_http::{AddressPolicy, HttpWalletGateway};
@@ -52,6 +52,8 @@ pub struct Services {
     pub trading: Trading,
     /// Markets, resolution, payouts, the wallet worker and manual review.
     pub settlement: Settlement,
+    /// What operators read, and the visibility of their markets.
+    pub reads: OperatorReads,
     /// Webhook endpoints, deliveries, replays and the delivery step.
     pub webhooks: Webhooks,
 }
@@ -83,6 +85,7 @@ pub async fn services(config: &Config, database_url: &str, keys: &Keys) -> anyho
         ),
         settlement: Settlement::new(trading.clone(), store.clone(), WorkerSettings::default()),
         trading,
+        reads: reads(store.clone(), clock.clone(), &keys.session_secret)?,
         webhooks: webhooks(config, store, clock)?,
     })
 }
@@ -101,6 +104,19 @@ pub fn webhooks(config: &Config, store: Arc<PgStore>, clock: Arc<dyn Clock>) -> 
         random: Arc::new(OsRandom),
     };
     Ok(Webhooks::new(ports, WebhookSettings { production }))
+}
+
+fn reads(store: Arc<PgStore>, clock: Arc<dyn Clock>, secret: &[u8]) -> anyhow::Result<OperatorReads> {
+    let ports = ReadPorts {
+        reads: store.clone(),
+        visibility: store.clone(),
+        operators: store,
+        clock,
+        random: Arc::new(OsRandom),
+    };
+    // The session secret signs portfolio links too; their audience keeps them apart.
+    let links = PortfolioLinks::new(secret).map_err(|e| anyhow::anyhow!("{e}"))?;
+    Ok(OperatorReads::new(ports, links))
 }
 
 fn access(config: &Config, store: Arc<PgStore>, clock: Arc<dyn Clock>, secret: &[u8]) -> anyhow::Result<Access> {
@@ -135,7 +151,8 @@ fn trading(config: &Config, store: Arc<PgStore>, clock: Arc<dyn Clock>, secret: 
         random,
     };
     let settings = TradingSettings {
-        public_url: config.public_base_url(),
+        // Replaced by the bound address's URL in `Application::bind`.
+        public_url: config.public_url_for(config.port),
         launch_ttl: LAUNCH_TTL,
         player_session_ttl: PLAYER_SESSION_TTL,
         tokens: PlayerTokens::new(secret).map_err(|e| anyhow::anyhow!("{e}"))?,
@@ -160,14 +177,17 @@ impl Application {
         let listener = TcpListener::bind((config.host.as_str(), config.port))
             .with_context(|| format!("binding {}:{}", config.host, config.port))?;
         let port = listener.local_addr()?.port();
+        let public_url = config.public_url_for(port);
         let webhooks = services.webhooks.clone();
         let settlement = services.settlement.clone();
         let state = ApiState {
             access: services.access,
             wallet_adapters: services.wallet_adapters,
-            trading: services.trading,
+            trading: services.trading.with_public_url(&public_url),
+            reads: services.reads,
             webhooks: services.webhooks,
             secure_cookies: config.env != Environment::Development,
+            public_url,
         };
         let server = HttpServer::new(move || opinion_api::app(state.clone()))
             .listen(listener)?

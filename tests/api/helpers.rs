@@ -5,12 +5,15 @@ use std::sync::Arc;
 use opinion::config::Config;
 use opinion::startup::{self, Application, Services};
 use opinion_app::ports::Clock;
-use opinion_app::{Access, NewApiKey, NewStaff, Webhooks};
+use opinion_app::{Access, NewApiKey, NewStaff, Settlement, Webhooks};
 use opinion_core::OperatorId;
 use opinion_store_pg::PgStore;
 use opinion_testkit::TestDatabase;
 use reqwest::{Method, RequestBuilder, Response};
 use serde_json::Value;
+
+/// The data key every test instance seals signing secrets with.
+pub const TEST_DATA_KEY: &str = "test data key of thirty-two bytes or more";
 
 /// A running service and what a test needs to call it.
 pub struct TestApp {
@@ -20,6 +23,8 @@ pub struct TestApp {
     pub client: reqwest::Client,
     /// The use cases, to arrange data without going through HTTP.
     pub access: Access,
+    /// Platform staff's market administration, resolution and wallet worker passes.
+    pub settlement: Settlement,
     /// The first operator.
     pub operator: TestOperator,
     /// Kept so the database lives as long as the test.
@@ -39,14 +44,15 @@ pub struct TestOperator {
 /// workers (tests drive deliveries themselves, or start an instance that has them).
 pub async fn spawn_app() -> TestApp {
     let db = TestDatabase::create().await;
-    let (address, access) = start_instance(db.url(), 0).await;
+    let (address, services) = start_instance(db.url(), 0).await;
     let mut app = TestApp {
         address,
+        settlement: services.settlement,
         client: reqwest::Client::builder()
             .redirect(reqwest::redirect::Policy::none())
             .build()
             .expect("client"),
-        access,
+        access: services.access,
         operator: TestOperator {
             id: OperatorId::from_u128(0),
             key: String::new(),
@@ -63,24 +69,26 @@ fn test_config(database_url: &str, workers: usize) -> Config {
         port: 0,
         database_url: Some(database_url.to_owned()),
         session_secret: Some("test session secret of thirty-two bytes at least".into()),
-        data_key: Some("test data key of thirty-two bytes or more".into()),
+        data_key: Some(TEST_DATA_KEY.into()),
         database_max_connections: 4,
         webhook_workers: workers,
         webhook_poll_interval_ms: 20,
+        // Tests run the wallet worker's passes themselves (`TestApp::settlement`).
+        wallet_worker_interval_ms: 0,
         ..Config::default()
     }
 }
 
-/// Starts one more instance of the service over `database_url`; returns its address.
-async fn start_instance(database_url: &str, workers: usize) -> (String, Access) {
+/// Starts one more instance of the service over `database_url`; returns its address and
+/// its use cases.
+async fn start_instance(database_url: &str, workers: usize) -> (String, Services) {
     let config = test_config(database_url, workers);
     let keys = opinion::secrets::keys(&config).expect("keys");
     let services: Services = startup::services(&config, database_url, &keys).await.expect("wiring");
-    let access = services.access.clone();
-    let application = Application::bind(&config, services).expect("bind");
+    let application = Application::bind(&config, services.clone()).expect("bind");
     let address = format!("http://127.0.0.1:{}", application.port());
     tokio::spawn(application.run());
-    (address, access)
+    (address, services)
 }
 
 impl TestApp {

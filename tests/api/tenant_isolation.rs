@@ -24,12 +24,13 @@ async fn api_keys_of_another_operator_are_invisible_and_untouchable() {
     assert_problem(app.post_empty(&path, &app.operator.key).await, 404, "not_found").await;
     let mine = json_with_status(app.get("/api/operator/api-keys", &app.operator.key).await, 200).await;
     assert!(!mine.to_string().contains(theirs["id"].as_str().expect("id")));
-    json_with_status(
+    let their_users = json_with_status(
         app.get("/api/operator/users", theirs["secret"].as_str().expect("secret"))
             .await,
-        501,
+        200,
     )
     .await;
+    assert_eq!(their_users["data"], json!([]));
 }
 
 #[tokio::test]

@@ -1,13 +1,23 @@
 //! `GET/PUT /api/operator/wallet-adapter`: setting the operator's wallet adapter, the
 //! signing secret shown once, rotation with an overlap, validation, and tenancy.
 
+use std::sync::Arc;
+
+use opinion::system_ports::{OsRandom, SystemClock};
+use opinion_app::ports::{WalletAdapterStore, WalletGateway};
+use opinion_core::{MarketId, TradeId};
+use opinion_market::Outcome;
+use opinion_store_pg::{DataKey, PgStore};
+use opinion_testkit::{FakeWallet, SignatureCheck};
+use opinion_wallet::{Amount, Classification, FlowMetadata, RefusalCode, ShareCount, TradeMetadata, WalletMutation};
+use opinion_wallet_http::{AddressPolicy, HttpWalletGateway};
 use opinion_webhook::SigningSecret;
 use reqwest::{Method, Response};
 use serde_json::{Value, json};
 use time::OffsetDateTime;
 use time::format_description::well_known::Rfc3339;
 
-use crate::helpers::{TestApp, assert_problem, json_with_status, spawn_app};
+use crate::helpers::{TEST_DATA_KEY, TestApp, assert_problem, json_with_status, spawn_app};
 
 const PATH: &str = "/api/operator/wallet-adapter";
 
@@ -195,4 +205,82 @@ async fn another_operator_never_sees_it() {
     let read = json_with_status(app.get(PATH, &app.operator.key).await, 200).await;
     assert_eq!(read["baseUrl"], "https://mine.example.com");
     assert_eq!(read["secretHint"], mine["secretHint"]);
+}
+
+/// The whole chain: the secret shown once is the one the platform's client signs with
+/// when calling the configured wallet, and after a rotation both the old and the new one
+/// verify during the overlap.
+#[tokio::test]
+async fn the_secret_shown_once_signs_the_calls_to_the_configured_wallet() {
+    let app = spawn_app().await;
+    let wallet = FakeWallet::start().await;
+    wallet.set_balance("player-1", 1_000);
+    let created = json_with_status(
+        put(&app, &app.operator.key, &json!({"baseUrl": wallet.url()})).await,
+        201,
+    )
+    .await;
+    let first = secret_of(&created);
+    let store = PgStore::connect(app.db.url(), 2)
+        .await
+        .expect("store")
+        .with_data_key(DataKey::derive(TEST_DATA_KEY.as_bytes()).expect("data key"));
+    let gateway = HttpWalletGateway::new(Arc::new(SystemClock), Arc::new(OsRandom), AddressPolicy::Any);
+    let call = |trade: u128| {
+        let (store, gateway) = (&store, &gateway);
+        async move {
+            let target = store
+                .find_wallet_target(app.operator.id)
+                .await
+                .expect("read")
+                .expect("configured");
+            gateway.mutate(&target, &sell(trade)).await.classification
+        }
+    };
+
+    wallet.set_secret(&first);
+    assert!(matches!(call(1).await, Classification::Applied { balance: 1_010, .. }));
+    let rotated = json_with_status(
+        put(
+            &app,
+            &app.operator.key,
+            &json!({"baseUrl": wallet.url(), "rotateSecret": true}),
+        )
+        .await,
+        200,
+    )
+    .await;
+    let second = secret_of(&rotated);
+    wallet.set_secret(&second);
+    assert!(matches!(call(2).await, Classification::Applied { balance: 1_020, .. }));
+    wallet.set_secret(&first);
+    assert!(matches!(call(3).await, Classification::Applied { balance: 1_030, .. }));
+    wallet.set_secret("whsec_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=");
+    assert_eq!(
+        call(4).await,
+        Classification::Rejected {
+            code: RefusalCode::InvalidSignature
+        }
+    );
+    assert!(
+        wallet
+            .ledger()
+            .iter()
+            .take(3)
+            .all(|entry| entry.signature == SignatureCheck::Valid)
+    );
+}
+
+fn sell(trade: u128) -> WalletMutation {
+    WalletMutation::new(
+        "player-1",
+        Amount::new(10).expect("amount"),
+        "IDR".parse().expect("currency"),
+        FlowMetadata::Sell(TradeMetadata {
+            market_id: MarketId::from_u128(1),
+            trade_id: TradeId::from_u128(trade),
+            outcome: Outcome::No,
+            shares: ShareCount::new(20).expect("shares"),
+        }),
+    )
 }

@@ -192,6 +192,8 @@ fn auth_failure_code(failure: AuthFailure) -> &'static str {
         AuthFailure::BadLogin => "login_failed",
         AuthFailure::InvalidLaunch => "launch_token_invalid",
         AuthFailure::LaunchUsedOrExpired => "launch_token_used_or_expired",
+        AuthFailure::InvalidViewLink => "view_link_invalid",
+        AuthFailure::ExpiredViewLink => "view_link_expired",
     }
 }
 

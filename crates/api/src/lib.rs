@@ -12,6 +12,7 @@ mod request_id;
 mod router;
 mod routes;
 mod state;
+mod views;
 
 use actix_web::body::MessageBody;
 use actix_web::dev::{ServiceFactory, ServiceRequest, ServiceResponse};
@@ -44,6 +45,10 @@ pub fn app(
         .wrap(from_fn(request_id::middleware))
         .route("/healthz", web::get().to(routes::operational::healthz))
         .route("/readyz", web::get().to(routes::operational::readyz))
+        .route(
+            routes::users::PORTFOLIO_VIEW_PATH,
+            web::get().to(routes::views::portfolio),
+        )
         .configure(router::mount)
         .configure(routes::player::mount)
         .default_service(web::to(route_not_found))

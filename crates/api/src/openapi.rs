@@ -3,7 +3,9 @@
 
 use opinion_access::{CredentialRule, HttpMethod, ROUTES, Requirement, RouteId, RouteSpec, ScopeRule};
 use utoipa::IntoParams;
-use utoipa::openapi::path::{HttpMethod as DocMethod, OperationBuilder, ParameterBuilder, ParameterIn, PathItem};
+use utoipa::openapi::path::{
+    HttpMethod as DocMethod, OperationBuilder, Parameter, ParameterBuilder, ParameterIn, PathItem,
+};
 use utoipa::openapi::request_body::RequestBodyBuilder;
 use utoipa::openapi::schema::{ArrayBuilder, ObjectBuilder, Type};
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityRequirement, SecurityScheme};
@@ -13,14 +15,21 @@ use utoipa::openapi::{
 };
 
 use crate::dto::{
-    ApiKeyBody, CreateApiKeyBody, CreateStaffBody, CreateWebhookEndpointBody, CreatedApiKeyBody, DeliveryQuery,
-    LaunchBody, LaunchedBody, LoginBody, PlayerBody, PutWalletAdapterBody, ResetPasswordBody, SavedWalletAdapterBody,
-    SessionBody, StaffBody, StaffWithPasswordBody, UpdateStaffBody, UpdateWebhookEndpointBody, WalletAdapterBody,
-    WebhookAttemptBody, WebhookDeliveryBody, WebhookEndpointBody, WebhookEndpointWithSecretBody,
+    ApiKeyBody, BalanceOperationBody, BalanceOperationsQuery, CreateApiKeyBody, CreateStaffBody,
+    CreateWebhookEndpointBody, CreatedApiKeyBody, DeliveryQuery, HistoryQuery, LaunchBody, LaunchedBody, LoginBody,
+    MarketBody, MarketsQuery, PlayerBody, PortfolioBody, PortfolioLinkBody, PortfolioLinkQuery,
+    PortfolioLinkRequestBody, PortfolioQuery, PortfolioTotalsBody, PositionBody, PutWalletAdapterBody, RedemptionBody,
+    RedemptionsQuery, ResetPasswordBody, ResolutionBody, ResolutionsQuery, SavedWalletAdapterBody, SessionBody,
+    StaffBody, StaffWithPasswordBody, StepBody, TradeBody, TradeDetailBody, TradesQuery, TrendingBody,
+    TrendingMarketBody, TrendingQuery, TrendingScoreBody, UpdateStaffBody, UpdateWebhookEndpointBody, UserBody,
+    UsersQuery, VisibilityBody, WalletAdapterBody, WebhookAttemptBody, WebhookDeliveryBody, WebhookEndpointBody,
+    WebhookEndpointWithSecretBody,
 };
 use crate::extract::PageQuery;
 use crate::problem::{PROBLEM_JSON, Problem};
 use crate::router::is_implemented;
+use crate::routes::users::PORTFOLIO_VIEW_PATH;
+use crate::views::HTML_UTF8;
 
 /// What a built route reads and answers, for the document.
 struct Shape {
@@ -32,11 +41,12 @@ struct Shape {
 enum Response {
     Object(&'static str),
     List(&'static str),
+    Html,
     Empty,
 }
 
 fn shape(id: RouteId) -> Option<Shape> {
-    use Response::{Empty, List, Object};
+    use Response::{Empty, Html, List, Object};
     use RouteId as R;
     let shape = |request, status, response| {
         Some(Shape {
@@ -73,15 +83,51 @@ fn shape(id: RouteId) -> Option<Shape> {
         R::Launch => shape(Some("LaunchBody"), "201", Object("LaunchedBody")),
         R::WalletAdapterGet => shape(None, "200", Object("WalletAdapterBody")),
         R::WalletAdapterPut => shape(Some("PutWalletAdapterBody"), "200", Object("SavedWalletAdapterBody")),
+        R::PortfolioViewLink => shape(Some("PortfolioLinkRequestBody"), "201", Object("PortfolioLinkBody")),
+        R::UsersList => shape(None, "200", List("UserBody")),
+        R::UserPortfolio => shape(None, "200", Object("PortfolioBody")),
+        R::UserPortfolioView | R::TradeView | R::TradeHistoryPage => shape(None, "200", Html),
+        R::MarketsList => shape(None, "200", List("MarketBody")),
+        R::MarketsTrending => shape(None, "200", Object("TrendingBody")),
+        R::MarketVisibilitySet => shape(Some("VisibilityBody"), "200", Object("MarketBody")),
+        R::TradesList => shape(None, "200", List("TradeBody")),
+        R::TradeGet => shape(None, "200", Object("TradeDetailBody")),
+        R::ResolutionsList => shape(None, "200", List("ResolutionBody")),
+        R::RedemptionsList => shape(None, "200", List("RedemptionBody")),
+        R::BalanceOperationsList => shape(None, "200", List("BalanceOperationBody")),
         _ => None,
     }
 }
 
+/// The query parameters of a route that has its own (filters included).
+fn query_parameters(id: RouteId) -> Option<Vec<Parameter>> {
+    use RouteId as R;
+    let query = Some(ParameterIn::Query);
+    Some(match id {
+        R::UsersList => UsersQuery::into_params(|| query.clone()),
+        R::UserPortfolio | R::UserPortfolioView => PortfolioQuery::into_params(|| query.clone()),
+        R::MarketsList => MarketsQuery::into_params(|| query.clone()),
+        R::MarketsTrending => TrendingQuery::into_params(|| query.clone()),
+        R::TradesList => TradesQuery::into_params(|| query.clone()),
+        R::TradeView | R::TradeHistoryPage => HistoryQuery::into_params(|| query.clone()),
+        R::ResolutionsList => ResolutionsQuery::into_params(|| query.clone()),
+        R::RedemptionsList => RedemptionsQuery::into_params(|| query.clone()),
+        R::BalanceOperationsList => BalanceOperationsQuery::into_params(|| query.clone()),
+        _ => return None,
+    })
+}
+
 /// The whole document.
 pub fn document() -> OpenApi {
-    let paths = ROUTES.iter().fold(PathsBuilder::new(), |paths, spec| {
-        paths.path(spec.path, PathItem::new(doc_method(spec.method), operation(spec)))
-    });
+    let paths = ROUTES
+        .iter()
+        .fold(PathsBuilder::new(), |paths, spec| {
+            paths.path(spec.path, PathItem::new(doc_method(spec.method), operation(spec)))
+        })
+        .path(
+            PORTFOLIO_VIEW_PATH,
+            PathItem::new(DocMethod::Get, portfolio_view_operation()),
+        );
     let components = ComponentsBuilder::new()
         .schema_from::<Problem>()
         .schema_from::<ApiKeyBody>()
@@ -106,6 +152,23 @@ pub fn document() -> OpenApi {
         .schema_from::<WalletAdapterBody>()
         .schema_from::<PutWalletAdapterBody>()
         .schema_from::<SavedWalletAdapterBody>()
+        .schema_from::<UserBody>()
+        .schema_from::<PositionBody>()
+        .schema_from::<PortfolioTotalsBody>()
+        .schema_from::<PortfolioBody>()
+        .schema_from::<PortfolioLinkRequestBody>()
+        .schema_from::<PortfolioLinkBody>()
+        .schema_from::<MarketBody>()
+        .schema_from::<VisibilityBody>()
+        .schema_from::<TrendingScoreBody>()
+        .schema_from::<TrendingMarketBody>()
+        .schema_from::<TrendingBody>()
+        .schema_from::<TradeBody>()
+        .schema_from::<TradeDetailBody>()
+        .schema_from::<StepBody>()
+        .schema_from::<BalanceOperationBody>()
+        .schema_from::<ResolutionBody>()
+        .schema_from::<RedemptionBody>()
         .security_scheme(
             "bearer",
             SecurityScheme::Http(HttpBuilder::new().scheme(HttpAuthScheme::Bearer).build()),
@@ -143,7 +206,11 @@ fn operation(spec: &RouteSpec) -> utoipa::openapi::path::Operation {
                 .schema(Some(ObjectBuilder::new().schema_type(Type::String))),
         );
     }
-    if matches!(
+    if let Some(parameters) = query_parameters(spec.id) {
+        for parameter in parameters {
+            builder = builder.parameter(parameter);
+        }
+    } else if matches!(
         shape,
         Some(Shape {
             response: Response::List(_),
@@ -184,6 +251,17 @@ fn operation(spec: &RouteSpec) -> utoipa::openapi::path::Operation {
                     ))
                     .response("400", problem_response("the request is malformed or invalid"));
             }
+            let has_path_parameters = spec.parameters().next().is_some();
+            if query_parameters(spec.id).is_some() || has_path_parameters {
+                builder = builder.response("400", problem_response("a parameter is malformed or invalid"));
+            }
+            let names_a_player = matches!(
+                spec.id,
+                RouteId::UserPortfolio | RouteId::UserPortfolioView | RouteId::PortfolioViewLink
+            );
+            if has_path_parameters || names_a_player {
+                builder = builder.response("404", problem_response("no such object for this operator"));
+            }
             builder.response(shape.status, success_response(shape.response)).build()
         }
         None => {
@@ -221,8 +299,41 @@ fn success_response(response: Response) -> utoipa::openapi::Response {
                 .content("application/json", content(page.into()))
                 .build()
         }
+        Response::Html => html_response(),
         Response::Empty => ResponseBuilder::new().description("success").build(),
     }
+}
+
+fn html_response() -> utoipa::openapi::Response {
+    ResponseBuilder::new()
+        .description("an HTML page (UTF-8) with a restrictive Content-Security-Policy")
+        .content(
+            HTML_UTF8,
+            ContentBuilder::new()
+                .schema(Some(ObjectBuilder::new().schema_type(Type::String)))
+                .build(),
+        )
+        .build()
+}
+
+/// The public page a signed portfolio link opens: the token is its only credential.
+fn portfolio_view_operation() -> utoipa::openapi::path::Operation {
+    let mut builder = OperationBuilder::new()
+        .operation_id(Some("PortfolioViewByLink"))
+        .tag("views")
+        .summary(Some(format!("GET {PORTFOLIO_VIEW_PATH}")))
+        .description(Some(
+            "No credential besides the link's signed token (from POST /api/operator/users/portfolio-view); \
+             read-only, until the link expires.",
+        ));
+    for parameter in PortfolioLinkQuery::into_params(|| Some(ParameterIn::Query)) {
+        builder = builder.parameter(parameter);
+    }
+    builder
+        .response("200", html_response())
+        .response("401", problem_response("the link is invalid or has expired"))
+        .response("404", problem_response("the player no longer exists"))
+        .build()
 }
 
 fn problem_response(description: &str) -> utoipa::openapi::Response {

@@ -12,7 +12,8 @@ use opinion_access::{HttpMethod, ROUTES, RouteId, RouteSpec};
 use crate::auth::{MethodRequirements, guard};
 use crate::error::ApiError;
 use crate::routes::{
-    api_keys, launch, operational, staff, staff_sessions, wallet_adapter, webhooks_deliveries, webhooks_endpoints,
+    api_keys, balance_operations, launch, markets, operational, payouts, staff, staff_sessions, trades, users,
+    wallet_adapter, webhooks_deliveries, webhooks_endpoints,
 };
 
 /// Registers every route of the table on `config`.
@@ -113,21 +114,21 @@ fn handler(id: RouteId) -> Handler {
         R::WebhookDeliveryReplay => Bound(|r| r.to(webhooks_deliveries::replay)),
         R::WalletAdapterGet => Bound(|r| r.to(wallet_adapter::get)),
         R::WalletAdapterPut => Bound(|r| r.to(wallet_adapter::put)),
-        R::PortfolioViewLink
-        | R::UsersList
-        | R::UserPortfolio
-        | R::UserPortfolioView
-        | R::MarketsList
-        | R::MarketsTrending
-        | R::MarketVisibilitySet
-        | R::TradesList
-        | R::TradeGet
-        | R::TradeView
-        | R::TradeHistoryPage
-        | R::ResolutionsList
-        | R::RedemptionsList
-        | R::BalanceOperationsList
-        | R::WalletAdapterTest
+        R::PortfolioViewLink => Bound(|r| r.to(users::portfolio_link)),
+        R::UsersList => Bound(|r| r.to(users::list)),
+        R::UserPortfolio => Bound(|r| r.to(users::portfolio)),
+        R::UserPortfolioView => Bound(|r| r.to(users::portfolio_view)),
+        R::MarketsList => Bound(|r| r.to(markets::list)),
+        R::MarketsTrending => Bound(|r| r.to(markets::trending)),
+        R::MarketVisibilitySet => Bound(|r| r.to(markets::set_visibility)),
+        R::TradesList => Bound(|r| r.to(trades::list)),
+        R::TradeGet => Bound(|r| r.to(trades::get)),
+        R::TradeView => Bound(|r| r.to(trades::view)),
+        R::TradeHistoryPage => Bound(|r| r.to(trades::history)),
+        R::ResolutionsList => Bound(|r| r.to(payouts::resolutions)),
+        R::RedemptionsList => Bound(|r| r.to(payouts::redemptions)),
+        R::BalanceOperationsList => Bound(|r| r.to(balance_operations::list)),
+        R::WalletAdapterTest
         | R::SimulatorUsersList
         | R::SimulatorUserGet
         | R::SimulatorWalletGet

@@ -1,6 +1,6 @@
 //! What every handler can reach: the use cases and the HTTP-level settings.
 
-use opinion_app::{Access, Trading, WalletAdapters, Webhooks};
+use opinion_app::{Access, OperatorReads, Trading, WalletAdapters, Webhooks};
 
 /// Shared state of the HTTP API.
 #[derive(Clone)]
@@ -13,6 +13,10 @@ pub struct ApiState {
     pub webhooks: Webhooks,
     /// Operators' wallet adapter configurations.
     pub wallet_adapters: WalletAdapters,
+    /// What operators read, and the visibility of their markets.
+    pub reads: OperatorReads,
     /// Whether the session cookie is marked `Secure` (everywhere but local development).
     pub secure_cookies: bool,
+    /// The service's public base URL (`OPINION_PUBLIC_URL`), for links it hands out.
+    pub public_url: String,
 }

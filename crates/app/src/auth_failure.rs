@@ -43,4 +43,10 @@ pub enum AuthFailure {
     /// Wrong e-mail or password at login (never says which).
     #[error("the e-mail address or password is wrong")]
     BadLogin,
+    /// A portfolio view link whose signature or shape does not hold.
+    #[error("the view link is invalid; ask the operator for a new one")]
+    InvalidViewLink,
+    /// A portfolio view link past its expiry.
+    #[error("the view link has expired; ask the operator for a new one")]
+    ExpiredViewLink,
 }

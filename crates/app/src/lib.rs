@@ -9,6 +9,7 @@ mod error;
 mod operators;
 mod password_hasher;
 mod principal;
+mod reads;
 mod session_tokens;
 mod sessions;
 mod staff;
@@ -37,6 +38,11 @@ pub use error::AppError;
 pub use operators::CreatedOperator;
 pub use password_hasher::PasswordHasher;
 pub use principal::{Actor, Principal};
+pub use reads::{
+    BalanceOperation, BalanceOperationQuery, MarketQuery, OperatorReads, Portfolio, PortfolioLine, PortfolioLink,
+    PortfolioLinks, PortfolioTotals, ReadPorts, RedemptionQuery, ResolutionQuery, TradeDetail, TradeHistory,
+    TradeQuery, Trending, TrendingMarket, UserQuery,
+};
 pub use session_tokens::{SessionRef, SessionTokens};
 pub use sessions::StartedSession;
 pub use staff::{NewStaff, StaffChange, StaffWithPassword};

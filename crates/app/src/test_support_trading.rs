@@ -19,8 +19,8 @@ use ulid::Ulid;
 
 use crate::model::{Market, PositionRecord, Trade, WalletOperationRecord};
 use crate::ports::{
-    HeldPosition, MockClock, MockOperatorStore, MockRandom, MockSettlementStore, MockTradingStore,
-    MockWalletAdapterStore, MockWalletGateway, WalletAdapterTarget,
+    MockClock, MockOperatorStore, MockRandom, MockSettlementStore, MockTradingStore, MockWalletAdapterStore,
+    MockWalletGateway, RedeemablePosition, WalletAdapterTarget,
 };
 use crate::test_support::{NOW, OPERATOR};
 use crate::{PlayerTokens, Settlement, Trading, TradingPorts, TradingSettings, WorkerSettings};
@@ -94,8 +94,8 @@ pub fn holding(shares: i64, cost_basis: i64) -> Holding {
     Holding { shares, cost_basis }
 }
 
-pub fn held(user: u128, yes: Holding, no: Holding, realized_pnl: i64) -> HeldPosition {
-    HeldPosition {
+pub fn held(user: u128, yes: Holding, no: Holding, realized_pnl: i64) -> RedeemablePosition {
+    RedeemablePosition {
         operator_id: OPERATOR,
         external_user_id: format!("player-{user}"),
         record: PositionRecord {

@@ -8,6 +8,8 @@
 //! The server is the one `DATABASE_URL` points at, or else one private throwaway cluster per test
 //! process ([`opinion_devdb::Cluster::start_ephemeral`]). The migrations run once per process into a
 //! template database; each test's database is a cheap copy of it.
+//!
+//! [`Seeder`] inserts trading rows straight into a test database, for tests of reads.
 
 mod admin;
 mod database;
@@ -16,6 +18,7 @@ mod http_wire;
 mod manual_clock;
 mod names;
 mod scripted;
+mod seed;
 mod server;
 mod webhook_sink;
 
@@ -24,4 +27,8 @@ pub use fake_wallet::{FakeWallet, Fault, LedgerAnswer, LedgerEntry, SignatureChe
 pub use http_wire::WireRequest;
 pub use manual_clock::ManualClock;
 pub use scripted::{ScriptedReply, ScriptedServer};
+pub use seed::{
+    MarketSeed, PoolSeed, PositionSeed, RedemptionSeed, ResolutionSeed, Seeder, StepSeed, TradeSeed, UserSeed,
+    WalletOperationSeed, ulid_at,
+};
 pub use webhook_sink::{ReceivedRequest, Reply, WebhookSink};

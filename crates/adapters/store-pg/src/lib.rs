@@ -9,7 +9,9 @@
 mod api_keys;
 mod database;
 mod error;
+mod market_visibility;
 mod migrate;
+mod operator_reads;
 mod operators;
 mod outbox;
 mod pool;

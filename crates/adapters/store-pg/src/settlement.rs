@@ -11,7 +11,7 @@ use diesel::prelude::*;
 use diesel::result::Error as DieselError;
 use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl};
 use opinion_app::model::{Market, MarketResolution, Redemption, WalletOperationRecord, WalletOperationStep};
-use opinion_app::ports::{HeldPosition, MarketOperator, ResolutionPlan, SettlementStore, StoreError};
+use opinion_app::ports::{MarketOperator, RedeemablePosition, ResolutionPlan, SettlementStore, StoreError};
 use opinion_core::{MarketId, OperatorId, RedemptionId, WalletOperationId};
 use opinion_market::TradeStatus;
 use time::OffsetDateTime;
@@ -256,7 +256,7 @@ impl SettlementStore for PgStore {
             .collect()
     }
 
-    async fn unredeemed_positions(&self, market: MarketId) -> Result<Vec<HeldPosition>, StoreError> {
+    async fn unredeemed_positions(&self, market: MarketId) -> Result<Vec<RedeemablePosition>, StoreError> {
         let mut conn = self.conn().await?;
         let rows: Vec<PositionRow> = positions::table
             .filter(positions::market_id.eq(uuid_of(market)))
@@ -283,7 +283,7 @@ impl SettlementStore for PgStore {
                     .get(&key)
                     .cloned()
                     .ok_or_else(|| corrupt("positions", key.1, &"position without its player"))?;
-                Ok(HeldPosition {
+                Ok(RedeemablePosition {
                     operator_id: id_of(row.operator_id),
                     external_user_id,
                     record: row.into_record()?,

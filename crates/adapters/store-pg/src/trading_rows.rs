@@ -59,8 +59,8 @@ fn market_status(id: Uuid, status: &str, resolution: Option<&str>) -> Result<Mar
         })
 }
 
-/// A `markets` row, read whole.
-#[derive(Debug, Clone, Queryable, Selectable)]
+/// A `markets` row, read whole (also by name, from hand-written SQL).
+#[derive(Debug, Clone, Queryable, Selectable, QueryableByName)]
 #[diesel(table_name = markets, check_for_backend(diesel::pg::Pg))]
 pub(crate) struct MarketRow {
     id: Uuid,
@@ -77,6 +77,11 @@ pub(crate) struct MarketRow {
 }
 
 impl MarketRow {
+    /// The market's stored id.
+    pub(crate) fn id(&self) -> Uuid {
+        self.id
+    }
+
     /// The market this row stores; fails on a liquidity, fee or status the domain refuses.
     pub(crate) fn into_record(self) -> Result<Market, StoreError> {
         let liquidity = Liquidity::new(self.liquidity).map_err(|problem| corrupt("markets", self.id, &problem))?;
@@ -118,7 +123,28 @@ pub(crate) struct OperatorMarketRow {
     pool: Option<PoolRow>,
 }
 
+impl PoolRow {
+    /// A pool row from the columns of a hand-written query; `None` unless all are present
+    /// (a missing row of a `LEFT JOIN`).
+    pub(crate) fn from_columns(
+        yes_outstanding: Option<i64>,
+        no_outstanding: Option<i64>,
+        hidden: Option<bool>,
+    ) -> Option<Self> {
+        Some(Self {
+            yes_outstanding: yes_outstanding?,
+            no_outstanding: no_outstanding?,
+            hidden: hidden?,
+        })
+    }
+}
+
 impl OperatorMarketRow {
+    /// The operator's view from a market row and its pool row, if any.
+    pub(crate) fn new(market: MarketRow, pool: Option<PoolRow>) -> Self {
+        Self { market, pool }
+    }
+
     /// The operator's view of the market this row stores.
     pub(crate) fn into_record(self) -> Result<OperatorMarket, StoreError> {
         let id = self.market.id;

@@ -315,15 +315,14 @@ impl TradingStore for PgStore {
     }
 }
 
+/// The join condition of a trade and its player.
+type TradePlayer = diesel::dsl::And<
+    diesel::dsl::Eq<users::operator_id, trades::operator_id>,
+    diesel::dsl::Eq<users::id, trades::user_id>,
+>;
+
 /// Trades joined with their players (for the external user id).
-fn trades_with_players() -> diesel::dsl::InnerJoinOn<
-    trades::table,
-    users::table,
-    diesel::dsl::And<
-        diesel::dsl::Eq<users::operator_id, trades::operator_id>,
-        diesel::dsl::Eq<users::id, trades::user_id>,
-    >,
-> {
+fn trades_with_players() -> diesel::dsl::InnerJoinOn<trades::table, users::table, TradePlayer> {
     trades::table.inner_join(
         users::table.on(users::operator_id
             .eq(trades::operator_id)

@@ -1,13 +1,18 @@
-//! The hosted app's player API (`/api/player/…`): open a session with a launch token,
-//! quote, and place orders. Every call but the first carries the session token.
+//! The hosted app's player API (`/api/player/…`): open a session with a launch token, list
+//! the markets on offer, quote, place orders, and read the player's own positions and
+//! trades. Every call but the first carries the session token; every read is confined to
+//! the player's operator and, for positions and trades, to the player.
 
 use actix_web::{HttpResponse, web};
+use opinion_app::ports::{MarketFilter, MarketStage, TradeFilter};
 use opinion_app::{AppError, OrderRequest};
 use opinion_market::Side;
 
-use crate::dto::{OpenSessionBody, OrderBody, PlayerTradeBody, QuoteBody, SessionOpenedBody};
+use crate::dto::{
+    ListBody, MarketBody, OpenSessionBody, OrderBody, PlayerTradeBody, PortfolioBody, QuoteBody, SessionOpenedBody,
+};
 use crate::error::ApiError;
-use crate::extract::path_id;
+use crate::extract::{PageQuery, path_id};
 use crate::player_auth::Player;
 use crate::state::ApiState;
 
@@ -16,8 +21,11 @@ pub fn mount(config: &mut web::ServiceConfig) {
     config.service(
         web::scope("/api/player")
             .route("/sessions", web::post().to(open_session))
+            .route("/markets", web::get().to(markets))
             .route("/quotes", web::post().to(quote))
-            .route("/orders", web::post().to(place_order)),
+            .route("/orders", web::post().to(place_order))
+            .route("/positions", web::get().to(positions))
+            .route("/trades", web::get().to(trades)),
     );
 }
 
@@ -25,6 +33,50 @@ pub fn mount(config: &mut web::ServiceConfig) {
 async fn open_session(state: web::Data<ApiState>, body: web::Json<OpenSessionBody>) -> Result<HttpResponse, ApiError> {
     let opened = state.trading.open_player_session(&body.launch_token).await?;
     Ok(HttpResponse::Created().json(SessionOpenedBody::from(opened)))
+}
+
+/// The markets the player may trade now (open and not hidden by the operator), with
+/// their prices, newest first.
+async fn markets(
+    state: web::Data<ApiState>,
+    player: Player,
+    query: web::Query<PageQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let offered = MarketFilter {
+        stage: Some(MarketStage::Open),
+        hidden: Some(false),
+    };
+    let page = state
+        .reads
+        .markets_matching(player.0.operator_id, offered, query.page()?)
+        .await?;
+    Ok(HttpResponse::Ok().json(ListBody::from_page(page, MarketBody::from)))
+}
+
+/// The player's own positions with their valuation.
+async fn positions(state: web::Data<ApiState>, player: Player) -> Result<HttpResponse, ApiError> {
+    let portfolio = state
+        .reads
+        .portfolio(player.0.operator_id, &player.0.user.external_user_id)
+        .await?;
+    Ok(HttpResponse::Ok().json(PortfolioBody::from(portfolio)))
+}
+
+/// The player's own trades, newest first.
+async fn trades(
+    state: web::Data<ApiState>,
+    player: Player,
+    query: web::Query<PageQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let own = TradeFilter {
+        external_user_id: Some(player.0.user.external_user_id.clone()),
+        ..TradeFilter::default()
+    };
+    let page = state
+        .reads
+        .trades_matching(player.0.operator_id, &own, query.page()?)
+        .await?;
+    Ok(HttpResponse::Ok().json(ListBody::from_page(page, PlayerTradeBody::from)))
 }
 
 /// Prices an order without trading.

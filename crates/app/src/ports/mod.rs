@@ -2,6 +2,8 @@
 //! Adapters implement them; tests mock them (`mock` feature, mockall).
 
 mod clock;
+mod market_visibility;
+mod operator_reads;
 mod random;
 mod settlement;
 mod store;
@@ -12,8 +14,13 @@ mod webhook_store;
 mod webhook_transport;
 
 pub use clock::Clock;
+pub use market_visibility::{MarketVisibilityStore, VisibilityOutcome};
+pub use operator_reads::{
+    HeldPosition, MarketActivity, MarketFilter, MarketStage, OperatorReadStore, RedemptionFilter, ResolutionFilter,
+    TimeRange, TradeFilter, UserFilter, WalletOperationFilter,
+};
 pub use random::Random;
-pub use settlement::{HeldPosition, MarketOperator, ResolutionPlan, SettlementStore};
+pub use settlement::{MarketOperator, RedeemablePosition, ResolutionPlan, SettlementStore};
 pub use store::{ApiKeyStore, OperatorStore, SessionStore, StaffStore, StoreError};
 pub use trading::{
     NewOperation, NewTrade, OpenTrade, OperationUpdate, PoolChange, PositionChange, RedemptionUpdate, TradeUpdate,
@@ -26,6 +33,10 @@ pub use webhook_transport::{DestinationRefused, OutboundRequest, TransportRespon
 
 #[cfg(any(test, feature = "mock"))]
 pub use clock::MockClock;
+#[cfg(any(test, feature = "mock"))]
+pub use market_visibility::MockMarketVisibilityStore;
+#[cfg(any(test, feature = "mock"))]
+pub use operator_reads::MockOperatorReadStore;
 #[cfg(any(test, feature = "mock"))]
 pub use random::MockRandom;
 #[cfg(any(test, feature = "mock"))]

@@ -16,7 +16,7 @@ use crate::ports::{NewOperation, StoreError};
 
 /// A position still to be paid out, with what the payout needs to know about its owner.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct HeldPosition {
+pub struct RedeemablePosition {
     /// The operator.
     pub operator_id: OperatorId,
     /// The player's id at the operator (what its wallet knows).
@@ -43,7 +43,7 @@ pub struct ResolutionPlan {
     pub expected: MarketStatus,
     /// Every unredeemed position of the market, as read; each is marked redeemed only if
     /// it still holds what was read.
-    pub positions: Vec<HeldPosition>,
+    pub positions: Vec<RedeemablePosition>,
     /// One row per operator that traded the market.
     pub resolutions: Vec<MarketResolution>,
     /// One per position owed something.
@@ -65,7 +65,7 @@ pub trait SettlementStore: Send + Sync {
     /// The operators with a pool or a position on the market, with their currency.
     async fn market_operators(&self, market: MarketId) -> Result<Vec<MarketOperator>, StoreError>;
     /// Every not yet redeemed position on the market, of every operator.
-    async fn unredeemed_positions(&self, market: MarketId) -> Result<Vec<HeldPosition>, StoreError>;
+    async fn unredeemed_positions(&self, market: MarketId) -> Result<Vec<RedeemablePosition>, StoreError>;
     /// Writes `plan` atomically, holding the market row so no trade can start on it
     /// meanwhile. `Conflict("market")` if the market left `plan.expected`;
     /// `Conflict("open_trade")` if a trade on it is pending or in manual review;

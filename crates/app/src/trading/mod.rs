@@ -90,4 +90,11 @@ impl Trading {
     pub fn new(ports: TradingPorts, settings: TradingSettings) -> Self {
         Self { ports, settings }
     }
+
+    /// The same service handing out launch URLs under `public_url`, for when the
+    /// service's address is known only once it listens.
+    pub fn with_public_url(mut self, public_url: &str) -> Self {
+        self.settings.public_url = public_url.trim_end_matches('/').to_owned();
+        self
+    }
 }

@@ -77,14 +77,22 @@ pub(crate) fn ensure_tradable(market: &OperatorMarket, now: OffsetDateTime) -> R
     }
 }
 
+/// Refuses an order sized in a way its side does not allow: a sale is sized in shares.
+pub(crate) fn check_shape(order: &OrderRequest) -> Result<(), AppError> {
+    match (order.side, order.kind) {
+        (Side::Sell, OrderKind::Amount) => Err(AppError::invalid("kind", "a sale is sized in shares")),
+        _ => Ok(()),
+    }
+}
+
 /// Prices `order` at the market's pool and checks the player's limit.
 pub(crate) fn price(market: &OperatorMarket, order: &OrderRequest) -> Result<Quote, AppError> {
+    check_shape(order)?;
     let (pool, fee) = (&market.pool, market.market.fee);
     let quote = match (order.side, order.kind) {
         (Side::Buy, OrderKind::Shares) => quote_buy_shares(pool, order.outcome, order.value, fee),
         (Side::Buy, OrderKind::Amount) => quote_buy_amount(pool, order.outcome, order.value, fee),
-        (Side::Sell, OrderKind::Shares) => quote_sell(pool, order.outcome, order.value, fee),
-        (Side::Sell, OrderKind::Amount) => return Err(AppError::invalid("kind", "a sale is sized in shares")),
+        (Side::Sell, _) => quote_sell(pool, order.outcome, order.value, fee),
     }
     .map_err(|e| AppError::invalid("value", e))?;
     if let Some(limit) = order.limit {

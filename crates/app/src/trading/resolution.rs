@@ -14,7 +14,7 @@ use time::OffsetDateTime;
 
 use crate::AppError;
 use crate::model::{Market, MarketResolution, Redemption};
-use crate::ports::{HeldPosition, MarketOperator, ResolutionPlan, StoreError};
+use crate::ports::{MarketOperator, RedeemablePosition, ResolutionPlan, StoreError};
 use crate::trading::Settlement;
 use crate::trading::markets::status_conflict;
 use crate::trading::wallet_call::OperationSubject;
@@ -98,7 +98,7 @@ impl Settlement {
         market: Market,
         resolution: Resolution,
         operators: Vec<MarketOperator>,
-        positions: Vec<HeldPosition>,
+        positions: Vec<RedeemablePosition>,
         now: OffsetDateTime,
     ) -> Result<ResolutionPlan, AppError> {
         let mut totals: BTreeMap<OperatorId, MarketResolution> = operators

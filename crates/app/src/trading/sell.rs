@@ -27,6 +27,7 @@ impl Trading {
         client_order_id: &str,
     ) -> Result<Trade, AppError> {
         order::check_client_order_id(client_order_id)?;
+        order::check_shape(request)?;
         if request.side != Side::Sell {
             return Err(AppError::invalid("side", "must be `sell` for a sale"));
         }
@@ -37,20 +38,16 @@ impl Trading {
         let currency = self.operator_currency(player.operator_id).await?;
         for _ in 0..OPENING_ATTEMPTS {
             let market = self.tradable_market(player, request).await?;
-            let quote = order::price(&market, request)?;
             let before = self
                 .ports
                 .store
                 .find_position(player.operator_id, player.user.id, request.market_id)
                 .await?
                 .map(|record| record.position);
-            let after = before
-                .unwrap_or_default()
-                .apply(&quote)
-                .map_err(|e| AppError::Conflict {
-                    code: "insufficient_shares",
-                    detail: e.to_string(),
-                })?;
+            let held = before.unwrap_or_default();
+            held.check_sale(request.outcome, request.value).map_err(insufficient)?;
+            let quote = order::price(&market, request)?;
+            let after = held.apply(&quote).map_err(insufficient)?;
             let amount = Amount::new(quote.amount).map_err(|_| AppError::Conflict {
                 code: "nothing_to_credit",
                 detail: "the sale would pay nothing after the fee; sell more shares".into(),
@@ -123,5 +120,13 @@ impl Trading {
             }
         }
         Err(crate::ports::StoreError::Conflict("pool").into())
+    }
+}
+
+/// A sale of more shares than held, as the player's refusal.
+fn insufficient(error: opinion_market::PositionError) -> AppError {
+    AppError::Conflict {
+        code: "insufficient_shares",
+        detail: error.to_string(),
     }
 }

@@ -32,7 +32,14 @@
 //!
 //! A [`Position`] tracks shares, cost basis by average cost and realized P&L per player
 //! per market; [`redemption`] pays one minor unit per winning share, or refunds the net
-//! cost (never below zero) when the market is voided.
+//! cost (never below zero) when the market is voided. [`value_position`] values a position
+//! for reports: at the pool's prices until resolution, at its payout after.
+//!
+//! # Trending
+//!
+//! [`trending_score`] scores an operator's market by its recent executed trading
+//! (distinct traders, volume against `b`, YES price movement) in integer micro-points;
+//! [`trending_order`] ranks by it.
 
 mod fee;
 mod liquidity;
@@ -50,6 +57,8 @@ mod slippage;
 mod status;
 mod trade;
 mod trade_status;
+mod trending;
+mod valuation;
 
 #[cfg(test)]
 mod properties;
@@ -70,3 +79,5 @@ pub use slippage::{SlippageError, check_max_cost, check_min_proceeds};
 pub use status::{MarketStatus, Resolution, StatusError};
 pub use trade::{MAX_TRADE_AMOUNT, MAX_TRADE_SHARES, quote_buy_amount, quote_buy_shares, quote_sell};
 pub use trade_status::{OrderKind, RedemptionStatus, TradeStatus};
+pub use trending::{Activity, TrendingScore, TrendingWindow, UnknownWindow, trending_order, trending_score};
+pub use valuation::{Valuation, ValuationBasis, value_position};

@@ -91,6 +91,21 @@ impl Position {
             .sum()
     }
 
+    /// Refuses selling more `outcome` shares than held: a player sells only what they
+    /// have, checked before a sale is priced so the refusal names the holding.
+    pub fn check_sale(&self, outcome: Outcome, shares: i64) -> Result<(), PositionError> {
+        let held = self.holding(outcome).shares;
+        if shares > held {
+            Err(PositionError::InsufficientShares {
+                outcome,
+                held,
+                requested: shares,
+            })
+        } else {
+            Ok(())
+        }
+    }
+
     /// The position after a quoted trade: a buy adds shares and their debit to the cost
     /// basis; a sale removes shares and realizes proceeds against their average cost.
     pub fn apply(&self, quote: &Quote) -> Result<Self, PositionError> {
@@ -104,13 +119,7 @@ impl Position {
                 self.realized_pnl,
             ),
             Side::Sell => {
-                if quote.shares > holding.shares {
-                    return Err(PositionError::InsufficientShares {
-                        outcome: quote.outcome,
-                        held: holding.shares,
-                        requested: quote.shares,
-                    });
-                }
+                self.check_sale(quote.outcome, quote.shares)?;
                 let released = released_basis(holding, quote.shares);
                 (
                     Holding {

@@ -4,9 +4,14 @@
 mod api_keys;
 mod fixtures;
 mod isolation;
+mod market_visibility;
 mod migrations;
+mod operator_reads;
+mod payouts;
 mod sessions;
 mod staff;
 mod trading;
+mod trading_fixtures;
+mod trending;
 mod wallet_adapters;
 mod webhooks;

@@ -1,0 +1,58 @@
+//! A player's positions, each with its market and the operator's pool.
+
+use diesel::prelude::*;
+use diesel_async::{AsyncPgConnection, RunQueryDsl};
+use opinion_app::model::PositionRecord;
+use opinion_app::ports::{HeldPosition, StoreError};
+use opinion_core::{MarketId, OperatorId, UserId};
+
+use super::operator_market;
+use crate::error::from_diesel;
+use crate::rows::uuid_of;
+use crate::schema::{markets, positions};
+use crate::trading_rows::{OperatorMarketRow, PositionRow};
+
+/// Every position of the player, newest market first (a player holds positions in at
+/// most as many markets as exist, so this is not paged).
+pub(super) async fn list(
+    conn: &mut AsyncPgConnection,
+    operator: OperatorId,
+    user: UserId,
+) -> Result<Vec<HeldPosition>, StoreError> {
+    let rows: Vec<(PositionRow, OperatorMarketRow)> = positions::table
+        .inner_join(markets::table.on(markets::id.eq(positions::market_id)))
+        .left_join(operator_market(uuid_of(operator)))
+        .filter(positions::operator_id.eq(uuid_of(operator)))
+        .filter(positions::user_id.eq(uuid_of(user)))
+        .select((PositionRow::as_select(), OperatorMarketRow::as_select()))
+        .order(markets::id.desc())
+        .load(conn)
+        .await
+        .map_err(from_diesel)?;
+    rows.into_iter()
+        .map(|(position, market)| {
+            Ok(HeldPosition {
+                position: position.into_record()?,
+                market: market.into_record()?,
+            })
+        })
+        .collect()
+}
+
+/// The player's position in one market.
+pub(super) async fn find(
+    conn: &mut AsyncPgConnection,
+    operator: OperatorId,
+    user: UserId,
+    market: MarketId,
+) -> Result<Option<PositionRecord>, StoreError> {
+    positions::table
+        .find((uuid_of(operator), uuid_of(user), uuid_of(market)))
+        .select(PositionRow::as_select())
+        .first(conn)
+        .await
+        .optional()
+        .map_err(from_diesel)?
+        .map(PositionRow::into_record)
+        .transpose()
+}
