@@ -50,7 +50,13 @@ impl Api {
 
     /// One call with an optional bearer credential and JSON body; the JSON answer (or
     /// `null` for an empty one).
-    pub async fn call(&self, method: Method, path: &str, bearer: Option<&str>, body: Option<&Value>) -> Result<Value, CallError> {
+    pub async fn call(
+        &self,
+        method: Method,
+        path: &str,
+        bearer: Option<&str>,
+        body: Option<&Value>,
+    ) -> Result<Value, CallError> {
         let mut request = self.client.request(method, format!("{}{path}", self.base));
         if let Some(bearer) = bearer {
             request = request.bearer_auth(bearer);
@@ -119,12 +125,20 @@ impl Api {
     /// Exchanges a launch token for a player session token.
     pub async fn open_session(&self, launch_token: &str) -> Result<String, CallError> {
         let body = json!({ "launchToken": launch_token });
-        let opened = self.call(Method::POST, "/api/player/sessions", None, Some(&body)).await?;
+        let opened = self
+            .call(Method::POST, "/api/player/sessions", None, Some(&body))
+            .await?;
         text_field(&opened, "sessionToken")
     }
 
     /// Buys "yes" for `value` minor units; the trade's status.
-    pub async fn buy(&self, session: &str, market: &str, client_order_id: &str, value: u64) -> Result<String, CallError> {
+    pub async fn buy(
+        &self,
+        session: &str,
+        market: &str,
+        client_order_id: &str,
+        value: u64,
+    ) -> Result<String, CallError> {
         let body = json!({
             "clientOrderId": client_order_id,
             "marketId": market,

@@ -19,7 +19,7 @@ mod settings;
 mod wallet;
 mod webhook_sink;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Instant;
 
 use anyhow::Context;
@@ -90,7 +90,7 @@ async fn run(workspace: &Path, scratch: &Path) -> anyhow::Result<RunReport> {
 /// pgbench, then the service and every scenario; the service is stopped before returning.
 async fn measure_all(
     settings: &Settings,
-    binary: &PathBuf,
+    binary: &Path,
     cluster: &opinion_devdb::Cluster,
     scratch: &Path,
 ) -> anyhow::Result<(Baselines, Vec<Scenario>)> {
@@ -99,10 +99,16 @@ async fn measure_all(
     println!("pgbench: initialising (scale {})…", settings.concurrency);
     pgbench.initialise(settings.concurrency)?;
     let select = pgbench.run(Script::SelectOnly, settings.concurrency, settings.measure)?;
-    println!("  pgbench select-only: {:.0} tps, mean {:.2} ms", select.per_second, select.mean_ms);
+    println!(
+        "  pgbench select-only: {:.0} tps, mean {:.2} ms",
+        select.per_second, select.mean_ms
+    );
     baselines.pgbench_select_only = Some(select);
     let write = pgbench.run(Script::ReadWrite, settings.concurrency, settings.measure)?;
-    println!("  pgbench read-write: {:.0} tps, mean {:.2} ms", write.per_second, write.mean_ms);
+    println!(
+        "  pgbench read-write: {:.0} tps, mean {:.2} ms",
+        write.per_second, write.mean_ms
+    );
     baselines.pgbench_read_write = Some(write);
 
     println!("starting the service…");
@@ -110,7 +116,11 @@ async fn measure_all(
     println!("  listening on {}", service.base_url());
     let mut client = database::connect(&cluster.url(SERVICE_DATABASE)).await?;
     let seeded = seed::operators_and_markets(&mut client, settings.operators, settings.concurrency + 1).await?;
-    println!("seeding {} trades over {} operators…", settings.seeded_trades(), settings.operators);
+    println!(
+        "seeding {} trades over {} operators…",
+        settings.seeded_trades(),
+        settings.operators
+    );
     seed::trades(&client, &seeded.markets[0], settings.trades_per_operator).await?;
     let bench = Bench {
         settings,
@@ -125,8 +135,16 @@ async fn measure_all(
         Ok(()) => results.extend(scenarios::reads::run(&bench).await?),
         Err(reason) => {
             println!("  reads: not available: {reason}");
-            results.push(Scenario::not_available("reads.first_page", "GET /api/operator/trades?limit=50", reason.clone()));
-            results.push(Scenario::not_available("reads.deep_page", "GET /api/operator/trades, deep page", reason));
+            results.push(Scenario::not_available(
+                "reads.first_page",
+                "GET /api/operator/trades?limit=50",
+                reason.clone(),
+            ));
+            results.push(Scenario::not_available(
+                "reads.deep_page",
+                "GET /api/operator/trades, deep page",
+                reason,
+            ));
         }
     }
     results.push(scenarios::launch::run(&bench).await?);
@@ -137,9 +155,10 @@ async fn measure_all(
         println!("  trading: not available: {reason}");
     }
     let commits = CommitCounter::new(cluster).await?;
-    let statements = match settings.statements {
-        true => Some(Statements::new(cluster).await?),
-        false => None,
+    let statements = if settings.statements {
+        Some(Statements::new(cluster).await?)
+    } else {
+        None
     };
     results.extend(scenarios::trading::run(&bench, &traders, &commits, statements.as_ref()).await?);
     results.push(scenarios::webhooks::run(&bench, &traders).await?);

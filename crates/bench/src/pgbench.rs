@@ -105,7 +105,9 @@ impl Pgbench {
 /// The number following the first `label` in pgbench's output.
 fn number_after(text: &str, label: &str) -> Option<f64> {
     let rest = &text[text.find(label)? + label.len()..];
-    let end = rest.find(|c: char| !(c.is_ascii_digit() || c == '.')).unwrap_or(rest.len());
+    let end = rest
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(rest.len());
     rest[..end].parse().ok()
 }
 

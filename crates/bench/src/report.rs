@@ -56,7 +56,13 @@ pub struct Scenario {
 
 impl Scenario {
     /// A measured scenario.
-    pub fn measured(name: &str, description: &str, load: LoadReport, peak_rss_kib: u64, baseline: Option<Baseline>) -> Self {
+    pub fn measured(
+        name: &str,
+        description: &str,
+        load: LoadReport,
+        peak_rss_kib: u64,
+        baseline: Option<Baseline>,
+    ) -> Self {
         Self {
             name: name.into(),
             description: description.into(),
@@ -168,13 +174,23 @@ impl RunReport {
             self.seeded_operators,
             self.total_seconds
         );
-        out.push_str("| scenario | per second | p50 ms | p99 ms | errors | peak RSS MiB | vs database | vs /healthz |\n");
+        out.push_str(
+            "| scenario | per second | p50 ms | p99 ms | errors | peak RSS MiB | vs database | vs /healthz |\n",
+        );
         out.push_str("|---|---:|---:|---:|---:|---:|---:|---:|\n");
         if let Some(select) = &self.baselines.pgbench_select_only {
-            let _ = writeln!(out, "| baseline: pgbench select-only | {:.0} | {:.2} (mean) | | | | 1 | |", select.per_second, select.mean_ms);
+            let _ = writeln!(
+                out,
+                "| baseline: pgbench select-only | {:.0} | {:.2} (mean) | | | | 1 | |",
+                select.per_second, select.mean_ms
+            );
         }
         if let Some(write) = &self.baselines.pgbench_read_write {
-            let _ = writeln!(out, "| baseline: pgbench read-write | {:.0} | {:.2} (mean) | | | | 1 | |", write.per_second, write.mean_ms);
+            let _ = writeln!(
+                out,
+                "| baseline: pgbench read-write | {:.0} | {:.2} (mean) | | | | 1 | |",
+                write.per_second, write.mean_ms
+            );
         }
         if let Some(healthz) = &self.baselines.healthz {
             let _ = writeln!(
@@ -194,7 +210,9 @@ impl RunReport {
                         load.p50_ms,
                         load.p99_ms,
                         load.errors,
-                        scenario.peak_rss_kib.map_or(String::new(), |kib| format!("{:.1}", kib as f64 / 1024.0)),
+                        scenario
+                            .peak_rss_kib
+                            .map_or(String::new(), |kib| format!("{:.1}", kib as f64 / 1024.0)),
                         ratio(scenario.ratio_to_database),
                         ratio(scenario.ratio_to_healthz),
                     );

@@ -48,10 +48,7 @@ pub async fn operators_and_markets(client: &mut Client, operators: usize, market
             .await?;
         let full_key = insert_key(&transaction, &uuid, "bench full access", &["*"]).await?;
         let read_key = insert_key(&transaction, &uuid, "bench reporting", &["trades:read"]).await?;
-        seeded.push(SeededOperator {
-            full_key,
-            read_key,
-        });
+        seeded.push(SeededOperator { full_key, read_key });
     }
     transaction
         .execute(

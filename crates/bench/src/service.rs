@@ -40,7 +40,12 @@ pub struct Service {
 impl Service {
     /// Starts `binary serve` against `database_url`, with its development data (session
     /// secret, demo credentials) in `data_dir` and its log in `data_dir/service.log`.
-    pub fn start(binary: &Path, database_url: &str, data_dir: &Path, extra_env: &[(&str, String)]) -> anyhow::Result<Self> {
+    pub fn start(
+        binary: &Path,
+        database_url: &str,
+        data_dir: &Path,
+        extra_env: &[(&str, String)],
+    ) -> anyhow::Result<Self> {
         std::fs::create_dir_all(data_dir)?;
         let log = std::fs::File::create(data_dir.join("service.log"))?;
         let mut command = Command::new(binary);
@@ -64,7 +69,9 @@ impl Service {
         for (name, value) in extra_env {
             command.env(name, value);
         }
-        let mut child = command.spawn().with_context(|| format!("starting {}", binary.display()))?;
+        let mut child = command
+            .spawn()
+            .with_context(|| format!("starting {}", binary.display()))?;
         let stdout = child.stdout.take().context("the service's stdout")?;
         let (sender, receiver) = mpsc::channel();
         // Reads every line so the service never blocks on a full pipe; the first listen

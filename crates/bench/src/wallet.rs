@@ -53,7 +53,10 @@ impl Responder for InstantWallet {
 /// The answer to `POST /v1/balance`.
 fn balance(body: &[u8]) -> (StatusCode, Vec<u8>) {
     let Ok(read) = serde_json::from_slice::<BalanceRead>(body) else {
-        return (StatusCode::BAD_REQUEST, br#"{"error":{"code":"invalid_request"}}"#.to_vec());
+        return (
+            StatusCode::BAD_REQUEST,
+            br#"{"error":{"code":"invalid_request"}}"#.to_vec(),
+        );
     };
     let answer = json!({ "externalUserId": read.external_user_id, "balance": BALANCE, "currency": "USD" });
     (StatusCode::OK, answer.to_string().into_bytes())

@@ -104,7 +104,9 @@ impl Responder for std::sync::Arc<WebhookSink> {
             received.first.get_or_insert(arrived);
             received.last = Some(arrived);
             let lag = (now - created).whole_microseconds().max(1);
-            received.lags_us.saturating_record(u64::try_from(lag).unwrap_or(u64::MAX));
+            received
+                .lags_us
+                .saturating_record(u64::try_from(lag).unwrap_or(u64::MAX));
         }
         (StatusCode::OK, b"{}".to_vec())
     }

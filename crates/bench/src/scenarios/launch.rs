@@ -42,5 +42,11 @@ pub async fn run(bench: &Bench<'_>) -> anyhow::Result<Scenario> {
     };
     let (load, rss) = bench.measure(bench.plan(), request).await?;
     announce(NAME, &load);
-    Ok(Scenario::measured(NAME, DESCRIPTION, load, rss, Some(Baseline::PgbenchReadWrite)))
+    Ok(Scenario::measured(
+        NAME,
+        DESCRIPTION,
+        load,
+        rss,
+        Some(Baseline::PgbenchReadWrite),
+    ))
 }

@@ -40,7 +40,14 @@ pub async fn run(bench: &Bench<'_>) -> anyhow::Result<Vec<Scenario>> {
             ]);
         }
     };
-    let first = page(bench, "reads.first_page", FIRST_DESCRIPTION, FIRST_PAGE.to_owned(), &key).await?;
+    let first = page(
+        bench,
+        "reads.first_page",
+        FIRST_DESCRIPTION,
+        FIRST_PAGE.to_owned(),
+        &key,
+    )
+    .await?;
     let deep_path = format!("{FIRST_PAGE}&cursor={deep}");
     let deep = page(bench, "reads.deep_page", DEEP_DESCRIPTION, deep_path, &key).await?;
     let cost = match (&first.load, &deep.load) {
@@ -65,7 +72,13 @@ async fn page(bench: &Bench<'_>, name: &str, description: &str, path: String, ke
     };
     let (load, rss) = bench.measure(bench.plan(), request).await?;
     announce(name, &load);
-    Ok(Scenario::measured(name, description, load, rss, Some(Baseline::PgbenchSelectOnly)))
+    Ok(Scenario::measured(
+        name,
+        description,
+        load,
+        rss,
+        Some(Baseline::PgbenchSelectOnly),
+    ))
 }
 
 /// Follows `nextCursor` for `pages` pages; the cursor of the page after them.

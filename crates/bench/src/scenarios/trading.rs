@@ -74,7 +74,10 @@ impl Traders {
     /// Buys once as `worker`'s player with `client_order_id`; fails unless executed.
     pub async fn buy(&self, api: &Api, worker: usize, client_order_id: &str) -> Result<(), String> {
         let trader = &self.players[worker % self.players.len()];
-        match api.buy(&trader.session, &trader.market, client_order_id, BUY_VALUE).await {
+        match api
+            .buy(&trader.session, &trader.market, client_order_id, BUY_VALUE)
+            .await
+        {
             Ok(status) if status == "executed" => Ok(()),
             Ok(status) => Err(format!("the trade ended {status}")),
             Err(error) => Err(error.to_string()),
@@ -201,7 +204,11 @@ async fn commits_per_buy(
     let busy_started = Instant::now();
     let load = crate::load::run(plan, request).await?;
     let after = commits.read().await?;
-    anyhow::ensure!(load.ok > 0, "no buy of the commit probe succeeded: {:?}", load.first_error);
+    anyhow::ensure!(
+        load.ok > 0,
+        "no buy of the commit probe succeeded: {:?}",
+        load.first_error
+    );
     let background = idle_per_second * busy_started.elapsed().as_secs_f64();
     let per_buy = ((after - before) as f64 - background) / load.ok as f64;
     println!(

@@ -20,7 +20,8 @@ use crate::scenarios::{Bench, announce};
 use crate::webhook_sink::WebhookSink;
 
 const NAME: &str = "webhooks";
-const DESCRIPTION: &str = "events from the business commit to a local receiver answering 200 (latency columns: commit-to-arrival lag)";
+const DESCRIPTION: &str =
+    "events from the business commit to a local receiver answering 200 (latency columns: commit-to-arrival lag)";
 
 /// How long to wait for deliveries to stop arriving once the buys have stopped.
 const DRAIN_LIMIT: Duration = Duration::from_secs(30);
@@ -97,7 +98,11 @@ pub async fn run(bench: &Bench<'_>, traders: &Result<Traders, String>) -> anyhow
         return Ok(Scenario::not_available(
             NAME,
             DESCRIPTION,
-            format!("no {caused_by} event arrived within {} s of {} actions", DRAIN_LIMIT.as_secs(), buys.ok),
+            format!(
+                "no {caused_by} event arrived within {} s of {} actions",
+                DRAIN_LIMIT.as_secs(),
+                buys.ok
+            ),
         ));
     }
     let load = LoadReport {
@@ -112,10 +117,12 @@ pub async fn run(bench: &Bench<'_>, traders: &Result<Traders, String>) -> anyhow
     };
     announce(NAME, &load);
     let description = format!("{DESCRIPTION}; events: {caused_by}");
-    Ok(Scenario::measured(NAME, &description, load, rss, Some(Baseline::PgbenchReadWrite))
-        .with_figure("events_per_action", received.events as f64 / buys.ok.max(1) as f64)
-        .with_figure("actions_per_second", buys.per_second)
-        .with_figure("deliveries", received.deliveries as f64))
+    Ok(
+        Scenario::measured(NAME, &description, load, rss, Some(Baseline::PgbenchReadWrite))
+            .with_figure("events_per_action", received.events as f64 / buys.ok.max(1) as f64)
+            .with_figure("actions_per_second", buys.per_second)
+            .with_figure("deliveries", received.deliveries as f64),
+    )
 }
 
 /// Waits until nothing new has arrived for a while, or the limit.
