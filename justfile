@@ -21,3 +21,8 @@ fmt:
 # Open psql on the private development database (start the service once first).
 db-shell:
     psql "postgres://postgres@127.0.0.1:$(sed -n 4p .data/pg/postmaster.pid)/opinion"
+
+# The benchmark suite: release build, private PostgreSQL, every scenario against the
+# pgbench and /healthz baselines; writes bench/results/latest.{json,md} (~10 minutes).
+bench:
+    cargo run --release -p opinion-bench

@@ -65,6 +65,19 @@ impl Binaries {
     pub(crate) fn pg_ctl(&self) -> PathBuf {
         self.dir.join("pg_ctl")
     }
+
+    /// Path of another program of the same installation (e.g. `pgbench`), if it is there:
+    /// next to `pg_ctl`, or next to the file `pg_ctl` links to when the directory only
+    /// holds links to the server programs (as a `/usr/local/bin` set up by hand does).
+    pub(crate) fn program(&self, name: &str) -> Option<PathBuf> {
+        let linked_dir = std::fs::canonicalize(self.pg_ctl())
+            .ok()
+            .and_then(|target| target.parent().map(Path::to_path_buf));
+        std::iter::once(self.dir.clone())
+            .chain(linked_dir)
+            .map(|dir| dir.join(name))
+            .find(|path| is_executable(path))
+    }
 }
 
 /// The `bin` directory of the highest major version under `root`, compared numerically so 15 beats 9.6.
@@ -177,6 +190,30 @@ mod tests {
         let l = layout();
         let err = Binaries::locate_in(None, None, &l.on_path.join("missing")).unwrap_err();
         assert!(matches!(err, DevDbError::BinariesNotFound));
+    }
+
+    #[test]
+    fn other_programs_are_found_only_when_installed() {
+        let l = layout();
+        let found = Binaries::locate_in(Some(l.explicit.clone().into()), None, &l.debian).unwrap();
+        assert_eq!(found.program("postgres"), Some(l.explicit.join("postgres")));
+        assert_eq!(found.program("pgbench"), None);
+    }
+
+    #[test]
+    fn other_programs_are_found_where_linked_programs_live() {
+        let l = layout();
+        let links = l.explicit.parent().unwrap().join("links");
+        std::fs::create_dir(&links).unwrap();
+        for program in PROGRAMS {
+            std::os::unix::fs::symlink(l.explicit.join(program), links.join(program)).unwrap();
+        }
+        fake_bin(&l.explicit, &["pgbench"]);
+        let found = Binaries::locate_in(Some(links.into()), None, &l.debian).unwrap();
+        assert_eq!(
+            found.program("pgbench"),
+            Some(std::fs::canonicalize(&l.explicit).unwrap().join("pgbench"))
+        );
     }
 
     #[test]

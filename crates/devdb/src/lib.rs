@@ -18,3 +18,9 @@ mod watchdog;
 
 pub use cluster::Cluster;
 pub use error::DevDbError;
+
+/// Path of a program of the installation the clusters run from (e.g. `pgbench`, which
+/// Debian keeps off `PATH` next to `postgres`); `None` when that installation lacks it.
+pub fn server_program(name: &str) -> Result<Option<std::path::PathBuf>, DevDbError> {
+    Ok(binaries::Binaries::locate()?.program(name))
+}

@@ -1,0 +1,184 @@
+//! The few service calls the scenarios make, over one shared HTTP client, each failing
+//! with the status and body the service answered.
+
+use reqwest::{Client, Method, StatusCode};
+use serde_json::{Value, json};
+
+/// The service's HTTP API at one base URL.
+#[derive(Clone)]
+pub struct Api {
+    client: Client,
+    base: String,
+}
+
+/// Why a call failed: the service's status (if it answered) and body.
+#[derive(Debug, Clone)]
+pub struct CallError {
+    /// The answer's status, `None` when there was no answer.
+    pub status: Option<StatusCode>,
+    /// The answer's body or the transport error.
+    pub detail: String,
+}
+
+impl std::fmt::Display for CallError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.status {
+            Some(status) => write!(f, "{status}: {}", self.detail),
+            None => write!(f, "{}", self.detail),
+        }
+    }
+}
+
+impl std::error::Error for CallError {}
+
+impl CallError {
+    /// Whether the service says this route is not built yet.
+    pub fn is_not_implemented(&self) -> bool {
+        self.status == Some(StatusCode::NOT_IMPLEMENTED) || self.status == Some(StatusCode::NOT_FOUND)
+    }
+}
+
+impl Api {
+    /// A client of the service at `base` (`http://127.0.0.1:<port>`).
+    pub fn new(base: &str) -> anyhow::Result<Self> {
+        let client = Client::builder().pool_max_idle_per_host(1024).build()?;
+        Ok(Self {
+            client,
+            base: base.to_owned(),
+        })
+    }
+
+    /// One call with an optional bearer credential and JSON body; the JSON answer (or
+    /// `null` for an empty one).
+    pub async fn call(
+        &self,
+        method: Method,
+        path: &str,
+        bearer: Option<&str>,
+        body: Option<&Value>,
+    ) -> Result<Value, CallError> {
+        let mut request = self.client.request(method, format!("{}{path}", self.base));
+        if let Some(bearer) = bearer {
+            request = request.bearer_auth(bearer);
+        }
+        if let Some(body) = body {
+            request = request.json(body);
+        }
+        let response = request.send().await.map_err(|e| CallError {
+            status: None,
+            detail: e.to_string(),
+        })?;
+        let status = response.status();
+        let bytes = response.bytes().await.map_err(|e| CallError {
+            status: Some(status),
+            detail: e.to_string(),
+        })?;
+        if !status.is_success() {
+            return Err(CallError {
+                status: Some(status),
+                detail: problem_summary(&bytes),
+            });
+        }
+        if bytes.is_empty() {
+            return Ok(Value::Null);
+        }
+        serde_json::from_slice(&bytes).map_err(|e| CallError {
+            status: Some(status),
+            detail: format!("not JSON: {e}"),
+        })
+    }
+
+    /// `GET path` reading only the status, for the cheapest possible request.
+    pub async fn get_status(&self, path: &str, bearer: Option<&str>) -> Result<(), CallError> {
+        let mut request = self.client.get(format!("{}{path}", self.base));
+        if let Some(bearer) = bearer {
+            request = request.bearer_auth(bearer);
+        }
+        let response = request.send().await.map_err(|e| CallError {
+            status: None,
+            detail: e.to_string(),
+        })?;
+        let status = response.status();
+        let body = response.bytes().await.map_err(|e| CallError {
+            status: Some(status),
+            detail: e.to_string(),
+        })?;
+        if status.is_success() {
+            Ok(())
+        } else {
+            Err(CallError {
+                status: Some(status),
+                detail: problem_summary(&body),
+            })
+        }
+    }
+
+    /// Launches (creating or updating) the player `external_user_id`; its launch token.
+    pub async fn launch(&self, operator_key: &str, external_user_id: &str) -> Result<String, CallError> {
+        let body = json!({ "externalUserId": external_user_id });
+        let launched = self
+            .call(Method::POST, "/api/operator/launch", Some(operator_key), Some(&body))
+            .await?;
+        text_field(&launched, "launchToken")
+    }
+
+    /// Exchanges a launch token for a player session token.
+    pub async fn open_session(&self, launch_token: &str) -> Result<String, CallError> {
+        let body = json!({ "launchToken": launch_token });
+        let opened = self
+            .call(Method::POST, "/api/player/sessions", None, Some(&body))
+            .await?;
+        text_field(&opened, "sessionToken")
+    }
+
+    /// Buys "yes" for `value` minor units; the trade's status.
+    pub async fn buy(
+        &self,
+        session: &str,
+        market: &str,
+        client_order_id: &str,
+        value: u64,
+    ) -> Result<String, CallError> {
+        let body = json!({
+            "clientOrderId": client_order_id,
+            "marketId": market,
+            "side": "buy",
+            "outcome": "yes",
+            "kind": "amount",
+            "value": value.to_string(),
+        });
+        let trade = self
+            .call(Method::POST, "/api/player/orders", Some(session), Some(&body))
+            .await?;
+        text_field(&trade, "status")
+    }
+}
+
+/// A string field of an answer, or an error naming it.
+pub fn text_field(value: &Value, name: &str) -> Result<String, CallError> {
+    value
+        .get(name)
+        .and_then(Value::as_str)
+        .map(str::to_owned)
+        .ok_or_else(|| CallError {
+            status: None,
+            detail: format!("the answer has no `{name}`: {value}"),
+        })
+}
+
+/// A problem body's `code` and `detail`, or the start of any other body.
+fn problem_summary(body: &[u8]) -> String {
+    let problem: Option<Value> = serde_json::from_slice(body).ok();
+    let field = |name: &str| {
+        problem
+            .as_ref()
+            .and_then(|problem| problem.get(name))
+            .and_then(Value::as_str)
+            .map(str::to_owned)
+    };
+    match (field("code"), field("detail")) {
+        (Some(code), Some(detail)) => format!("{code}: {detail}"),
+        (Some(code), None) => code,
+        _ => String::from_utf8_lossy(body).chars().take(200).collect(),
+    }
+}

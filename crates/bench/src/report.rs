@@ -1,0 +1,269 @@
+//! The result of a run: every scenario's figures and their ratios to the baselines of
+//! the same run, written as `bench/results/latest.json` and `latest.md`.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::Path;
+
+use serde::Serialize;
+
+use crate::database::StatementCost;
+use crate::load::LoadReport;
+use crate::pgbench::PgbenchReport;
+
+/// The database baseline a scenario is compared with.
+#[derive(Debug, Clone, Copy, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Baseline {
+    /// pgbench select-only: one indexed read.
+    PgbenchSelectOnly,
+    /// pgbench's default read-write transaction: one commit.
+    PgbenchReadWrite,
+}
+
+/// One scenario's result.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Scenario {
+    /// Short name, e.g. `reads.first_page`.
+    pub name: String,
+    /// What was measured.
+    pub description: String,
+    /// The load figures, when it could run.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub load: Option<LoadReport>,
+    /// Why it could not run.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub not_available: Option<String>,
+    /// Peak resident memory of the service during the scenario, KiB.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub peak_rss_kib: Option<u64>,
+    /// The database baseline it is compared with.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub baseline: Option<Baseline>,
+    /// Throughput over the database baseline's.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ratio_to_database: Option<f64>,
+    /// Throughput over `/healthz`'s.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ratio_to_healthz: Option<f64>,
+    /// Scenario-specific figures (commits per buy, deep/first page cost, …).
+    pub figures: BTreeMap<String, f64>,
+    /// Where its database time went, statement by statement, when profiled.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub statements: Vec<StatementCost>,
+}
+
+impl Scenario {
+    /// A measured scenario.
+    pub fn measured(
+        name: &str,
+        description: &str,
+        load: LoadReport,
+        peak_rss_kib: u64,
+        baseline: Option<Baseline>,
+    ) -> Self {
+        Self {
+            name: name.into(),
+            description: description.into(),
+            load: Some(load),
+            not_available: None,
+            peak_rss_kib: Some(peak_rss_kib),
+            baseline,
+            ratio_to_database: None,
+            ratio_to_healthz: None,
+            figures: BTreeMap::new(),
+            statements: Vec::new(),
+        }
+    }
+
+    /// A scenario that could not run, and why.
+    pub fn not_available(name: &str, description: &str, reason: impl Into<String>) -> Self {
+        Self {
+            name: name.into(),
+            description: description.into(),
+            load: None,
+            not_available: Some(reason.into()),
+            peak_rss_kib: None,
+            baseline: None,
+            ratio_to_database: None,
+            ratio_to_healthz: None,
+            figures: BTreeMap::new(),
+            statements: Vec::new(),
+        }
+    }
+
+    /// Adds a scenario-specific figure.
+    pub fn with_figure(mut self, name: &str, value: f64) -> Self {
+        self.figures.insert(name.into(), value);
+        self
+    }
+}
+
+/// The baselines of the run.
+#[derive(Debug, Clone, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Baselines {
+    /// pgbench `-S`.
+    pub pgbench_select_only: Option<PgbenchReport>,
+    /// pgbench default transaction.
+    pub pgbench_read_write: Option<PgbenchReport>,
+    /// `GET /healthz` under the same load.
+    pub healthz: Option<LoadReport>,
+}
+
+/// The whole run.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RunReport {
+    /// When the run started, RFC 3339 UTC.
+    pub started_at: String,
+    /// Wall time of the whole run, seconds.
+    pub total_seconds: f64,
+    /// CPUs the machine offers.
+    pub cpus: usize,
+    /// Requests in flight at once (and pgbench clients).
+    pub concurrency: usize,
+    /// Measured seconds per scenario.
+    pub seconds_per_scenario: u64,
+    /// Trades seeded before the read scenarios.
+    pub seeded_trades: usize,
+    /// Operators seeded.
+    pub seeded_operators: usize,
+    /// The baselines.
+    pub baselines: Baselines,
+    /// The scenarios.
+    pub scenarios: Vec<Scenario>,
+}
+
+impl RunReport {
+    /// Fills every scenario's ratios from the baselines.
+    pub fn compute_ratios(&mut self) {
+        let healthz = self.baselines.healthz.as_ref().map(|load| load.per_second);
+        for scenario in &mut self.scenarios {
+            let Some(load) = &scenario.load else { continue };
+            let database = match scenario.baseline {
+                Some(Baseline::PgbenchSelectOnly) => self.baselines.pgbench_select_only.as_ref(),
+                Some(Baseline::PgbenchReadWrite) => self.baselines.pgbench_read_write.as_ref(),
+                None => None,
+            };
+            scenario.ratio_to_database = database.map(|base| load.per_second / base.per_second);
+            scenario.ratio_to_healthz = healthz.map(|base| load.per_second / base);
+        }
+    }
+
+    /// Writes `latest.json` and `latest.md` into `dir`.
+    pub fn write(&self, dir: &Path) -> anyhow::Result<()> {
+        std::fs::create_dir_all(dir)?;
+        std::fs::write(dir.join("latest.json"), serde_json::to_string_pretty(self)? + "\n")?;
+        std::fs::write(dir.join("latest.md"), self.markdown())?;
+        Ok(())
+    }
+
+    /// The short markdown table.
+    pub fn markdown(&self) -> String {
+        let mut out = String::new();
+        let _ = writeln!(
+            out,
+            "# Benchmark results\n\nRun {} on {} CPUs, {} requests in flight, {} s measured per scenario, {} trades seeded over {} operators; took {:.0} s.\n",
+            self.started_at,
+            self.cpus,
+            self.concurrency,
+            self.seconds_per_scenario,
+            self.seeded_trades,
+            self.seeded_operators,
+            self.total_seconds
+        );
+        out.push_str(
+            "| scenario | per second | p50 ms | p99 ms | errors | peak RSS MiB | vs database | vs /healthz |\n",
+        );
+        out.push_str("|---|---:|---:|---:|---:|---:|---:|---:|\n");
+        if let Some(select) = &self.baselines.pgbench_select_only {
+            let _ = writeln!(
+                out,
+                "| baseline: pgbench select-only | {:.0} | {:.2} (mean) | | | | 1 | |",
+                select.per_second, select.mean_ms
+            );
+        }
+        if let Some(write) = &self.baselines.pgbench_read_write {
+            let _ = writeln!(
+                out,
+                "| baseline: pgbench read-write | {:.0} | {:.2} (mean) | | | | 1 | |",
+                write.per_second, write.mean_ms
+            );
+        }
+        if let Some(healthz) = &self.baselines.healthz {
+            let _ = writeln!(
+                out,
+                "| baseline: GET /healthz | {:.0} | {:.2} | {:.2} | {} | | | 1 |",
+                healthz.per_second, healthz.p50_ms, healthz.p99_ms, healthz.errors
+            );
+        }
+        for scenario in &self.scenarios {
+            match &scenario.load {
+                Some(load) => {
+                    let _ = writeln!(
+                        out,
+                        "| {} | {:.0} | {:.2} | {:.2} | {} | {} | {} | {} |",
+                        scenario.name,
+                        load.per_second,
+                        load.p50_ms,
+                        load.p99_ms,
+                        load.errors,
+                        scenario
+                            .peak_rss_kib
+                            .map_or(String::new(), |kib| format!("{:.1}", kib as f64 / 1024.0)),
+                        ratio(scenario.ratio_to_database),
+                        ratio(scenario.ratio_to_healthz),
+                    );
+                }
+                None => {
+                    let _ = writeln!(
+                        out,
+                        "| {} | not available: {} | | | | | | |",
+                        scenario.name,
+                        scenario.not_available.as_deref().unwrap_or("")
+                    );
+                }
+            }
+        }
+        let figures: Vec<String> = self
+            .scenarios
+            .iter()
+            .flat_map(|scenario| {
+                scenario
+                    .figures
+                    .iter()
+                    .map(move |(name, value)| format!("- {}: {name} = {value:.3}", scenario.name))
+            })
+            .collect();
+        if !figures.is_empty() {
+            out.push_str("\nFigures:\n\n");
+            out.push_str(&figures.join("\n"));
+            out.push('\n');
+        }
+        for scenario in self.scenarios.iter().filter(|scenario| !scenario.statements.is_empty()) {
+            let _ = writeln!(
+                out,
+                "\n{} database time by statement:\n\n| statement | calls per buy | mean ms | ms per buy |\n|---|---:|---:|---:|",
+                scenario.name
+            );
+            for statement in &scenario.statements {
+                let _ = writeln!(
+                    out,
+                    "| `{}` | {:.2} | {:.3} | {:.3} |",
+                    statement.query.replace('|', "\\|"),
+                    statement.calls_per_buy,
+                    statement.mean_ms,
+                    statement.ms_per_buy
+                );
+            }
+        }
+        out
+    }
+}
+
+/// A ratio with two decimals, or blank.
+fn ratio(value: Option<f64>) -> String {
+    value.map_or(String::new(), |value| format!("{value:.2}"))
+}

@@ -1,0 +1,144 @@
+//! The service under test: the release `opinion` binary, built if needed, run with
+//! `OPINION_*` variables on a free loopback port over the bench's database.
+
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc;
+use std::time::Duration;
+
+use anyhow::Context;
+
+/// How long the service may take to print its listen line.
+const START_TIMEOUT: Duration = Duration::from_secs(120);
+
+/// What the service prints once it listens, before the base URL.
+const LISTEN_MARKER: &str = "listening on ";
+
+/// Builds (or finds up to date) the release binary and returns its path.
+pub fn build_release(workspace: &Path) -> anyhow::Result<PathBuf> {
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    println!("building the release service binary (cargo build --release --bin opinion)…");
+    let status = Command::new(cargo)
+        .args(["build", "--release", "--quiet", "-p", "opinion", "--bin", "opinion"])
+        .current_dir(workspace)
+        .status()
+        .context("running cargo build")?;
+    anyhow::ensure!(status.success(), "cargo build --release --bin opinion failed");
+    let target = std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| workspace.join("target"), PathBuf::from);
+    let binary = target.join("release").join("opinion");
+    anyhow::ensure!(binary.is_file(), "{} was not built", binary.display());
+    Ok(binary)
+}
+
+/// A running service process; stopped (SIGTERM, then SIGKILL) when dropped.
+pub struct Service {
+    child: Child,
+    base_url: String,
+}
+
+impl Service {
+    /// Starts `binary serve` against `database_url`, with its development data (session
+    /// secret, demo credentials) in `data_dir` and its log in `data_dir/service.log`.
+    pub fn start(
+        binary: &Path,
+        database_url: &str,
+        data_dir: &Path,
+        extra_env: &[(&str, String)],
+    ) -> anyhow::Result<Self> {
+        std::fs::create_dir_all(data_dir)?;
+        let log = std::fs::File::create(data_dir.join("service.log"))?;
+        let mut command = Command::new(binary);
+        // The service refuses `OPINION_*` variables it does not know, the bench's own included.
+        for (name, _) in std::env::vars_os() {
+            if name.to_string_lossy().starts_with("OPINION_BENCH_") {
+                command.env_remove(name);
+            }
+        }
+        command
+            .arg("serve")
+            .env("OPINION_ENV", "development")
+            .env("OPINION_HOST", "127.0.0.1")
+            .env("OPINION_PORT", "0")
+            .env("OPINION_DATA_DIR", data_dir)
+            .env("DATABASE_URL", database_url)
+            .env("RUST_LOG", "warn")
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(log);
+        for (name, value) in extra_env {
+            command.env(name, value);
+        }
+        let mut child = command
+            .spawn()
+            .with_context(|| format!("starting {}", binary.display()))?;
+        let stdout = child.stdout.take().context("the service's stdout")?;
+        let (sender, receiver) = mpsc::channel();
+        // Reads every line so the service never blocks on a full pipe; the first listen
+        // line is handed over.
+        std::thread::spawn(move || {
+            let mut sender = Some(sender);
+            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                if let Some(at) = line.find(LISTEN_MARKER)
+                    && let Some(sender) = sender.take()
+                {
+                    let _ = sender.send(line[at + LISTEN_MARKER.len()..].trim().to_owned());
+                }
+            }
+        });
+        let mut service = Self {
+            child,
+            base_url: String::new(),
+        };
+        service.base_url = receiver.recv_timeout(START_TIMEOUT).with_context(|| {
+            let log = std::fs::read_to_string(data_dir.join("service.log")).unwrap_or_default();
+            let tail: Vec<&str> = log.lines().rev().take(20).collect();
+            let tail: Vec<&str> = tail.into_iter().rev().collect();
+            format!("the service did not start; its log ends:\n{}", tail.join("\n"))
+        })?;
+        anyhow::ensure!(
+            service.base_url.starts_with("http://127.0.0.1:"),
+            "the service listens on {}, not on loopback",
+            service.base_url
+        );
+        Ok(service)
+    }
+
+    /// `http://127.0.0.1:<port>`.
+    pub fn base_url(&self) -> &str {
+        &self.base_url
+    }
+
+    /// The process id, for its memory figures.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// Stops the service gracefully, forcibly if it does not stop within ten seconds.
+    pub fn stop(mut self) {
+        self.terminate();
+    }
+
+    fn terminate(&mut self) {
+        if matches!(self.child.try_wait(), Ok(Some(_))) {
+            return;
+        }
+        let _ = Command::new("kill")
+            .args(["-TERM", &self.child.id().to_string()])
+            .status();
+        for _ in 0..100 {
+            if matches!(self.child.try_wait(), Ok(Some(_))) {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for Service {
+    fn drop(&mut self) {
+        self.terminate();
+    }
+}
