@@ -19,17 +19,13 @@
 
 mod refusals;
 
-use std::time::Duration;
-
 use opinion_core::MarketId;
 use opinion_wallet::{Currency, RefusalCode, WalletFlow, required_metadata};
-use opinion_webhook::SigningSecret;
 
 use crate::ports::{ProbeObserved, ProbeSigning, WalletAdapterTarget, WalletProbe};
 use crate::wallet_test::WalletTestPorts;
 use crate::wallet_test::probes::{
-    MutationFactory, TestMutation, balance_probe, expect_applied, expect_balance, expect_balance_refusal,
-    expect_refusal, received,
+    MutationFactory, TestMutation, balance_probe, expect_applied, expect_balance, expect_refusal, received,
 };
 use crate::wallet_test::report::{CheckResult, Exchange, Verdict, WalletTestReport};
 

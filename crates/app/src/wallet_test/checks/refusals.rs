@@ -2,7 +2,14 @@
 //! an unknown player, bad signatures, each missing required metadata field, and timing
 //! (the pass rules are in the table of the parent module).
 
-use super::*;
+use std::time::Duration;
+
+use opinion_wallet::{RefusalCode, WalletFlow, required_metadata};
+use opinion_webhook::SigningSecret;
+
+use super::{Running, STALE_SECS, TestRun};
+use crate::ports::ProbeSigning;
+use crate::wallet_test::probes::{balance_probe, expect_balance_refusal, expect_refusal};
 
 impl TestRun<'_> {
     pub(super) async fn insufficient_check(&mut self) {
