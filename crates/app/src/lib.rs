@@ -12,6 +12,7 @@ mod principal;
 mod reads;
 mod session_tokens;
 mod sessions;
+mod signed_tokens;
 mod simulator;
 mod staff;
 mod trading;

@@ -3,35 +3,19 @@
 //! session token is never accepted as a link, nor a link as a session) naming the
 //! operator and the player. The link grants reading that one portfolio until it expires.
 
-use jsonwebtoken::{Algorithm, DecodingKey, EncodingKey, Header, Validation};
 use opinion_core::{OperatorId, UserId};
-use serde::{Deserialize, Serialize};
 use time::{Duration, OffsetDateTime};
 
+use crate::AppError;
 use crate::auth_failure::AuthFailure;
 use crate::reads::OperatorReads;
 use crate::reads::portfolio::Portfolio;
-use crate::{AppError, SessionTokens};
-
-const ISSUER: &str = "opinion";
-const AUDIENCE: &str = "opinion-portfolio-view";
-
-#[derive(Debug, Serialize, Deserialize)]
-struct Claims {
-    iss: String,
-    aud: String,
-    sub: UserId,
-    op: OperatorId,
-    iat: i64,
-    exp: i64,
-}
+use crate::signed_tokens::SignedTokens;
 
 /// Signs and verifies portfolio links.
 #[derive(Clone)]
 pub struct PortfolioLinks {
-    encoding: EncodingKey,
-    decoding: DecodingKey,
-    validation: Validation,
+    tokens: SignedTokens,
 }
 
 /// A signed link's token and when it stops working.
@@ -54,22 +38,8 @@ impl PortfolioLinks {
     /// Builds the signer from a secret of at least 32 bytes (the session secret will do:
     /// the audience keeps the two kinds of token apart).
     pub fn new(secret: &[u8]) -> Result<Self, AppError> {
-        if secret.len() < SessionTokens::MIN_SECRET_BYTES {
-            return Err(AppError::Internal(format!(
-                "the link secret must have at least {} bytes",
-                SessionTokens::MIN_SECRET_BYTES
-            )));
-        }
-        let mut validation = Validation::new(Algorithm::HS256);
-        validation.set_issuer(&[ISSUER]);
-        validation.set_audience(&[AUDIENCE]);
-        validation.set_required_spec_claims(&["iss", "aud", "sub", "exp"]);
-        // Expiry is checked against the service clock, so tests can move it.
-        validation.validate_exp = false;
         Ok(Self {
-            encoding: EncodingKey::from_secret(secret),
-            decoding: DecodingKey::from_secret(secret),
-            validation,
+            tokens: SignedTokens::new(secret, "opinion-portfolio-view")?,
         })
     }
 
@@ -80,26 +50,16 @@ impl PortfolioLinks {
         now: OffsetDateTime,
         expires_at: OffsetDateTime,
     ) -> Result<String, AppError> {
-        let claims = Claims {
-            iss: ISSUER.into(),
-            aud: AUDIENCE.into(),
-            sub: user,
-            op: operator,
-            iat: now.unix_timestamp(),
-            exp: expires_at.unix_timestamp(),
-        };
-        jsonwebtoken::encode(&Header::new(Algorithm::HS256), &claims, &self.encoding)
-            .map_err(|e| AppError::Internal(format!("portfolio link signing: {e}")))
+        self.tokens.issue(operator, user.to_string(), now, expires_at)
     }
 
     fn verify(&self, token: &str, now: OffsetDateTime) -> Result<(OperatorId, UserId), AuthFailure> {
-        let claims = jsonwebtoken::decode::<Claims>(token, &self.decoding, &self.validation)
-            .map_err(|_| AuthFailure::InvalidViewLink)?
-            .claims;
-        if claims.exp <= now.unix_timestamp() {
+        let claims = self.tokens.verify(token).ok_or(AuthFailure::InvalidViewLink)?;
+        let user = claims.subject.parse().map_err(|_| AuthFailure::InvalidViewLink)?;
+        if claims.expires <= now.unix_timestamp() {
             return Err(AuthFailure::ExpiredViewLink);
         }
-        Ok((claims.op, claims.sub))
+        Ok((claims.operator, user))
     }
 }
 

@@ -2,45 +2,25 @@
 //! row (the launch, the session), which decides whether the token still works. The two
 //! kinds have their own audiences, so one can never be used as the other.
 
-use jsonwebtoken::{Algorithm, DecodingKey, EncodingKey, Header, Validation};
 use opinion_core::{LaunchId, OperatorId, PlayerSessionId};
-use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
 
 use crate::AppError;
-
-const ISSUER: &str = "opinion";
-const LAUNCH_AUDIENCE: &str = "opinion-launch";
-const PLAYER_AUDIENCE: &str = "opinion-player";
-
-#[derive(Debug, Serialize, Deserialize)]
-struct Claims {
-    iss: String,
-    aud: String,
-    sub: String,
-    op: OperatorId,
-    iat: i64,
-    exp: i64,
-}
+use crate::signed_tokens::SignedTokens;
 
 /// Signs and verifies launch and player session tokens.
 #[derive(Clone)]
 pub struct PlayerTokens {
-    encoding: EncodingKey,
-    decoding: DecodingKey,
+    launch: SignedTokens,
+    session: SignedTokens,
 }
 
 impl PlayerTokens {
     /// Builds the codec from the service's session secret (at least 32 bytes).
     pub fn new(secret: &[u8]) -> Result<Self, AppError> {
-        if secret.len() < 32 {
-            return Err(AppError::Internal(
-                "the session secret must have at least 32 bytes".into(),
-            ));
-        }
         Ok(Self {
-            encoding: EncodingKey::from_secret(secret),
-            decoding: DecodingKey::from_secret(secret),
+            launch: SignedTokens::new(secret, "opinion-launch")?,
+            session: SignedTokens::new(secret, "opinion-player")?,
         })
     }
 
@@ -52,13 +32,13 @@ impl PlayerTokens {
         issued: OffsetDateTime,
         expires: OffsetDateTime,
     ) -> Result<String, AppError> {
-        self.issue(LAUNCH_AUDIENCE, operator, launch.to_string(), issued, expires)
+        self.launch.issue(operator, launch.to_string(), issued, expires)
     }
 
     /// The launch a token names, if its signature holds.
     pub fn verify_launch(&self, token: &str) -> Option<(OperatorId, LaunchId)> {
-        let claims = self.verify(LAUNCH_AUDIENCE, token)?;
-        Some((claims.op, claims.sub.parse().ok()?))
+        let claims = self.launch.verify(token)?;
+        Some((claims.operator, claims.subject.parse().ok()?))
     }
 
     /// The token of a player session.
@@ -69,45 +49,13 @@ impl PlayerTokens {
         issued: OffsetDateTime,
         expires: OffsetDateTime,
     ) -> Result<String, AppError> {
-        self.issue(PLAYER_AUDIENCE, operator, session.to_string(), issued, expires)
+        self.session.issue(operator, session.to_string(), issued, expires)
     }
 
     /// The player session a token names, if its signature holds.
     pub fn verify_session(&self, token: &str) -> Option<(OperatorId, PlayerSessionId)> {
-        let claims = self.verify(PLAYER_AUDIENCE, token)?;
-        Some((claims.op, claims.sub.parse().ok()?))
-    }
-
-    fn issue(
-        &self,
-        audience: &str,
-        operator: OperatorId,
-        subject: String,
-        issued: OffsetDateTime,
-        expires: OffsetDateTime,
-    ) -> Result<String, AppError> {
-        let claims = Claims {
-            iss: ISSUER.into(),
-            aud: audience.into(),
-            sub: subject,
-            op: operator,
-            iat: issued.unix_timestamp(),
-            exp: expires.unix_timestamp(),
-        };
-        jsonwebtoken::encode(&Header::new(Algorithm::HS256), &claims, &self.encoding)
-            .map_err(|e| AppError::Internal(format!("player token signing: {e}")))
-    }
-
-    fn verify(&self, audience: &str, token: &str) -> Option<Claims> {
-        let mut validation = Validation::new(Algorithm::HS256);
-        validation.set_issuer(&[ISSUER]);
-        validation.set_audience(&[audience]);
-        validation.set_required_spec_claims(&["iss", "aud", "sub"]);
-        // Expiry is the row's, checked against the service clock.
-        validation.validate_exp = false;
-        jsonwebtoken::decode::<Claims>(token, &self.decoding, &validation)
-            .ok()
-            .map(|data| data.claims)
+        let claims = self.session.verify(token)?;
+        Some((claims.operator, claims.subject.parse().ok()?))
     }
 }
 
