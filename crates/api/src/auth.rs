@@ -64,17 +64,26 @@ async fn authorise(request: &ServiceRequest, requirement: Requirement) -> Result
 
 /// The credential of a request: `Authorization: Bearer …`, else the session cookie.
 fn presented_credential(request: &HttpRequest) -> Result<Option<String>, ApiError> {
-    if let Some(header) = request.headers().get(AUTHORIZATION) {
-        let malformed = || ApiError::App(AuthFailure::Malformed.into());
-        let text = header.to_str().map_err(|_| malformed())?;
-        let (scheme, credential) = text.split_once(' ').ok_or_else(malformed)?;
-        let credential = credential.trim();
-        if !scheme.eq_ignore_ascii_case("bearer") || credential.is_empty() {
-            return Err(malformed());
-        }
-        return Ok(Some(credential.to_owned()));
+    match bearer_credential(request)? {
+        Some(credential) => Ok(Some(credential)),
+        None => Ok(request.cookie(SESSION_COOKIE).map(|cookie| cookie.value().to_owned())),
     }
-    Ok(request.cookie(SESSION_COOKIE).map(|cookie| cookie.value().to_owned()))
+}
+
+/// The credential of an `Authorization: Bearer …` header, if there is one; a header of
+/// any other shape is malformed.
+pub(crate) fn bearer_credential(request: &HttpRequest) -> Result<Option<String>, ApiError> {
+    let Some(header) = request.headers().get(AUTHORIZATION) else {
+        return Ok(None);
+    };
+    let malformed = || ApiError::App(AuthFailure::Malformed.into());
+    let text = header.to_str().map_err(|_| malformed())?;
+    let (scheme, credential) = text.split_once(' ').ok_or_else(malformed)?;
+    let credential = credential.trim();
+    if !scheme.eq_ignore_ascii_case("bearer") || credential.is_empty() {
+        return Err(malformed());
+    }
+    Ok(Some(credential.to_owned()))
 }
 
 /// The authenticated caller of a guarded route, as a handler argument.

@@ -5,10 +5,10 @@ use std::future::Future;
 use std::pin::Pin;
 
 use actix_web::dev::Payload;
-use actix_web::http::header::AUTHORIZATION;
 use actix_web::{FromRequest, HttpRequest, web};
 use opinion_app::{AppError, AuthFailure, PlayerPrincipal};
 
+use crate::auth::bearer_credential;
 use crate::error::ApiError;
 use crate::state::ApiState;
 
@@ -22,7 +22,8 @@ impl FromRequest for Player {
 
     fn from_request(request: &HttpRequest, _: &mut Payload) -> Self::Future {
         let state = request.app_data::<web::Data<ApiState>>().cloned();
-        let token = bearer(request);
+        let token =
+            bearer_credential(request).and_then(|token| token.ok_or(ApiError::App(AuthFailure::Missing.into())));
         Box::pin(async move {
             let state = state.ok_or_else(|| ApiError::App(AppError::Internal("API state is not registered".into())))?;
             let token = token?;
@@ -33,18 +34,4 @@ impl FromRequest for Player {
             Ok(Player(player))
         })
     }
-}
-
-fn bearer(request: &HttpRequest) -> Result<String, ApiError> {
-    let header = request
-        .headers()
-        .get(AUTHORIZATION)
-        .ok_or(ApiError::App(AuthFailure::Missing.into()))?;
-    let malformed = || ApiError::App(AuthFailure::Malformed.into());
-    let text = header.to_str().map_err(|_| malformed())?;
-    let (scheme, token) = text.split_once(' ').ok_or_else(malformed)?;
-    if !scheme.eq_ignore_ascii_case("bearer") || token.trim().is_empty() {
-        return Err(malformed());
-    }
-    Ok(token.trim().to_owned())
 }

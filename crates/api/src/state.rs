@@ -21,6 +21,7 @@ pub struct ApiState {
     pub simulator: Option<Simulator>,
     /// Whether the session cookie is marked `Secure` (everywhere but local development).
     pub secure_cookies: bool,
-    /// The service's public base URL (`OPINION_PUBLIC_URL`), for links it hands out.
+    /// The service's public base URL (`OPINION_PUBLIC_URL`), without a trailing `/`, for
+    /// links it hands out.
     pub public_url: String,
 }

@@ -47,6 +47,16 @@ pub(crate) fn corrupt(table: &str, id: uuid::Uuid, problem: &dyn std::fmt::Displ
     StoreError::Unavailable(format!("corrupt row in {table} ({id}): {problem}"))
 }
 
+/// A stored text parsed back into its domain type; a value the domain refuses is a
+/// corrupt row of `table`.
+pub(crate) fn parsed<T>(table: &str, id: uuid::Uuid, text: &str) -> Result<T, StoreError>
+where
+    T: std::str::FromStr,
+    T::Err: std::fmt::Display,
+{
+    text.parse().map_err(|problem| corrupt(table, id, &problem))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -10,12 +10,19 @@ use opinion_core::{Id, IdKind};
 use time::OffsetDateTime;
 use uuid::Uuid;
 
-use crate::error::corrupt;
+use crate::error::{corrupt, parsed};
 use crate::schema::{api_keys, operators, staff_members, staff_sessions};
 
 /// The stored form of a typed id: the ULID's 128 bits as a uuid.
 pub(crate) fn uuid_of<K: IdKind>(id: Id<K>) -> Uuid {
     Uuid::from_u128(id.as_u128())
+}
+
+/// The smallest ULID made in the millisecond of `at` (ids are time-ordered), so a time
+/// range becomes an id range a primary key serves.
+pub(crate) fn first_ulid_at(at: OffsetDateTime) -> Uuid {
+    let millis = u64::try_from(at.unix_timestamp_nanos() / 1_000_000).unwrap_or(0);
+    Uuid::from_u128(ulid::Ulid::from_parts(millis, 0).0)
 }
 
 /// A typed id from its stored form.
@@ -51,10 +58,7 @@ impl OperatorRow {
 
     /// The operator this row stores.
     pub(crate) fn into_record(self) -> Result<Operator, StoreError> {
-        let currency = self
-            .currency
-            .parse()
-            .map_err(|problem| corrupt("operators", self.id, &problem))?;
+        let currency = parsed("operators", self.id, &self.currency)?;
         Ok(Operator {
             id: id_of(self.id),
             name: self.name,

@@ -12,17 +12,17 @@ use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl};
 use opinion_app::model::{Market, Redemption, WalletOperationRecord, WalletOperationStep};
 use opinion_app::ports::{MarketOperator, RedeemablePosition, ResolutionPlan, SettlementStore, StoreError};
 use opinion_core::{MarketId, OperatorId, RedemptionId, WalletOperationId};
-use opinion_market::{Outcome, TradeStatus};
+use opinion_market::TradeStatus;
 use time::OffsetDateTime;
 use uuid::Uuid;
 
-use crate::error::{corrupt, from_diesel};
+use crate::error::{from_diesel, parsed};
 use crate::outbox::enqueue_events;
 use crate::pool::PgStore;
 use crate::rows::{id_of, uuid_of};
 use crate::schema::{market_pools, market_resolutions, markets, operators, positions, redemptions, trades, users};
 use crate::settlement_rows::{NewRedemptionRow, NewResolutionRow};
-use crate::trading_apply::{StepError, insert_operations};
+use crate::trading_apply::{StepError, insert_operations, position_as_read};
 use crate::trading_rows::{MarketRow, PositionRow};
 
 /// The states of a trade that still waits for its wallet or for staff.
@@ -47,18 +47,13 @@ async fn redeem_positions(
 ) -> Result<(), StepError> {
     let market = uuid_of(plan.market.id);
     for held in &plan.positions {
-        let position = &held.record.position;
-        let (yes, no) = (position.holding(Outcome::Yes), position.holding(Outcome::No));
-        let updated = diesel::update(positions::table)
-            .filter(positions::operator_id.eq(uuid_of(held.operator_id)))
-            .filter(positions::user_id.eq(uuid_of(held.record.user_id)))
-            .filter(positions::market_id.eq(market))
-            .filter(positions::redeemed_at.is_null())
-            .filter(positions::yes_shares.eq(yes.shares))
-            .filter(positions::yes_cost_basis.eq(yes.cost_basis))
-            .filter(positions::no_shares.eq(no.shares))
-            .filter(positions::no_cost_basis.eq(no.cost_basis))
-            .filter(positions::realized_pnl.eq(position.realized_pnl()))
+        let as_read = position_as_read(
+            uuid_of(held.operator_id),
+            uuid_of(held.record.user_id),
+            market,
+            held.record.position,
+        );
+        let updated = diesel::update(as_read)
             .set((positions::redeemed_at.eq(at), positions::updated_at.eq(at)))
             .execute(conn)
             .await?;
@@ -171,7 +166,7 @@ impl SettlementStore for PgStore {
             .map(|(id, currency)| {
                 Ok(MarketOperator {
                     operator_id: id_of(id),
-                    currency: currency.parse().map_err(|e| corrupt("operators", id, &e))?,
+                    currency: parsed("operators", id, &currency)?,
                 })
             })
             .collect()

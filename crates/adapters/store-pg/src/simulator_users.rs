@@ -10,7 +10,7 @@ use opinion_core::{OperatorId, Page, PageRequest, SimulatorUserId, SimulatorUser
 use time::OffsetDateTime;
 use uuid::Uuid;
 
-use crate::error::{corrupt, from_diesel};
+use crate::error::{corrupt, from_diesel, parsed};
 use crate::pool::PgStore;
 use crate::rows::{id_of, uuid_of};
 use crate::schema::simulator_users;
@@ -59,7 +59,7 @@ impl SimulatedUserRow {
         Ok(SimulatedUser {
             id: id_of(self.id),
             operator_id: id_of(self.operator_id),
-            currency: self.currency.parse().map_err(|e| bad(&e))?,
+            currency: parsed("simulator_users", self.id, &self.currency)?,
             external_user_id: self.external_user_id,
             display_name: self.display_name,
             starting_balance: self.starting_balance,

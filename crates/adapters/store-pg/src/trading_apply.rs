@@ -15,7 +15,7 @@ use opinion_app::ports::{
     NewOperation, OperationUpdate, PoolChange, PositionChange, RedemptionUpdate, StoreError, TradeUpdate, TradingChange,
 };
 use opinion_core::OperatorId;
-use opinion_market::Outcome;
+use opinion_market::{Outcome, Position};
 use time::OffsetDateTime;
 use uuid::Uuid;
 
@@ -282,20 +282,10 @@ async fn update_position(
                 .await?
         }
         Some(before) => {
-            let (was_yes, was_no) = (before.holding(Outcome::Yes), before.holding(Outcome::No));
-            diesel::update(
-                positions::table
-                    .find((op, user, market))
-                    .filter(positions::redeemed_at.is_null())
-                    .filter(positions::yes_shares.eq(was_yes.shares))
-                    .filter(positions::yes_cost_basis.eq(was_yes.cost_basis))
-                    .filter(positions::no_shares.eq(was_no.shares))
-                    .filter(positions::no_cost_basis.eq(was_no.cost_basis))
-                    .filter(positions::realized_pnl.eq(before.realized_pnl())),
-            )
-            .set(values)
-            .execute(conn)
-            .await?
+            diesel::update(position_as_read(op, user, market, *before))
+                .set(values)
+                .execute(conn)
+                .await?
         }
     };
     exactly_one(changed, "position")
@@ -314,4 +304,23 @@ async fn update_redemption(conn: &mut AsyncPgConnection, op: Uuid, update: &Rede
     .execute(conn)
     .await?;
     exactly_one(changed, "redemption")
+}
+
+/// A position row that is still exactly `read` and not yet paid out: the precondition of
+/// every change of a position (a trading step's or a resolution's).
+#[diesel::dsl::auto_type]
+pub(crate) fn position_as_read(op: Uuid, user: Uuid, market: Uuid, read: Position) -> _ {
+    let yes_shares: i64 = read.holding(Outcome::Yes).shares;
+    let yes_cost_basis: i64 = read.holding(Outcome::Yes).cost_basis;
+    let no_shares: i64 = read.holding(Outcome::No).shares;
+    let no_cost_basis: i64 = read.holding(Outcome::No).cost_basis;
+    let realized_pnl: i64 = read.realized_pnl();
+    positions::table
+        .find((op, user, market))
+        .filter(positions::redeemed_at.is_null())
+        .filter(positions::yes_shares.eq(yes_shares))
+        .filter(positions::yes_cost_basis.eq(yes_cost_basis))
+        .filter(positions::no_shares.eq(no_shares))
+        .filter(positions::no_cost_basis.eq(no_cost_basis))
+        .filter(positions::realized_pnl.eq(realized_pnl))
 }

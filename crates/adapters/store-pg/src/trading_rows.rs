@@ -18,21 +18,12 @@ use opinion_wallet::IdempotencyKey;
 use time::OffsetDateTime;
 use uuid::Uuid;
 
-use crate::error::corrupt;
+use crate::error::{corrupt, parsed};
 use crate::rows::id_of;
 use crate::schema::{
     market_pools, market_resolutions, markets, positions, redemptions, trades, users, wallet_operation_steps,
     wallet_operations,
 };
-
-/// Parses a stored value with `FromStr`, reporting a refusal as a corrupt row of `table`.
-fn parsed<T>(table: &str, id: Uuid, text: &str) -> Result<T, StoreError>
-where
-    T: std::str::FromStr,
-    T::Err: std::fmt::Display,
-{
-    text.parse().map_err(|problem| corrupt(table, id, &problem))
-}
 
 /// A stored integer that must fit a narrower type (an HTTP status, a fee, a count).
 fn narrowed<T: TryFrom<i32>>(table: &str, id: Uuid, what: &str, value: i32) -> Result<T, StoreError> {

@@ -6,20 +6,19 @@ use async_trait::async_trait;
 use diesel::prelude::*;
 use diesel::result::Error as DieselError;
 use diesel_async::{AsyncConnection, RunQueryDsl};
-use opinion_app::model::{
-    Launch, Market, NewEvent, OperatorMarket, PlayerSession, PositionRecord, User, WalletOperationRecord,
-};
+use opinion_app::model::{Launch, Market, NewEvent, OperatorMarket, PlayerSession, PositionRecord, User};
 use opinion_app::ports::{OpenTrade, StoreError, TradingChange, TradingStore};
-use opinion_core::{LaunchId, MarketId, OperatorId, PlayerSessionId, TradeId, UserId, WalletOperationId};
+use opinion_core::{LaunchId, MarketId, OperatorId, PlayerSessionId, TradeId, UserId};
 use opinion_market::MarketStatus;
 use time::OffsetDateTime;
 
 use crate::error::from_diesel;
+use crate::operator_reads;
 use crate::outbox::enqueue_events;
 use crate::pool::PgStore;
 use crate::rows::{id_of, uuid_of};
-use crate::schema::{launches, market_pools, markets, player_sessions, positions, trades, users, wallet_operations};
-use crate::trading_rows::{MarketRow, OperatorMarketRow, PositionRow, TradeRow, UserRow, WalletOperationRow};
+use crate::schema::{launches, markets, player_sessions, trades, users};
+use crate::trading_rows::{MarketRow, TradeRow, UserRow};
 use crate::trading_write_rows::{NewLaunchRow, NewMarketRow, NewUserRow, position_from_json};
 
 /// A trade row with the position kept before a sale.
@@ -94,20 +93,7 @@ impl TradingStore for PgStore {
         id: MarketId,
     ) -> Result<Option<OperatorMarket>, StoreError> {
         let mut conn = self.conn().await?;
-        markets::table
-            .left_join(
-                market_pools::table.on(market_pools::market_id
-                    .eq(markets::id)
-                    .and(market_pools::operator_id.eq(uuid_of(operator)))),
-            )
-            .filter(markets::id.eq(uuid_of(id)))
-            .select(OperatorMarketRow::as_select())
-            .first(&mut conn)
-            .await
-            .optional()
-            .map_err(from_diesel)?
-            .map(OperatorMarketRow::into_record)
-            .transpose()
+        operator_reads::find_operator_market(&mut conn, operator, id).await
     }
 
     #[tracing::instrument(skip_all, fields(operator_id = %user.operator_id))]
@@ -249,15 +235,7 @@ impl TradingStore for PgStore {
         market: MarketId,
     ) -> Result<Option<PositionRecord>, StoreError> {
         let mut conn = self.conn().await?;
-        positions::table
-            .find((uuid_of(operator), uuid_of(user), uuid_of(market)))
-            .select(PositionRow::as_select())
-            .first(&mut conn)
-            .await
-            .optional()
-            .map_err(from_diesel)?
-            .map(PositionRow::into_record)
-            .transpose()
+        operator_reads::find_position(&mut conn, operator, user, market).await
     }
 
     #[tracing::instrument(skip_all, fields(operator_id = %operator))]
@@ -268,7 +246,7 @@ impl TradingStore for PgStore {
         client_order_id: &str,
     ) -> Result<Option<OpenTrade>, StoreError> {
         let mut conn = self.conn().await?;
-        trades_with_players()
+        operator_reads::trades_with_players()
             .filter(trades::operator_id.eq(uuid_of(operator)))
             .filter(trades::user_id.eq(uuid_of(user)))
             .filter(trades::client_order_id.eq(client_order_id))
@@ -284,7 +262,7 @@ impl TradingStore for PgStore {
     #[tracing::instrument(skip_all, fields(operator_id = %operator, trade_id = %id))]
     async fn find_trade(&self, operator: OperatorId, id: TradeId) -> Result<Option<OpenTrade>, StoreError> {
         let mut conn = self.conn().await?;
-        trades_with_players()
+        operator_reads::trades_with_players()
             .filter(trades::operator_id.eq(uuid_of(operator)))
             .filter(trades::id.eq(uuid_of(id)))
             .select((TradeRow::as_select(), trades::position_before))
@@ -295,37 +273,4 @@ impl TradingStore for PgStore {
             .map(open_trade)
             .transpose()
     }
-
-    #[tracing::instrument(skip_all, fields(operator_id = %operator, wallet_operation_id = %id))]
-    async fn find_operation(
-        &self,
-        operator: OperatorId,
-        id: WalletOperationId,
-    ) -> Result<Option<WalletOperationRecord>, StoreError> {
-        let mut conn = self.conn().await?;
-        wallet_operations::table
-            .find((uuid_of(operator), uuid_of(id)))
-            .select(WalletOperationRow::as_select())
-            .first(&mut conn)
-            .await
-            .optional()
-            .map_err(from_diesel)?
-            .map(WalletOperationRow::into_record)
-            .transpose()
-    }
-}
-
-/// The join condition of a trade and its player.
-type TradePlayer = diesel::dsl::And<
-    diesel::dsl::Eq<users::operator_id, trades::operator_id>,
-    diesel::dsl::Eq<users::id, trades::user_id>,
->;
-
-/// Trades joined with their players (for the external user id).
-fn trades_with_players() -> diesel::dsl::InnerJoinOn<trades::table, users::table, TradePlayer> {
-    trades::table.inner_join(
-        users::table.on(users::operator_id
-            .eq(trades::operator_id)
-            .and(users::id.eq(trades::user_id))),
-    )
 }

@@ -10,21 +10,13 @@ use opinion_app::ports::{ReplayTarget, StoreError};
 use opinion_core::{OperatorId, Page, PageRequest, WebhookDeliveryId, WebhookDeliveryKind};
 use opinion_webhook::RateLimit;
 use time::OffsetDateTime;
-use ulid::Ulid;
 use uuid::Uuid;
 
 use crate::error::from_diesel;
 use crate::pool::PgStore;
-use crate::rows::{id_of, uuid_of};
+use crate::rows::{first_ulid_at, id_of, uuid_of};
 use crate::schema::{webhook_attempts, webhook_deliveries, webhook_endpoints, webhook_events};
 use crate::webhook_rows::{AttemptRow, DeliveryRow, EndpointRow, EventRow};
-
-/// The smallest delivery id made in the millisecond of `at` (ids start with their
-/// event's time), so a time range becomes an id range the primary key serves.
-fn first_id_at(at: OffsetDateTime) -> Uuid {
-    let millis = u64::try_from(at.unix_timestamp_nanos() / 1_000_000).unwrap_or(0);
-    Uuid::from_u128(Ulid::from_parts(millis, 0).0)
-}
 
 /// The attempts of `deliveries`, grouped by delivery, oldest first.
 async fn attempts_of(
@@ -127,13 +119,13 @@ impl PgStore {
         }
         if let Some(from) = filter.created_from {
             query = query
-                .filter(webhook_deliveries::id.ge(first_id_at(from)))
+                .filter(webhook_deliveries::id.ge(first_ulid_at(from)))
                 .filter(webhook_deliveries::created_at.ge(from));
         }
         if let Some(before) = filter.created_before {
             let next_millisecond = before + time::Duration::milliseconds(1);
             query = query
-                .filter(webhook_deliveries::id.lt(first_id_at(next_millisecond)))
+                .filter(webhook_deliveries::id.lt(first_ulid_at(next_millisecond)))
                 .filter(webhook_deliveries::created_at.lt(before));
         }
         let mut conn = self.conn().await?;

@@ -9,17 +9,9 @@ use serde_json::Value;
 use time::OffsetDateTime;
 use uuid::Uuid;
 
-use crate::error::corrupt;
+use crate::error::{corrupt, parsed};
 use crate::rows::{id_of, uuid_of};
 use crate::schema::{webhook_attempts, webhook_deliveries, webhook_endpoints, webhook_events};
-
-/// A stored name the domain parses (status, trigger, reason, type), or a corrupt row.
-fn parsed<T: std::str::FromStr>(table: &str, id: Uuid, text: &str) -> Result<T, StoreError>
-where
-    T::Err: std::fmt::Display,
-{
-    text.parse().map_err(|problem| corrupt(table, id, &problem))
-}
 
 /// A `webhook_endpoints` row, read and written whole except the worker-owned columns
 /// (`failing_since`, `next_send_at`) and `deleted_at`, which have their own writes.

@@ -39,7 +39,10 @@ pub struct TransportBuildError(#[from] reqwest::Error);
 impl HttpWebhookTransport {
     /// A transport with its own connection pool.
     pub fn new(settings: TransportSettings) -> Result<Self, TransportBuildError> {
+        // No proxy from the environment: a proxy would resolve the name itself, past the
+        // checked resolver.
         let client = reqwest::Client::builder()
+            .no_proxy()
             .redirect(Policy::none())
             .timeout(settings.timeout)
             .connect_timeout(settings.timeout)

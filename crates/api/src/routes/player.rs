@@ -55,10 +55,7 @@ async fn markets(
 
 /// The player's own positions with their valuation.
 async fn positions(state: web::Data<ApiState>, player: Player) -> Result<HttpResponse, ApiError> {
-    let portfolio = state
-        .reads
-        .portfolio(player.0.operator_id, &player.0.user.external_user_id)
-        .await?;
+    let portfolio = state.reads.portfolio_of(player.0.user).await?;
     Ok(HttpResponse::Ok().json(PortfolioBody::from(portfolio)))
 }
 

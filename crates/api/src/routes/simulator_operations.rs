@@ -3,6 +3,7 @@
 //! simulator's operations and scenarios, each answered with its step-by-step report.
 
 use actix_web::{HttpResponse, web};
+use opinion_access::{Requirement, Scope};
 use opinion_app::{AppError, Scenario, UserOperation};
 use opinion_core::{MarketId, SimulatorUserId};
 use opinion_market::{OrderKind, Outcome, Resolution};
@@ -131,6 +132,9 @@ pub async fn user_operation_run(
     Ok(HttpResponse::Ok().json(OperationReportBody::from(report)))
 }
 
+/// What `connect_wallet` needs beyond the route's own scope.
+const CONNECT_WALLET: Requirement = Requirement::all_of(&[Scope::WalletAdapterWrite]);
+
 /// Runs an operator-wide scenario.
 pub async fn scenario_run(
     state: web::Data<ApiState>,
@@ -139,6 +143,13 @@ pub async fn scenario_run(
 ) -> Result<HttpResponse, ApiError> {
     let simulator = simulator(&state)?;
     let scenario = scenario(&body)?;
+    if matches!(scenario, Scenario::ConnectWallet { .. }) {
+        // Connecting the simulated wallet changes the wallet adapter: the credential needs
+        // that route's scope too, refused as the router refuses any missing scope.
+        CONNECT_WALLET
+            .check(caller.0.kind(), &caller.0.grant)
+            .map_err(ApiError::Denied)?;
+    }
     let report = simulator.run_scenario(&caller.0, scenario).await?;
     Ok(HttpResponse::Ok().json(OperationReportBody::from(report)))
 }

@@ -65,11 +65,7 @@ pub async fn portfolio_link(
         .reads
         .portfolio_link(caller.0.operator_id, &body.external_user_id, body.expires_in_seconds)
         .await?;
-    let url = format!(
-        "{}{PORTFOLIO_VIEW_PATH}?token={}",
-        state.public_url.trim_end_matches('/'),
-        link.token
-    );
+    let url = format!("{}{PORTFOLIO_VIEW_PATH}?token={}", state.public_url, link.token);
     Ok(HttpResponse::Created().json(PortfolioLinkBody {
         url,
         expires_at: link.expires_at,

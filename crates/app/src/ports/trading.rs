@@ -204,10 +204,4 @@ pub trait TradingStore: Send + Sync {
     ) -> Result<Option<OpenTrade>, StoreError>;
     /// A trade.
     async fn find_trade(&self, operator: OperatorId, id: TradeId) -> Result<Option<OpenTrade>, StoreError>;
-    /// A wallet operation.
-    async fn find_operation(
-        &self,
-        operator: OperatorId,
-        id: WalletOperationId,
-    ) -> Result<Option<WalletOperationRecord>, StoreError>;
 }

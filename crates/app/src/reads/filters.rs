@@ -1,26 +1,18 @@
 //! Validation of the operator's list filters: each refusal names the query parameter
 //! as the client wrote it, so the answer is a 400 that says which one is wrong.
 
-use opinion_core::{Id, IdKind};
+use opinion_core::{ExternalUserId, Id, IdKind};
 use time::format_description::well_known::Rfc3339;
 use time::{OffsetDateTime, UtcOffset};
 
 use crate::AppError;
 use crate::ports::TimeRange;
 
-/// Longest operator id of a player the store keeps (the `users` table's bound).
-pub(crate) const MAX_EXTERNAL_USER_ID_CHARS: usize = 128;
-
-/// A player's operator id as a filter or path value: 1 to 128 characters.
+/// A player's operator id as a filter or path value, by the domain's rule.
 pub(crate) fn external_user_id(field: &'static str, text: &str) -> Result<String, AppError> {
-    let length = text.chars().count();
-    if length == 0 || length > MAX_EXTERNAL_USER_ID_CHARS {
-        return Err(AppError::invalid(
-            field,
-            format!("must have 1 to {MAX_EXTERNAL_USER_ID_CHARS} characters"),
-        ));
-    }
-    Ok(text.to_owned())
+    ExternalUserId::parse(text)
+        .map(ExternalUserId::into_string)
+        .map_err(|problem| AppError::invalid(field, problem))
 }
 
 /// An optional player filter.
@@ -139,11 +131,11 @@ mod tests {
             field_of(optional_external_user_id(Some("")).unwrap_err()),
             "externalUserId"
         );
-        let long = "x".repeat(MAX_EXTERNAL_USER_ID_CHARS + 1);
+        let long = "x".repeat(ExternalUserId::MAX_CHARS + 1);
         assert_eq!(
             field_of(external_user_id("externalUserId", &long).unwrap_err()),
             "externalUserId"
         );
-        assert!(external_user_id("externalUserId", &"é".repeat(MAX_EXTERNAL_USER_ID_CHARS)).is_ok());
+        assert!(external_user_id("externalUserId", &"é".repeat(ExternalUserId::MAX_CHARS)).is_ok());
     }
 }

@@ -64,7 +64,7 @@ impl OperatorReads {
     }
 
     /// The portfolio of a player already found.
-    pub(crate) async fn portfolio_of(&self, user: User) -> Result<Portfolio, AppError> {
+    pub async fn portfolio_of(&self, user: User) -> Result<Portfolio, AppError> {
         let currency = self.currency_of(user.operator_id).await?;
         let held = self.ports.reads.list_positions(user.operator_id, user.id).await?;
         let lines: Vec<PortfolioLine> = held

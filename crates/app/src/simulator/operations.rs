@@ -5,6 +5,7 @@
 
 use opinion_core::{MarketId, SimulatorUserId};
 use opinion_market::{OrderKind, Outcome, Side};
+use opinion_wallet::{BusinessAction, IdempotencyKey};
 
 use crate::AppError;
 use crate::model::{SimulatedFault, SimulatedUser, Trade};
@@ -229,7 +230,15 @@ fn trade_ids(trade: &Trade) -> [(&'static str, String); 5] {
         ("tradeId", trade.id.to_string()),
         ("marketId", trade.market_id.to_string()),
         ("status", trade.status.to_string()),
-        ("idempotencyKey", format!("{}:{}", trade.side, trade.id)),
+        ("idempotencyKey", trade_key(trade).to_string()),
         ("amount", trade.amount.to_string()),
     ]
+}
+
+/// The one idempotency key of a trade's wallet mutation (the wallet domain's rule).
+fn trade_key(trade: &Trade) -> IdempotencyKey {
+    IdempotencyKey::for_action(match trade.side {
+        Side::Buy => BusinessAction::Buy(trade.id),
+        Side::Sell => BusinessAction::Sell(trade.id),
+    })
 }

@@ -129,13 +129,6 @@ impl Simulator {
         timeout_ms: Option<i64>,
         report: &mut OperationReport,
     ) -> Result<(), AppError> {
-        let scope = opinion_access::Scope::WalletAdapterWrite;
-        if !caller.grant.holds(caller.kind(), scope) {
-            return Err(AppError::Conflict {
-                code: "wallet_adapter_write_required",
-                detail: "connecting the simulated wallet changes the wallet adapter: the credential also needs wallet_adapter:write".into(),
-            });
-        }
         let base_url = self.wallet_base_url(caller.operator_id);
         let change = WalletAdapterChange {
             base_url: base_url.clone(),

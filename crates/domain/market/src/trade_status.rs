@@ -46,14 +46,6 @@ wire_enum!(
     }
 );
 
-impl TradeStatus {
-    /// Whether the trade still waits for its wallet or for staff: such a trade holds the
-    /// player's one open slot on the market.
-    pub const fn is_open(self) -> bool {
-        matches!(self, Self::Pending | Self::ManualReview)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -69,11 +61,5 @@ mod tests {
         }
         assert!("Executed".parse::<TradeStatus>().is_err());
         assert_eq!("amount".parse::<OrderKind>(), Ok(OrderKind::Amount));
-    }
-
-    #[test]
-    fn only_unsettled_trades_are_open() {
-        let open: Vec<_> = TradeStatus::ALL.iter().filter(|s| s.is_open()).collect();
-        assert_eq!(open, [&TradeStatus::Pending, &TradeStatus::ManualReview]);
     }
 }

@@ -2,8 +2,8 @@
 //! the time-out of one call, as an operator configures them. The URL text checks are the
 //! webhook crate's (one rule for every outbound URL); on top of them a base URL has no
 //! query or fragment, because the contract's paths are appended to it. Outside
-//! production a literal loopback or private address is accepted, so that a wallet on the
-//! same machine or network (a local wallet, the test wallet) can be configured.
+//! production loopback and private addresses are accepted (a local wallet, the test
+//! wallet), and the cloud metadata address is refused everywhere, as for webhooks.
 
 use std::fmt;
 use std::time::Duration;
@@ -31,13 +31,11 @@ pub enum BaseUrlError {
 
 impl AdapterBaseUrl {
     /// Checks `text`: `https` (or `http` outside `production`), no user info, no query or
-    /// fragment, and in production no literal forbidden address; host names are checked
+    /// fragment, no literal forbidden address (outside production only the metadata address
+    /// is one); host names are checked
     /// by the client at every call. Normalised (lower-case scheme and host, no trailing `/`).
     pub fn parse(text: &str, production: bool) -> Result<Self, BaseUrlError> {
-        match check_endpoint_url(text, production) {
-            Err(EndpointUrlError::ForbiddenAddress) if !production => {}
-            checked => checked?,
-        }
+        check_endpoint_url(text, production)?;
         let url = Url::parse(text).map_err(|_| EndpointUrlError::Unparsable)?;
         if url.query().is_some() {
             return Err(BaseUrlError::Query);

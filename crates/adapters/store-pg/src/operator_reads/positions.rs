@@ -40,7 +40,7 @@ pub(super) async fn list(
 }
 
 /// The player's position in one market.
-pub(super) async fn find(
+pub(crate) async fn find(
     conn: &mut AsyncPgConnection,
     operator: OperatorId,
     user: UserId,

@@ -15,7 +15,7 @@ use crate::trading_rows::TradeRow;
 
 /// Trades with their player, for the operator's id of them.
 #[auto_type]
-fn with_users() -> _ {
+pub(crate) fn with_users() -> _ {
     trades::table.inner_join(
         users::table.on(users::operator_id
             .eq(trades::operator_id)

@@ -14,7 +14,7 @@ use time::{Duration, OffsetDateTime};
 use uuid::Uuid;
 
 use crate::error::{corrupt, from_diesel};
-use crate::rows::uuid_of;
+use crate::rows::{first_ulid_at, uuid_of};
 use crate::trading_rows::{MarketRow, OperatorMarketRow, PoolRow};
 
 /// How much earlier than the window the id bound starts: ids and creation times are
@@ -61,9 +61,7 @@ struct ActivityRow {
 
 /// The smallest trade id that can have been created at or after `since`, less the slack.
 fn first_possible_id(since: OffsetDateTime) -> Uuid {
-    let millis = ((since - ID_BOUND_SLACK).unix_timestamp_nanos() / 1_000_000).max(0);
-    // A ULID is a 48-bit millisecond timestamp followed by 80 random bits.
-    Uuid::from_u128(u128::try_from(millis).unwrap_or(0) << 80)
+    first_ulid_at(since - ID_BOUND_SLACK)
 }
 
 /// The activity since `since` of every open market visible to the operator's players.

@@ -6,8 +6,8 @@ use std::collections::BTreeMap;
 
 use opinion_app::model::{Launch, Market, NewEvent, Trade, User, WalletOperationRecord};
 use opinion_app::ports::{
-    NewOperation, NewTrade, OperationUpdate, PoolChange, PositionChange, StoreError, TradeUpdate, TradingChange,
-    TradingStore,
+    NewOperation, NewTrade, OperationUpdate, PoolChange, PositionChange, SettlementStore, StoreError, TradeUpdate,
+    TradingChange, TradingStore,
 };
 use opinion_core::{EventId, LaunchId, MarketId, PlayerSessionId, TradeId, UserId, WalletOperationId};
 use opinion_market::{
@@ -228,7 +228,7 @@ async fn a_step_commits_trade_operation_pool_position_and_events_together() {
         .expect("position");
     assert_eq!(position.position.holding(Outcome::Yes).shares, 100);
     let operation = store
-        .find_operation(operator, WalletOperationId::from_u128(1))
+        .find_operation_by_id(WalletOperationId::from_u128(1))
         .await
         .expect("find")
         .expect("operation");
@@ -259,7 +259,7 @@ async fn a_stale_read_rolls_the_whole_step_back() {
         .expect("trade");
     assert_eq!(found.trade.status, TradeStatus::Pending);
     let operation = store
-        .find_operation(operator, WalletOperationId::from_u128(2))
+        .find_operation_by_id(WalletOperationId::from_u128(2))
         .await
         .expect("find")
         .expect("operation");
