@@ -14,6 +14,7 @@ mod migrate;
 mod operator_reads;
 mod operators;
 mod outbox;
+mod player_external_ids;
 mod pool;
 mod rows;
 mod schema;

@@ -12,7 +12,7 @@ use opinion_wallet::OperationState;
 use crate::error::from_diesel;
 use crate::pool::PgStore;
 use crate::rows::uuid_of;
-use crate::schema::{redemptions, users, wallet_operation_steps, wallet_operations};
+use crate::schema::{redemptions, wallet_operation_steps, wallet_operations};
 use crate::trading_rows::{RedemptionRow, WalletOperationRow, WalletOperationStepRow};
 
 pub(crate) async fn operations_in_review(
@@ -73,13 +73,7 @@ pub(crate) async fn find_redemption(
 ) -> Result<Option<Redemption>, StoreError> {
     let mut conn = store.conn().await?;
     redemptions::table
-        .inner_join(
-            users::table.on(users::operator_id
-                .eq(redemptions::operator_id)
-                .and(users::id.eq(redemptions::user_id))),
-        )
-        .filter(redemptions::operator_id.eq(uuid_of(operator)))
-        .filter(redemptions::id.eq(uuid_of(id)))
+        .find((uuid_of(operator), uuid_of(id)))
         .select(RedemptionRow::as_select())
         .first(&mut conn)
         .await

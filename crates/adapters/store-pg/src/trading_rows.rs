@@ -19,6 +19,7 @@ use time::OffsetDateTime;
 use uuid::Uuid;
 
 use crate::error::{corrupt, parsed};
+use crate::player_external_ids;
 use crate::rows::id_of;
 use crate::schema::{
     market_pools, market_resolutions, markets, positions, redemptions, trades, users, wallet_operation_steps,
@@ -180,14 +181,17 @@ impl UserRow {
     }
 }
 
-/// A `trades` row joined with `users` for the player's external id.
+/// A `trades` row with its player's external id.
 #[derive(Debug, Clone, Queryable, Selectable)]
 #[diesel(table_name = trades, check_for_backend(diesel::pg::Pg))]
 pub(crate) struct TradeRow {
     operator_id: Uuid,
     id: Uuid,
     user_id: Uuid,
-    #[diesel(select_expression = users::external_user_id)]
+    #[diesel(
+        select_expression = player_external_ids::of_trade(),
+        select_expression_type = player_external_ids::of_trade
+    )]
     external_user_id: String,
     market_id: Uuid,
     client_order_id: String,
@@ -277,14 +281,17 @@ impl PositionRow {
     }
 }
 
-/// A `redemptions` row joined with `users` for the player's external id.
+/// A `redemptions` row with its player's external id.
 #[derive(Debug, Clone, Queryable, Selectable)]
 #[diesel(table_name = redemptions, check_for_backend(diesel::pg::Pg))]
 pub(crate) struct RedemptionRow {
     operator_id: Uuid,
     id: Uuid,
     user_id: Uuid,
-    #[diesel(select_expression = users::external_user_id)]
+    #[diesel(
+        select_expression = player_external_ids::of_redemption(),
+        select_expression_type = player_external_ids::of_redemption
+    )]
     external_user_id: String,
     market_id: Uuid,
     resolution: String,

@@ -246,7 +246,7 @@ impl TradingStore for PgStore {
         client_order_id: &str,
     ) -> Result<Option<OpenTrade>, StoreError> {
         let mut conn = self.conn().await?;
-        operator_reads::trades_with_players()
+        trades::table
             .filter(trades::operator_id.eq(uuid_of(operator)))
             .filter(trades::user_id.eq(uuid_of(user)))
             .filter(trades::client_order_id.eq(client_order_id))
@@ -262,9 +262,8 @@ impl TradingStore for PgStore {
     #[tracing::instrument(skip_all, fields(operator_id = %operator, trade_id = %id))]
     async fn find_trade(&self, operator: OperatorId, id: TradeId) -> Result<Option<OpenTrade>, StoreError> {
         let mut conn = self.conn().await?;
-        operator_reads::trades_with_players()
-            .filter(trades::operator_id.eq(uuid_of(operator)))
-            .filter(trades::id.eq(uuid_of(id)))
+        trades::table
+            .find((uuid_of(operator), uuid_of(id)))
             .select((TradeRow::as_select(), trades::position_before))
             .first(&mut conn)
             .await

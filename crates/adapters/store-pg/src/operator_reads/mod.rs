@@ -30,7 +30,6 @@ use crate::pool::PgStore;
 
 pub(crate) use markets::{find as find_operator_market, operator_market};
 pub(crate) use positions::find as find_position;
-pub(crate) use trades::with_users as trades_with_players;
 
 /// Rows to read for a page: one more than it holds.
 fn overfetch<K: opinion_core::IdKind>(page: &PageRequest<K>) -> i64 {

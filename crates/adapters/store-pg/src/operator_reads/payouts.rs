@@ -6,10 +6,10 @@ use opinion_app::model::{MarketResolution, Redemption};
 use opinion_app::ports::{RedemptionFilter, ResolutionFilter, StoreError};
 use opinion_core::{MarketKind, OperatorId, Page, PageRequest, RedemptionKind};
 
-use super::overfetch;
+use super::{overfetch, users as players};
 use crate::error::from_diesel;
 use crate::rows::uuid_of;
-use crate::schema::{market_resolutions, redemptions, users};
+use crate::schema::{market_resolutions, redemptions};
 use crate::trading_rows::{MarketResolutionRow, RedemptionRow};
 
 /// One page of resolutions, newest market first.
@@ -59,19 +59,19 @@ pub(super) async fn redemptions(
     filter: &RedemptionFilter,
     page: PageRequest<RedemptionKind>,
 ) -> Result<Page<Redemption, RedemptionKind>, StoreError> {
+    let operator = uuid_of(operator);
     let mut query = redemptions::table
-        .inner_join(
-            users::table.on(users::operator_id
-                .eq(redemptions::operator_id)
-                .and(users::id.eq(redemptions::user_id))),
-        )
-        .filter(redemptions::operator_id.eq(uuid_of(operator)))
+        .filter(redemptions::operator_id.eq(operator))
         .select(RedemptionRow::as_select())
         .order(redemptions::id.desc())
         .limit(overfetch(&page))
         .into_boxed();
     if let Some(external) = &filter.external_user_id {
-        query = query.filter(users::external_user_id.eq(external.clone()));
+        query = query.filter(
+            redemptions::user_id
+                .nullable()
+                .eq(players::id_known_as(operator, external.clone())),
+        );
     }
     if let Some(market) = filter.market_id {
         query = query.filter(redemptions::market_id.eq(uuid_of(market)));

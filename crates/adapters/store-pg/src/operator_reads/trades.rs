@@ -1,27 +1,16 @@
-//! The operator's trades, joined with their player for the operator's id of them.
+//! The operator's trades, each with the operator's id of its player.
 
-use diesel::dsl::auto_type;
 use diesel::prelude::*;
 use diesel_async::{AsyncPgConnection, RunQueryDsl};
 use opinion_app::model::Trade;
 use opinion_app::ports::{StoreError, TradeFilter};
 use opinion_core::{OperatorId, Page, PageRequest, TradeId, TradeKind};
 
-use super::overfetch;
+use super::{overfetch, users as players};
 use crate::error::from_diesel;
 use crate::rows::uuid_of;
-use crate::schema::{trades, users};
+use crate::schema::trades;
 use crate::trading_rows::TradeRow;
-
-/// Trades with their player, for the operator's id of them.
-#[auto_type]
-pub(crate) fn with_users() -> _ {
-    trades::table.inner_join(
-        users::table.on(users::operator_id
-            .eq(trades::operator_id)
-            .and(users::id.eq(trades::user_id))),
-    )
-}
 
 /// One page of trades, newest first.
 pub(super) async fn list(
@@ -30,14 +19,19 @@ pub(super) async fn list(
     filter: &TradeFilter,
     page: PageRequest<TradeKind>,
 ) -> Result<Page<Trade, TradeKind>, StoreError> {
-    let mut query = with_users()
-        .filter(trades::operator_id.eq(uuid_of(operator)))
+    let operator = uuid_of(operator);
+    let mut query = trades::table
+        .filter(trades::operator_id.eq(operator))
         .select(TradeRow::as_select())
         .order(trades::id.desc())
         .limit(overfetch(&page))
         .into_boxed();
     if let Some(external) = &filter.external_user_id {
-        query = query.filter(users::external_user_id.eq(external.clone()));
+        query = query.filter(
+            trades::user_id
+                .nullable()
+                .eq(players::id_known_as(operator, external.clone())),
+        );
     }
     if let Some(market) = filter.market_id {
         query = query.filter(trades::market_id.eq(uuid_of(market)));
@@ -71,9 +65,8 @@ pub(super) async fn find(
     operator: OperatorId,
     id: TradeId,
 ) -> Result<Option<Trade>, StoreError> {
-    with_users()
-        .filter(trades::operator_id.eq(uuid_of(operator)))
-        .filter(trades::id.eq(uuid_of(id)))
+    trades::table
+        .find((uuid_of(operator), uuid_of(id)))
         .select(TradeRow::as_select())
         .first(conn)
         .await

@@ -1,16 +1,29 @@
 //! The operator's players.
 
+use diesel::dsl::auto_type;
 use diesel::prelude::*;
 use diesel_async::{AsyncPgConnection, RunQueryDsl};
 use opinion_app::model::User;
 use opinion_app::ports::{StoreError, UserFilter};
 use opinion_core::{OperatorId, Page, PageRequest, UserId, UserKind};
+use uuid::Uuid;
 
 use super::overfetch;
 use crate::error::from_diesel;
 use crate::rows::uuid_of;
 use crate::schema::users;
 use crate::trading_rows::UserRow;
+
+/// The id of the operator's player known by `external`, as a scalar subquery: a list
+/// filtered by player then walks its `(operator_id, user_id, id)` index.
+#[auto_type]
+pub(super) fn id_known_as(operator: Uuid, external: String) -> _ {
+    users::table
+        .filter(users::operator_id.eq(operator))
+        .filter(users::external_user_id.eq(external))
+        .select(users::id)
+        .single_value()
+}
 
 /// One page of players, newest first.
 pub(super) async fn list(

@@ -247,6 +247,33 @@ async fn trades_filter_page_and_join_their_player() {
             .expect("list");
         assert_eq!(listed.items.len(), expected, "{filter:?}");
     }
+    let theirs_only = TradeFilter {
+        external_user_id: Some("p-1".into()),
+        ..Default::default()
+    };
+    let newest = store
+        .list_trades(operator_id(1), &theirs_only, page(1))
+        .await
+        .expect("list");
+    let older = PageRequest {
+        after: newest.next,
+        ..page(1)
+    };
+    let older = store
+        .list_trades(operator_id(1), &theirs_only, older)
+        .await
+        .expect("list");
+    let walked: Vec<TradeId> = newest.items.iter().chain(&older.items).map(|trade| trade.id).collect();
+    assert_eq!(
+        walked,
+        [
+            TradeId::from_u128(ulid_at(at(200), 2)),
+            TradeId::from_u128(ulid_at(at(100), 1))
+        ],
+        "a player's trades page by cursor, newest first"
+    );
+    assert!(!older.has_more());
+    assert!(older.items.iter().all(|trade| trade.external_user_id == "p-1"));
     let theirs = TradeId::from_u128(ulid_at(at(400), 4));
     assert!(store.find_trade(operator_id(1), theirs).await.expect("find").is_none());
     let found = store
