@@ -8,6 +8,7 @@ mod market_visibility;
 mod migrations;
 mod operator_reads;
 mod payouts;
+mod query_plans;
 mod sessions;
 mod settlement;
 mod settlement_claims;

@@ -1,0 +1,1 @@
+DROP STATISTICS trades_player_of_one_operator;
