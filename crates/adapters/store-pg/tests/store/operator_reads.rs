@@ -153,7 +153,7 @@ async fn markets_carry_the_operators_own_pool_and_visibility() {
 }
 
 #[tokio::test]
-async fn trades_filter_page_and_join_their_player() {
+async fn trades_filter_page_and_name_their_player() {
     let (db, store) = store().await;
     given_operator(&store, 1).await;
     given_operator(&store, 2).await;
