@@ -6,6 +6,7 @@ mod api_keys;
 mod auth_failure;
 mod authenticate;
 mod error;
+mod operator_currency;
 mod operators;
 mod password_hasher;
 mod principal;

@@ -7,6 +7,7 @@ use opinion_wallet::Currency;
 
 use crate::AppError;
 use crate::model::{OperatorMarket, PositionRecord, User};
+use crate::operator_currency::operator_currency;
 use crate::reads::OperatorReads;
 
 /// One position in a portfolio.
@@ -47,16 +48,6 @@ pub struct Portfolio {
 }
 
 impl OperatorReads {
-    /// The operator's currency, which every amount of its pools and players is in.
-    pub(crate) async fn currency_of(&self, operator: OperatorId) -> Result<Currency, AppError> {
-        self.ports
-            .operators
-            .find_operator(operator)
-            .await?
-            .map(|operator| operator.currency)
-            .ok_or_else(|| AppError::Internal(format!("operator {operator} is missing")))
-    }
-
     /// The portfolio of the operator's player known by `external_user_id`; 404 if none.
     pub async fn portfolio(&self, operator: OperatorId, external_user_id: &str) -> Result<Portfolio, AppError> {
         let user = self.user_by_external_id(operator, external_user_id).await?;
@@ -65,7 +56,7 @@ impl OperatorReads {
 
     /// The portfolio of a player already found.
     pub async fn portfolio_of(&self, user: User) -> Result<Portfolio, AppError> {
-        let currency = self.currency_of(user.operator_id).await?;
+        let currency = operator_currency(self.ports.operators.as_ref(), user.operator_id).await?;
         let held = self.ports.reads.list_positions(user.operator_id, user.id).await?;
         let lines: Vec<PortfolioLine> = held
             .into_iter()

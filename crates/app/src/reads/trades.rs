@@ -7,6 +7,7 @@ use opinion_wallet::Currency;
 
 use crate::AppError;
 use crate::model::{OperatorMarket, PositionRecord, Trade, User};
+use crate::operator_currency::operator_currency;
 use crate::ports::TradeFilter;
 use crate::reads::filters::{one_of, optional_external_user_id, optional_id, time_range};
 use crate::reads::{BalanceOperation, OperatorReads};
@@ -132,7 +133,7 @@ impl OperatorReads {
             user,
             position,
             trades,
-            currency: self.currency_of(operator).await?,
+            currency: operator_currency(self.ports.operators.as_ref(), operator).await?,
         })
     }
 }

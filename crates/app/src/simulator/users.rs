@@ -6,6 +6,7 @@ use opinion_wallet::Currency;
 
 use crate::AppError;
 use crate::model::{SimulatedUser, WalletLogEntry};
+use crate::operator_currency::operator_currency;
 use crate::ports::StoreError;
 use crate::principal::Principal;
 use crate::simulator::Simulator;
@@ -60,7 +61,7 @@ impl Simulator {
         let display_name = check_display_name(new.display_name)?;
         let currency: Currency = match new.currency {
             Some(code) => code.parse().map_err(|e| AppError::invalid("currency", e))?,
-            None => self.operator_currency(caller).await?,
+            None => operator_currency(self.ports.operators.as_ref(), caller.operator_id).await?,
         };
         let balance = check_balance("startingBalance", new.starting_balance.unwrap_or(0))?;
         let now = self.ports.clock.now();
@@ -192,17 +193,6 @@ impl Simulator {
             }
         }
         Err(StoreError::Conflict("simulated user").into())
-    }
-
-    /// The caller's operator's currency.
-    pub(crate) async fn operator_currency(&self, caller: &Principal) -> Result<Currency, AppError> {
-        Ok(self
-            .ports
-            .operators
-            .find_operator(caller.operator_id)
-            .await?
-            .ok_or(AppError::NotFound("operator"))?
-            .currency)
     }
 }
 

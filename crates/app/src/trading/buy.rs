@@ -8,6 +8,7 @@ use opinion_wallet::OperationState;
 
 use crate::AppError;
 use crate::model::Trade;
+use crate::operator_currency::operator_currency;
 use crate::ports::{NewTrade, TradingChange};
 use crate::trading::opening::trade_mutation;
 use crate::trading::{OrderRequest, PlayerPrincipal, Trading, order};
@@ -32,7 +33,7 @@ impl Trading {
         let target = self.wallet_target(player.operator_id).await?;
         let market = self.tradable_market(player, request).await?;
         let quote = order::price(&market, request)?;
-        let currency = self.operator_currency(player.operator_id).await?;
+        let currency = operator_currency(self.ports.operators.as_ref(), player.operator_id).await?;
         let now = self.ports.clock.now();
         let trade = self.pending_trade(player, request, client_order_id, &quote, currency, now);
         let (mutation, subject) = trade_mutation(&trade)?;

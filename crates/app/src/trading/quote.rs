@@ -1,6 +1,7 @@
 //! Quotes: what an order would cost or pay now, without trading.
 
 use crate::AppError;
+use crate::operator_currency::operator_currency;
 use crate::trading::{OrderRequest, PlayerPrincipal, QuoteView, Trading, order};
 
 impl Trading {
@@ -11,7 +12,7 @@ impl Trading {
         Ok(QuoteView {
             market_id: request.market_id,
             quote,
-            currency: self.operator_currency(player.operator_id).await?,
+            currency: operator_currency(self.ports.operators.as_ref(), player.operator_id).await?,
         })
     }
 
@@ -29,19 +30,5 @@ impl Trading {
             .ok_or(AppError::NotFound("market"))?;
         order::ensure_tradable(&market, self.ports.clock.now())?;
         Ok(market)
-    }
-
-    /// The currency of an operator's players' wallets.
-    pub(crate) async fn operator_currency(
-        &self,
-        operator: opinion_core::OperatorId,
-    ) -> Result<opinion_wallet::Currency, AppError> {
-        Ok(self
-            .ports
-            .operators
-            .find_operator(operator)
-            .await?
-            .ok_or(AppError::NotFound("operator"))?
-            .currency)
     }
 }

@@ -7,6 +7,7 @@ use opinion_wallet::OperationState;
 
 use crate::AppError;
 use crate::model::Trade;
+use crate::operator_currency::operator_currency;
 use crate::ports::{NewTrade, PoolChange, TradingChange};
 use crate::trading::opening::trade_mutation;
 use crate::trading::settle_buy::position_change;
@@ -34,7 +35,7 @@ impl Trading {
             return Ok(first);
         }
         let target = self.wallet_target(player.operator_id).await?;
-        let currency = self.operator_currency(player.operator_id).await?;
+        let currency = operator_currency(self.ports.operators.as_ref(), player.operator_id).await?;
         for _ in 0..OPENING_ATTEMPTS {
             let market = self.tradable_market(player, request).await?;
             let before = self

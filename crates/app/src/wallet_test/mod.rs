@@ -20,6 +20,7 @@ use std::sync::Arc;
 use opinion_core::ExternalUserId;
 
 use crate::AppError;
+use crate::operator_currency::operator_currency;
 use crate::ports::{OperatorStore, Random, WalletAdapterStore, WalletGateway};
 use crate::principal::Principal;
 
@@ -85,13 +86,7 @@ impl WalletAdapterTest {
                 code: "wallet_adapter_not_configured",
                 detail: "configure the wallet adapter with PUT /api/operator/wallet-adapter first".into(),
             })?;
-        let currency = self
-            .ports
-            .operators
-            .find_operator(caller.operator_id)
-            .await?
-            .ok_or(AppError::NotFound("operator"))?
-            .currency;
+        let currency = operator_currency(self.ports.operators.as_ref(), caller.operator_id).await?;
         let run = checks::TestRun::new(&self.ports, target, user, amount, currency);
         let report = run.run().await;
         tracing::info!(passed = report.passed, "wallet adapter tested");
