@@ -41,7 +41,7 @@ impl OperatorReads {
         window: Option<&str>,
         limit: PageLimit,
     ) -> Result<Trending, AppError> {
-        let window = one_of("window", window, &TrendingWindow::ALL, TrendingWindow::as_str)?.unwrap_or_default();
+        let window = one_of("window", window, TrendingWindow::ALL, TrendingWindow::as_str)?.unwrap_or_default();
         let since = self.ports.clock.now() - window.duration();
         let activity = self.ports.reads.market_activity(operator, since).await?;
         let mut markets: Vec<TrendingMarket> = activity

@@ -79,5 +79,5 @@ pub use slippage::{SlippageError, check_max_cost, check_min_proceeds};
 pub use status::{MarketStatus, Resolution, StatusError};
 pub use trade::{MAX_TRADE_AMOUNT, MAX_TRADE_SHARES, quote_buy_amount, quote_buy_shares, quote_sell};
 pub use trade_status::{OrderKind, RedemptionStatus, TradeStatus};
-pub use trending::{Activity, TrendingScore, TrendingWindow, UnknownWindow, trending_order, trending_score};
+pub use trending::{Activity, TrendingScore, TrendingWindow, trending_order, trending_score};
 pub use valuation::{Valuation, ValuationBasis, value_position};

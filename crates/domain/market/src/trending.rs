@@ -13,10 +13,8 @@
 //! Higher scores rank first; equal scores rank the newer market (the higher id) first.
 
 use std::cmp::Ordering;
-use std::fmt;
-use std::str::FromStr;
 
-use opinion_core::MarketId;
+use opinion_core::{MarketId, wire_enum};
 
 use crate::{Liquidity, PricePpm};
 
@@ -25,36 +23,21 @@ const MICRO: i128 = 1_000_000;
 /// Micro-points per ppm of YES price movement: 100 000 ppm (ten percentage points) make a point.
 const MICRO_PER_MOVEMENT_PPM: i128 = 10;
 
-/// How far back the trending ranking looks.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub enum TrendingWindow {
-    /// The last hour.
-    Hour,
-    /// The last 24 hours (the default).
-    #[default]
-    Day,
-    /// The last seven days.
-    Week,
-}
-
-/// A window name that is not `1h`, `24h` or `7d`.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("must be one of 1h, 24h, 7d; got `{0}`")]
-pub struct UnknownWindow(pub String);
+wire_enum!(
+    /// How far back the trending ranking looks.
+    #[derive(Default)]
+    TrendingWindow, "trending window" {
+        /// The last hour.
+        Hour = "1h",
+        /// The last 24 hours (the default).
+        #[default]
+        Day = "24h",
+        /// The last seven days.
+        Week = "7d",
+    }
+);
 
 impl TrendingWindow {
-    /// Every window.
-    pub const ALL: [TrendingWindow; 3] = [Self::Hour, Self::Day, Self::Week];
-
-    /// Stable name for the wire.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Self::Hour => "1h",
-            Self::Day => "24h",
-            Self::Week => "7d",
-        }
-    }
-
     /// The window's length.
     pub const fn duration(self) -> time::Duration {
         match self {
@@ -62,23 +45,6 @@ impl TrendingWindow {
             Self::Day => time::Duration::DAY,
             Self::Week => time::Duration::WEEK,
         }
-    }
-}
-
-impl FromStr for TrendingWindow {
-    type Err = UnknownWindow;
-
-    fn from_str(text: &str) -> Result<Self, Self::Err> {
-        Self::ALL
-            .into_iter()
-            .find(|window| window.as_str() == text)
-            .ok_or_else(|| UnknownWindow(text.to_owned()))
-    }
-}
-
-impl fmt::Display for TrendingWindow {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
     }
 }
 
@@ -181,7 +147,7 @@ mod tests {
 
     #[test]
     fn windows_have_stable_names() {
-        for window in TrendingWindow::ALL {
+        for &window in TrendingWindow::ALL {
             assert_eq!(window.as_str().parse::<TrendingWindow>(), Ok(window));
         }
         assert_eq!(TrendingWindow::default(), TrendingWindow::Day);
