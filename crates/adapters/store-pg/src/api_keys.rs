@@ -11,10 +11,10 @@ use opinion_app::ports::{ApiKeyStore, StoreError};
 use opinion_core::{ApiKeyId, ApiKeyKind, OperatorId, Page, PageRequest};
 use time::OffsetDateTime;
 
-use crate::error::from_diesel;
-use crate::pool::PgStore;
-use crate::rows::{ApiKeyRow, NewApiKeyRow, uuid_of};
-use crate::schema::api_keys;
+use crate::db::error::from_diesel;
+use crate::db::pool::PgStore;
+use crate::db::rows::{ApiKeyRow, NewApiKeyRow, uuid_of};
+use crate::db::schema::api_keys;
 
 diesel::define_sql_function! {
     /// SQL `coalesce` of two nullable timestamps: the first that is not null.

@@ -7,18 +7,12 @@
 //! (`sealing.rs`) under the data key the store is given.
 
 mod api_keys;
-mod database;
-mod error;
+mod db;
 mod market_visibility;
-mod migrate;
 mod operator_reads;
 mod operators;
 mod outbox;
 mod player_external_ids;
-mod pool;
-mod rows;
-mod schema;
-mod sealing;
 mod sessions;
 mod settlement;
 mod settlement_review;
@@ -39,7 +33,7 @@ mod webhook_endpoints;
 mod webhook_rows;
 mod webhook_store;
 
-pub use database::create_database_if_missing;
-pub use migrate::run_migrations;
-pub use pool::PgStore;
-pub use sealing::{DataKey, DataKeyError};
+pub use db::database::create_database_if_missing;
+pub use db::migrate::run_migrations;
+pub use db::pool::PgStore;
+pub use db::sealing::{DataKey, DataKeyError};

@@ -12,12 +12,12 @@ use opinion_app::ports::{MarketVisibilityStore, StoreError, VisibilityOutcome};
 use opinion_core::{MarketId, OperatorId};
 use uuid::Uuid;
 
-use crate::error::from_diesel;
+use crate::db::error::from_diesel;
+use crate::db::pool::PgStore;
+use crate::db::rows::uuid_of;
+use crate::db::schema::{market_pools, markets};
 use crate::operator_reads::operator_market;
 use crate::outbox::enqueue_events;
-use crate::pool::PgStore;
-use crate::rows::uuid_of;
-use crate::schema::{market_pools, markets};
 use crate::trading_rows::OperatorMarketRow;
 
 #[async_trait]

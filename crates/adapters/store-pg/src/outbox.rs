@@ -12,8 +12,8 @@ use opinion_app::model::NewEvent;
 use time::OffsetDateTime;
 use uuid::Uuid;
 
-use crate::rows::uuid_of;
-use crate::schema::webhook_events;
+use crate::db::rows::uuid_of;
+use crate::db::schema::webhook_events;
 
 /// An outbox row as written.
 #[derive(Debug, Insertable)]

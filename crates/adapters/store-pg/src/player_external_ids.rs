@@ -8,7 +8,7 @@
 use diesel::dsl::auto_type;
 use diesel::prelude::*;
 
-use crate::schema::{redemptions, trades, users};
+use crate::db::schema::{redemptions, trades, users};
 
 /// The external id of a trade's player; the foreign key guarantees there is one.
 #[auto_type]

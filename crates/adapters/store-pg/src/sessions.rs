@@ -9,10 +9,10 @@ use opinion_app::ports::{SessionStore, StoreError};
 use opinion_core::{OperatorId, StaffSessionId};
 use time::OffsetDateTime;
 
-use crate::error::from_diesel;
-use crate::pool::PgStore;
-use crate::rows::{SessionRow, StaffRow, uuid_of};
-use crate::schema::{staff_members, staff_sessions};
+use crate::db::error::from_diesel;
+use crate::db::pool::PgStore;
+use crate::db::rows::{SessionRow, StaffRow, uuid_of};
+use crate::db::schema::{staff_members, staff_sessions};
 
 #[async_trait]
 impl SessionStore for PgStore {

@@ -16,11 +16,11 @@ use opinion_market::TradeStatus;
 use time::OffsetDateTime;
 use uuid::Uuid;
 
-use crate::error::{from_diesel, parsed};
+use crate::db::error::{from_diesel, parsed};
+use crate::db::pool::PgStore;
+use crate::db::rows::{id_of, uuid_of};
+use crate::db::schema::{market_pools, market_resolutions, markets, operators, positions, redemptions, trades, users};
 use crate::outbox::enqueue_events;
-use crate::pool::PgStore;
-use crate::rows::{id_of, uuid_of};
-use crate::schema::{market_pools, market_resolutions, markets, operators, positions, redemptions, trades, users};
 use crate::settlement_rows::{NewRedemptionRow, NewResolutionRow};
 use crate::trading_apply::{StepError, insert_operations, position_as_read};
 use crate::trading_rows::{MarketRow, PositionRow};

@@ -9,10 +9,10 @@ use opinion_app::ports::StoreError;
 use opinion_core::{OperatorId, RedemptionId, WalletOperationId};
 use opinion_wallet::OperationState;
 
-use crate::error::from_diesel;
-use crate::pool::PgStore;
-use crate::rows::uuid_of;
-use crate::schema::{redemptions, wallet_operation_steps, wallet_operations};
+use crate::db::error::from_diesel;
+use crate::db::pool::PgStore;
+use crate::db::rows::uuid_of;
+use crate::db::schema::{redemptions, wallet_operation_steps, wallet_operations};
 use crate::trading_rows::{RedemptionRow, WalletOperationRow, WalletOperationStepRow};
 
 pub(crate) async fn operations_in_review(

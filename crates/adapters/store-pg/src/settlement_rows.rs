@@ -7,8 +7,8 @@ use opinion_app::model::{MarketResolution, Redemption};
 use time::OffsetDateTime;
 use uuid::Uuid;
 
-use crate::rows::uuid_of;
-use crate::schema::{market_resolutions, redemptions};
+use crate::db::rows::uuid_of;
+use crate::db::schema::{market_resolutions, redemptions};
 
 /// A `market_resolutions` row as written.
 #[derive(Debug, Insertable)]

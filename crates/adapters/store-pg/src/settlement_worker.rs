@@ -14,10 +14,10 @@ use opinion_wallet::{OperationState, WalletFlow};
 use time::OffsetDateTime;
 use uuid::Uuid;
 
-use crate::error::from_diesel;
-use crate::pool::PgStore;
-use crate::rows::{id_of, uuid_of};
-use crate::schema::wallet_operations;
+use crate::db::error::from_diesel;
+use crate::db::pool::PgStore;
+use crate::db::rows::{id_of, uuid_of};
+use crate::db::schema::wallet_operations;
 use crate::trading_apply::append_step;
 use crate::trading_rows::WalletOperationRow;
 

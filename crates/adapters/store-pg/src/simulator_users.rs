@@ -10,10 +10,10 @@ use opinion_core::{OperatorId, Page, PageRequest, SimulatorUserId, SimulatorUser
 use time::OffsetDateTime;
 use uuid::Uuid;
 
-use crate::error::{corrupt, from_diesel, parsed};
-use crate::pool::PgStore;
-use crate::rows::{id_of, uuid_of};
-use crate::schema::simulator_users;
+use crate::db::error::{corrupt, from_diesel, parsed};
+use crate::db::pool::PgStore;
+use crate::db::rows::{id_of, uuid_of};
+use crate::db::schema::simulator_users;
 
 /// A `simulator_users` row, read and written whole.
 #[derive(Debug, Queryable, Selectable, Insertable, AsChangeset)]

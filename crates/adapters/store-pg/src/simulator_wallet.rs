@@ -14,10 +14,10 @@ use opinion_wallet::{IdempotencyKey, KeyRecord, RequestFingerprint, WalletAnswer
 use time::OffsetDateTime;
 use uuid::Uuid;
 
-use crate::error::{corrupt, from_diesel};
-use crate::pool::PgStore;
-use crate::rows::{id_of, uuid_of};
-use crate::schema::{simulator_markets, simulator_users, simulator_wallet_keys, simulator_wallet_log};
+use crate::db::error::{corrupt, from_diesel};
+use crate::db::pool::PgStore;
+use crate::db::rows::{id_of, uuid_of};
+use crate::db::schema::{simulator_markets, simulator_users, simulator_wallet_keys, simulator_wallet_log};
 
 /// A `simulator_wallet_log` row.
 #[derive(Debug, Queryable, Selectable, Insertable)]

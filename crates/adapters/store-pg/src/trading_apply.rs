@@ -19,11 +19,11 @@ use opinion_market::{Outcome, Position};
 use time::OffsetDateTime;
 use uuid::Uuid;
 
-use crate::error::from_diesel;
+use crate::db::error::from_diesel;
+use crate::db::pool::PgStore;
+use crate::db::rows::uuid_of;
+use crate::db::schema::{market_pools, positions, redemptions, trades, wallet_operation_steps, wallet_operations};
 use crate::outbox::enqueue_events;
-use crate::pool::PgStore;
-use crate::rows::uuid_of;
-use crate::schema::{market_pools, positions, redemptions, trades, wallet_operation_steps, wallet_operations};
 use crate::trading_write_rows::{NewOperationRow, NewStepRow, NewTradeRow, attempts, ppm};
 
 /// Why a step (or a settlement transaction) was not committed.

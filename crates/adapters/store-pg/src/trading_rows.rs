@@ -1,6 +1,6 @@
 //! Trading rows as diesel reads them, and their conversions to the app's records: the
 //! stored text of statuses, sides, flows and amounts parsed back into domain types. A
-//! value the domain refuses is a corrupt row (`crate::error::corrupt`), never a panic.
+//! value the domain refuses is a corrupt row (`crate::db::error::corrupt`), never a panic.
 
 use std::collections::BTreeMap;
 
@@ -18,13 +18,13 @@ use opinion_wallet::IdempotencyKey;
 use time::OffsetDateTime;
 use uuid::Uuid;
 
-use crate::error::{corrupt, parsed};
-use crate::player_external_ids;
-use crate::rows::id_of;
-use crate::schema::{
+use crate::db::error::{corrupt, parsed};
+use crate::db::rows::id_of;
+use crate::db::schema::{
     market_pools, market_resolutions, markets, positions, redemptions, trades, users, wallet_operation_steps,
     wallet_operations,
 };
+use crate::player_external_ids;
 
 /// A stored integer that must fit a narrower type (an HTTP status, a fee, a count).
 fn narrowed<T: TryFrom<i32>>(table: &str, id: Uuid, what: &str, value: i32) -> Result<T, StoreError> {

@@ -12,12 +12,12 @@ use opinion_core::{LaunchId, MarketId, OperatorId, PlayerSessionId, TradeId, Use
 use opinion_market::MarketStatus;
 use time::OffsetDateTime;
 
-use crate::error::from_diesel;
+use crate::db::error::from_diesel;
+use crate::db::pool::PgStore;
+use crate::db::rows::{id_of, uuid_of};
+use crate::db::schema::{launches, markets, player_sessions, trades, users};
 use crate::operator_reads;
 use crate::outbox::enqueue_events;
-use crate::pool::PgStore;
-use crate::rows::{id_of, uuid_of};
-use crate::schema::{launches, markets, player_sessions, trades, users};
 use crate::trading_rows::{MarketRow, TradeRow, UserRow};
 use crate::trading_write_rows::{NewLaunchRow, NewMarketRow, NewUserRow, position_from_json};
 

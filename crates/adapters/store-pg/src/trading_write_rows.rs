@@ -10,9 +10,9 @@ use serde_json::{Value, json};
 use time::OffsetDateTime;
 use uuid::Uuid;
 
-use crate::error::corrupt;
-use crate::rows::uuid_of;
-use crate::schema::{launches, markets, trades, users, wallet_operation_steps, wallet_operations};
+use crate::db::error::corrupt;
+use crate::db::rows::uuid_of;
+use crate::db::schema::{launches, markets, trades, users, wallet_operation_steps, wallet_operations};
 
 /// A `markets` row as created.
 #[derive(Debug, Insertable)]

@@ -13,11 +13,11 @@ use opinion_webhook::SigningSecret;
 use time::OffsetDateTime;
 use uuid::Uuid;
 
-use crate::error::{corrupt, from_diesel, unavailable};
-use crate::pool::PgStore;
-use crate::rows::{id_of, uuid_of};
-use crate::schema::wallet_adapters;
-use crate::sealing::DataKey;
+use crate::db::error::{corrupt, from_diesel, unavailable};
+use crate::db::pool::PgStore;
+use crate::db::rows::{id_of, uuid_of};
+use crate::db::schema::wallet_adapters;
+use crate::db::sealing::DataKey;
 
 const TABLE: &str = "wallet_adapters";
 

@@ -12,11 +12,11 @@ use opinion_webhook::DeliveryStatus;
 use time::OffsetDateTime;
 use uuid::Uuid;
 
-use crate::error::from_diesel;
+use crate::db::error::from_diesel;
+use crate::db::pool::PgStore;
+use crate::db::rows::uuid_of;
+use crate::db::schema::{webhook_attempts, webhook_deliveries, webhook_endpoints};
 use crate::outbox::enqueue_events;
-use crate::pool::PgStore;
-use crate::rows::uuid_of;
-use crate::schema::{webhook_attempts, webhook_deliveries, webhook_endpoints};
 use crate::webhook_endpoints::cancel_pending;
 use crate::webhook_rows::AttemptRow;
 

@@ -21,10 +21,10 @@ use opinion_webhook::MAX_IN_FLIGHT_PER_ENDPOINT;
 use time::{Duration, OffsetDateTime};
 use uuid::Uuid;
 
-use crate::error::from_diesel;
-use crate::pool::PgStore;
-use crate::rows::uuid_of;
-use crate::schema::{webhook_deliveries, webhook_endpoints};
+use crate::db::error::from_diesel;
+use crate::db::pool::PgStore;
+use crate::db::rows::uuid_of;
+use crate::db::schema::{webhook_deliveries, webhook_endpoints};
 use crate::webhook_deliveries::load_targets;
 
 /// How many candidates a claim locks per delivery it may take: room for skipping those

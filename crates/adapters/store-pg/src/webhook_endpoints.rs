@@ -10,11 +10,11 @@ use opinion_core::{OperatorId, Page, PageRequest, WebhookEndpointId, WebhookEndp
 use time::OffsetDateTime;
 use uuid::Uuid;
 
-use crate::error::from_diesel;
+use crate::db::error::from_diesel;
+use crate::db::pool::PgStore;
+use crate::db::rows::uuid_of;
+use crate::db::schema::{webhook_deliveries, webhook_endpoints};
 use crate::outbox::enqueue_events;
-use crate::pool::PgStore;
-use crate::rows::uuid_of;
-use crate::schema::{webhook_deliveries, webhook_endpoints};
 use crate::webhook_rows::EndpointRow;
 
 /// Cancels the endpoint's pending deliveries (except `keep`) at `at`. Run before the

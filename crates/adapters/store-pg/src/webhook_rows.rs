@@ -9,9 +9,9 @@ use serde_json::Value;
 use time::OffsetDateTime;
 use uuid::Uuid;
 
-use crate::error::{corrupt, parsed};
-use crate::rows::{id_of, uuid_of};
-use crate::schema::{webhook_attempts, webhook_deliveries, webhook_endpoints, webhook_events};
+use crate::db::error::{corrupt, parsed};
+use crate::db::rows::{id_of, uuid_of};
+use crate::db::schema::{webhook_attempts, webhook_deliveries, webhook_endpoints, webhook_events};
 
 /// A `webhook_endpoints` row, read and written whole except the worker-owned columns
 /// (`failing_since`, `next_send_at`) and `deleted_at`, which have their own writes.

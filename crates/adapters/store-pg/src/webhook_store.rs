@@ -10,7 +10,7 @@ use opinion_core::{OperatorId, Page, PageRequest, WebhookDeliveryId, WebhookDeli
 use opinion_core::{WebhookEndpointId, WebhookEndpointKind};
 use time::OffsetDateTime;
 
-use crate::pool::PgStore;
+use crate::db::pool::PgStore;
 
 #[async_trait]
 impl WebhookStore for PgStore {

@@ -10,9 +10,9 @@ use opinion_core::{MarketId, MarketKind, OperatorId, Page, PageRequest};
 use uuid::Uuid;
 
 use super::overfetch;
-use crate::error::from_diesel;
-use crate::rows::uuid_of;
-use crate::schema::{market_pools, markets};
+use crate::db::error::from_diesel;
+use crate::db::rows::uuid_of;
+use crate::db::schema::{market_pools, markets};
 use crate::trading_rows::OperatorMarketRow;
 
 /// `operator`'s pool on the market being read, for a `LEFT JOIN`.

@@ -26,7 +26,7 @@ use opinion_core::{
 };
 use time::OffsetDateTime;
 
-use crate::pool::PgStore;
+use crate::db::pool::PgStore;
 
 pub(crate) use markets::{find as find_operator_market, operator_market};
 pub(crate) use positions::find as find_position;

@@ -7,9 +7,9 @@ use opinion_app::ports::{RedemptionFilter, ResolutionFilter, StoreError};
 use opinion_core::{MarketKind, OperatorId, Page, PageRequest, RedemptionKind};
 
 use super::{overfetch, users as players};
-use crate::error::from_diesel;
-use crate::rows::uuid_of;
-use crate::schema::{market_resolutions, redemptions};
+use crate::db::error::from_diesel;
+use crate::db::rows::uuid_of;
+use crate::db::schema::{market_resolutions, redemptions};
 use crate::trading_rows::{MarketResolutionRow, RedemptionRow};
 
 /// One page of resolutions, newest market first.

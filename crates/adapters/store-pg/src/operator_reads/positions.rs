@@ -7,9 +7,9 @@ use opinion_app::ports::{HeldPosition, StoreError};
 use opinion_core::{MarketId, OperatorId, UserId};
 
 use super::operator_market;
-use crate::error::from_diesel;
-use crate::rows::uuid_of;
-use crate::schema::{markets, positions};
+use crate::db::error::from_diesel;
+use crate::db::rows::uuid_of;
+use crate::db::schema::{markets, positions};
 use crate::trading_rows::{OperatorMarketRow, PositionRow};
 
 /// Every position of the player, newest market first (a player holds positions in at

@@ -7,9 +7,9 @@ use opinion_app::ports::{StoreError, TradeFilter};
 use opinion_core::{OperatorId, Page, PageRequest, TradeId, TradeKind};
 
 use super::{overfetch, users as players};
-use crate::error::from_diesel;
-use crate::rows::uuid_of;
-use crate::schema::trades;
+use crate::db::error::from_diesel;
+use crate::db::rows::uuid_of;
+use crate::db::schema::trades;
 use crate::trading_rows::TradeRow;
 
 /// One page of trades, newest first.

@@ -13,8 +13,8 @@ use opinion_market::{MarketStatus, Outcome, PricePpm, TradeStatus};
 use time::{Duration, OffsetDateTime};
 use uuid::Uuid;
 
-use crate::error::{corrupt, from_diesel};
-use crate::rows::{first_ulid_at, uuid_of};
+use crate::db::error::{corrupt, from_diesel};
+use crate::db::rows::{first_ulid_at, uuid_of};
 use crate::trading_rows::{MarketRow, OperatorMarketRow, PoolRow};
 
 /// How much earlier than the window the id bound starts: ids and creation times are

@@ -9,9 +9,9 @@ use opinion_core::{OperatorId, Page, PageRequest, UserId, UserKind};
 use uuid::Uuid;
 
 use super::overfetch;
-use crate::error::from_diesel;
-use crate::rows::uuid_of;
-use crate::schema::users;
+use crate::db::error::from_diesel;
+use crate::db::rows::uuid_of;
+use crate::db::schema::users;
 use crate::trading_rows::UserRow;
 
 /// The id of the operator's player known by `external`, as a scalar subquery: a list

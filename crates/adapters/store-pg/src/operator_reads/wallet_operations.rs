@@ -8,9 +8,9 @@ use opinion_core::{OperatorId, Page, PageRequest, TradeId, WalletOperationId, Wa
 use uuid::Uuid;
 
 use super::overfetch;
-use crate::error::from_diesel;
-use crate::rows::uuid_of;
-use crate::schema::{trades, wallet_operation_steps, wallet_operations};
+use crate::db::error::from_diesel;
+use crate::db::rows::uuid_of;
+use crate::db::schema::{trades, wallet_operation_steps, wallet_operations};
 use crate::trading_rows::{WalletOperationRow, WalletOperationStepRow};
 
 /// One page of operations, newest first.

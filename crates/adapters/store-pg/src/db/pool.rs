@@ -11,8 +11,8 @@ use diesel_async::pooled_connection::{AsyncDieselConnectionManager, ManagerConfi
 use diesel_async::{AsyncPgConnection, RunQueryDsl};
 use opinion_app::ports::StoreError;
 
-use crate::error::{from_diesel, unavailable};
-use crate::sealing::DataKey;
+use crate::db::error::{from_diesel, unavailable};
+use crate::db::sealing::DataKey;
 
 /// How long a request waits for a connection (creating one included) before giving up.
 const ACQUIRE_TIMEOUT: Duration = Duration::from_secs(5);

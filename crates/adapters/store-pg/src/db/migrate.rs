@@ -8,7 +8,7 @@ use diesel_async::async_connection_wrapper::AsyncConnectionWrapper;
 use diesel_migrations::{EmbeddedMigrations, MigrationHarness, embed_migrations};
 use opinion_app::ports::StoreError;
 
-use crate::error::unavailable;
+use crate::db::error::unavailable;
 
 /// Every migration under the workspace's `migrations/`.
 const MIGRATIONS: EmbeddedMigrations = embed_migrations!("../../../migrations");

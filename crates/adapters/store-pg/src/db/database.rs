@@ -5,7 +5,7 @@ use diesel::prelude::*;
 use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl};
 use opinion_app::ports::StoreError;
 
-use crate::error::{from_diesel, unavailable};
+use crate::db::error::{from_diesel, unavailable};
 
 diesel::table! {
     /// The server's catalog of databases (only the column read here).

@@ -10,8 +10,8 @@ use opinion_core::{Id, IdKind};
 use time::OffsetDateTime;
 use uuid::Uuid;
 
-use crate::error::{corrupt, parsed};
-use crate::schema::{api_keys, operators, staff_members, staff_sessions};
+use crate::db::error::{corrupt, parsed};
+use crate::db::schema::{api_keys, operators, staff_members, staff_sessions};
 
 /// The stored form of a typed id: the ULID's 128 bits as a uuid.
 pub(crate) fn uuid_of<K: IdKind>(id: Id<K>) -> Uuid {
