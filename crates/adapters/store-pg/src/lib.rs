@@ -6,21 +6,18 @@
 //! secret's hash and a staff login by e-mail. Signing secrets are sealed at rest
 //! (`sealing.rs`) under the data key the store is given.
 
-mod api_keys;
+mod access;
 mod db;
 mod market_visibility;
 mod operator_reads;
-mod operators;
 mod outbox;
 mod player_external_ids;
-mod sessions;
 mod settlement;
 mod settlement_review;
 mod settlement_rows;
 mod settlement_worker;
 mod simulator_users;
 mod simulator_wallet;
-mod staff;
 mod trading_apply;
 mod trading_rows;
 mod trading_store;

@@ -1,0 +1,6 @@
+//! Access: operators, their API keys, staff members and staff sessions.
+
+mod api_keys;
+mod operators;
+mod sessions;
+mod staff;
