@@ -22,7 +22,7 @@ mod trading_apply;
 mod trading_rows;
 mod trading_store;
 mod trading_write_rows;
-mod wallet_adapters;
+mod wallet;
 mod webhook_attempts;
 mod webhook_claims;
 mod webhook_deliveries;
