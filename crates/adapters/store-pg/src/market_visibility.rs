@@ -17,8 +17,8 @@ use crate::db::pool::PgStore;
 use crate::db::rows::uuid_of;
 use crate::db::schema::{market_pools, markets};
 use crate::operator_reads::operator_market;
-use crate::outbox::enqueue_events;
 use crate::trading_rows::OperatorMarketRow;
+use crate::webhooks::outbox::enqueue_events;
 
 #[async_trait]
 impl MarketVisibilityStore for PgStore {

@@ -20,10 +20,10 @@ use crate::db::error::{from_diesel, parsed};
 use crate::db::pool::PgStore;
 use crate::db::rows::{id_of, uuid_of};
 use crate::db::schema::{market_pools, market_resolutions, markets, operators, positions, redemptions, trades, users};
-use crate::outbox::enqueue_events;
 use crate::settlement_rows::{NewRedemptionRow, NewResolutionRow};
 use crate::trading_apply::{StepError, insert_operations, position_as_read};
 use crate::trading_rows::{MarketRow, PositionRow};
+use crate::webhooks::outbox::enqueue_events;
 
 /// The states of a trade that still waits for its wallet or for staff.
 const OPEN_TRADE_STATES: [&str; 2] = [TradeStatus::Pending.as_str(), TradeStatus::ManualReview.as_str()];

@@ -17,9 +17,9 @@ use crate::db::pool::PgStore;
 use crate::db::rows::{id_of, uuid_of};
 use crate::db::schema::{launches, markets, player_sessions, trades, users};
 use crate::operator_reads;
-use crate::outbox::enqueue_events;
 use crate::trading_rows::{MarketRow, TradeRow, UserRow};
 use crate::trading_write_rows::{NewLaunchRow, NewMarketRow, NewUserRow, position_from_json};
+use crate::webhooks::outbox::enqueue_events;
 
 /// A trade row with the position kept before a sale.
 fn open_trade((row, position_before): (TradeRow, Option<serde_json::Value>)) -> Result<OpenTrade, StoreError> {

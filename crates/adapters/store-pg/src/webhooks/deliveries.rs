@@ -16,7 +16,7 @@ use crate::db::error::from_diesel;
 use crate::db::pool::PgStore;
 use crate::db::rows::{first_ulid_at, id_of, uuid_of};
 use crate::db::schema::{webhook_attempts, webhook_deliveries, webhook_endpoints, webhook_events};
-use crate::webhook_rows::{AttemptRow, DeliveryRow, EndpointRow, EventRow};
+use crate::webhooks::rows::{AttemptRow, DeliveryRow, EndpointRow, EventRow};
 
 /// The attempts of `deliveries`, grouped by delivery, oldest first.
 async fn attempts_of(

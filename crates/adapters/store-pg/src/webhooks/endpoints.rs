@@ -14,8 +14,8 @@ use crate::db::error::from_diesel;
 use crate::db::pool::PgStore;
 use crate::db::rows::uuid_of;
 use crate::db::schema::{webhook_deliveries, webhook_endpoints};
-use crate::outbox::enqueue_events;
-use crate::webhook_rows::EndpointRow;
+use crate::webhooks::outbox::enqueue_events;
+use crate::webhooks::rows::EndpointRow;
 
 /// Cancels the endpoint's pending deliveries (except `keep`) at `at`. Run before the
 /// endpoint's own row is updated, so every transaction locks deliveries before endpoints.

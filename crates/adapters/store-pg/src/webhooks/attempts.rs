@@ -16,9 +16,9 @@ use crate::db::error::from_diesel;
 use crate::db::pool::PgStore;
 use crate::db::rows::uuid_of;
 use crate::db::schema::{webhook_attempts, webhook_deliveries, webhook_endpoints};
-use crate::outbox::enqueue_events;
-use crate::webhook_endpoints::cancel_pending;
-use crate::webhook_rows::AttemptRow;
+use crate::webhooks::endpoints::cancel_pending;
+use crate::webhooks::outbox::enqueue_events;
+use crate::webhooks::rows::AttemptRow;
 
 impl PgStore {
     pub(crate) async fn record_attempt_rows(&self, report: &AttemptReport) -> Result<(), StoreError> {

@@ -25,7 +25,7 @@ use crate::db::error::from_diesel;
 use crate::db::pool::PgStore;
 use crate::db::rows::uuid_of;
 use crate::db::schema::{webhook_deliveries, webhook_endpoints};
-use crate::webhook_deliveries::load_targets;
+use crate::webhooks::deliveries::load_targets;
 
 /// How many candidates a claim locks per delivery it may take: room for skipping those
 /// of endpoints at their in-flight cap or rate limit.
