@@ -8,19 +8,9 @@
 
 mod access;
 mod db;
-mod market_visibility;
-mod operator_reads;
-mod player_external_ids;
-mod settlement;
-mod settlement_review;
-mod settlement_rows;
-mod settlement_worker;
+mod opinion;
 mod simulator_users;
 mod simulator_wallet;
-mod trading_apply;
-mod trading_rows;
-mod trading_store;
-mod trading_write_rows;
 mod wallet;
 mod webhooks;
 

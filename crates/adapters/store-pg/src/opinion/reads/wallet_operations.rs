@@ -11,7 +11,7 @@ use super::overfetch;
 use crate::db::error::from_diesel;
 use crate::db::rows::uuid_of;
 use crate::db::schema::{trades, wallet_operation_steps, wallet_operations};
-use crate::trading_rows::{WalletOperationRow, WalletOperationStepRow};
+use crate::opinion::trading::rows::{WalletOperationRow, WalletOperationStepRow};
 
 /// One page of operations, newest first.
 pub(super) async fn list(

@@ -10,7 +10,7 @@ use super::operator_market;
 use crate::db::error::from_diesel;
 use crate::db::rows::uuid_of;
 use crate::db::schema::{markets, positions};
-use crate::trading_rows::{OperatorMarketRow, PositionRow};
+use crate::opinion::trading::rows::{OperatorMarketRow, PositionRow};
 
 /// Every position of the player, newest market first (a player holds positions in at
 /// most as many markets as exist, so this is not paged).

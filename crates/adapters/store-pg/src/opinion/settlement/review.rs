@@ -13,7 +13,7 @@ use crate::db::error::from_diesel;
 use crate::db::pool::PgStore;
 use crate::db::rows::uuid_of;
 use crate::db::schema::{redemptions, wallet_operation_steps, wallet_operations};
-use crate::trading_rows::{RedemptionRow, WalletOperationRow, WalletOperationStepRow};
+use crate::opinion::trading::rows::{RedemptionRow, WalletOperationRow, WalletOperationStepRow};
 
 pub(crate) async fn operations_in_review(
     store: &PgStore,

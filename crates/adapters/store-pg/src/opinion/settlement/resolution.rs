@@ -20,9 +20,9 @@ use crate::db::error::{from_diesel, parsed};
 use crate::db::pool::PgStore;
 use crate::db::rows::{id_of, uuid_of};
 use crate::db::schema::{market_pools, market_resolutions, markets, operators, positions, redemptions, trades, users};
-use crate::settlement_rows::{NewRedemptionRow, NewResolutionRow};
-use crate::trading_apply::{StepError, insert_operations, position_as_read};
-use crate::trading_rows::{MarketRow, PositionRow};
+use crate::opinion::settlement::rows::{NewRedemptionRow, NewResolutionRow};
+use crate::opinion::trading::apply::{StepError, insert_operations, position_as_read};
+use crate::opinion::trading::rows::{MarketRow, PositionRow};
 use crate::webhooks::outbox::enqueue_events;
 
 /// The states of a trade that still waits for its wallet or for staff.
@@ -210,7 +210,7 @@ impl SettlementStore for PgStore {
     }
 
     async fn operators_with_wallet_work(&self, now: OffsetDateTime) -> Result<Vec<OperatorId>, StoreError> {
-        crate::settlement_worker::operators_with_wallet_work(self, now).await
+        crate::opinion::settlement::wallet_worker::operators_with_wallet_work(self, now).await
     }
 
     async fn claim_due_operations(
@@ -219,7 +219,7 @@ impl SettlementStore for PgStore {
         now: OffsetDateTime,
         limit: u16,
     ) -> Result<Vec<WalletOperationRecord>, StoreError> {
-        crate::settlement_worker::claim_due_operations(self, operator, now, limit).await
+        crate::opinion::settlement::wallet_worker::claim_due_operations(self, operator, now, limit).await
     }
 
     async fn stale_sent_operations(
@@ -228,7 +228,7 @@ impl SettlementStore for PgStore {
         sent_before: OffsetDateTime,
         limit: u16,
     ) -> Result<Vec<WalletOperationRecord>, StoreError> {
-        crate::settlement_worker::stale_sent_operations(self, operator, sent_before, limit).await
+        crate::opinion::settlement::wallet_worker::stale_sent_operations(self, operator, sent_before, limit).await
     }
 
     async fn operations_in_review(
@@ -236,11 +236,11 @@ impl SettlementStore for PgStore {
         operator: Option<OperatorId>,
         limit: u16,
     ) -> Result<Vec<WalletOperationRecord>, StoreError> {
-        crate::settlement_review::operations_in_review(self, operator, limit).await
+        crate::opinion::settlement::review::operations_in_review(self, operator, limit).await
     }
 
     async fn find_operation_by_id(&self, id: WalletOperationId) -> Result<Option<WalletOperationRecord>, StoreError> {
-        crate::settlement_review::find_operation_by_id(self, id).await
+        crate::opinion::settlement::review::find_operation_by_id(self, id).await
     }
 
     async fn operation_steps(
@@ -248,10 +248,10 @@ impl SettlementStore for PgStore {
         operator: OperatorId,
         id: WalletOperationId,
     ) -> Result<Vec<WalletOperationStep>, StoreError> {
-        crate::settlement_review::operation_steps(self, operator, id).await
+        crate::opinion::settlement::review::operation_steps(self, operator, id).await
     }
 
     async fn find_redemption(&self, operator: OperatorId, id: RedemptionId) -> Result<Option<Redemption>, StoreError> {
-        crate::settlement_review::find_redemption(self, operator, id).await
+        crate::opinion::settlement::review::find_redemption(self, operator, id).await
     }
 }

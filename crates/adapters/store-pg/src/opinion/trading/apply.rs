@@ -23,7 +23,7 @@ use crate::db::error::from_diesel;
 use crate::db::pool::PgStore;
 use crate::db::rows::uuid_of;
 use crate::db::schema::{market_pools, positions, redemptions, trades, wallet_operation_steps, wallet_operations};
-use crate::trading_write_rows::{NewOperationRow, NewStepRow, NewTradeRow, attempts, ppm};
+use crate::opinion::trading::write_rows::{NewOperationRow, NewStepRow, NewTradeRow, attempts, ppm};
 use crate::webhooks::outbox::enqueue_events;
 
 /// Why a step (or a settlement transaction) was not committed.

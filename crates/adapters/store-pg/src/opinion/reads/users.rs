@@ -12,7 +12,7 @@ use super::overfetch;
 use crate::db::error::from_diesel;
 use crate::db::rows::uuid_of;
 use crate::db::schema::users;
-use crate::trading_rows::UserRow;
+use crate::opinion::trading::rows::UserRow;
 
 /// The id of the operator's player known by `external`, as a scalar subquery: a list
 /// filtered by player then walks its `(operator_id, user_id, id)` index.

@@ -10,7 +10,7 @@ use super::{overfetch, users as players};
 use crate::db::error::from_diesel;
 use crate::db::rows::uuid_of;
 use crate::db::schema::trades;
-use crate::trading_rows::TradeRow;
+use crate::opinion::trading::rows::TradeRow;
 
 /// One page of trades, newest first.
 pub(super) async fn list(

@@ -15,7 +15,7 @@ use uuid::Uuid;
 
 use crate::db::error::{corrupt, from_diesel};
 use crate::db::rows::{first_ulid_at, uuid_of};
-use crate::trading_rows::{MarketRow, OperatorMarketRow, PoolRow};
+use crate::opinion::trading::rows::{MarketRow, OperatorMarketRow, PoolRow};
 
 /// How much earlier than the window the id bound starts: ids and creation times are
 /// taken from the same clock moments apart, so an hour leaves a wide margin.

@@ -18,8 +18,8 @@ use crate::db::error::from_diesel;
 use crate::db::pool::PgStore;
 use crate::db::rows::{id_of, uuid_of};
 use crate::db::schema::wallet_operations;
-use crate::trading_apply::append_step;
-use crate::trading_rows::WalletOperationRow;
+use crate::opinion::trading::apply::append_step;
+use crate::opinion::trading::rows::WalletOperationRow;
 
 /// The flows the worker sends (primaries of trades are sent by the order itself).
 const WORKER_FLOWS: [&str; 2] = [WalletFlow::Redemption.as_str(), WalletFlow::BuyCompensation.as_str()];

@@ -13,7 +13,7 @@ use super::overfetch;
 use crate::db::error::from_diesel;
 use crate::db::rows::uuid_of;
 use crate::db::schema::{market_pools, markets};
-use crate::trading_rows::OperatorMarketRow;
+use crate::opinion::trading::rows::OperatorMarketRow;
 
 /// `operator`'s pool on the market being read, for a `LEFT JOIN`.
 #[auto_type]

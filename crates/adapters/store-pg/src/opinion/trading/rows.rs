@@ -24,7 +24,7 @@ use crate::db::schema::{
     market_pools, market_resolutions, markets, positions, redemptions, trades, users, wallet_operation_steps,
     wallet_operations,
 };
-use crate::player_external_ids;
+use crate::opinion::trading::player_external_ids;
 
 /// A stored integer that must fit a narrower type (an HTTP status, a fee, a count).
 fn narrowed<T: TryFrom<i32>>(table: &str, id: Uuid, what: &str, value: i32) -> Result<T, StoreError> {
@@ -456,5 +456,5 @@ impl WalletOperationStepRow {
 }
 
 #[cfg(test)]
-#[path = "trading_rows_tests.rs"]
+#[path = "rows_tests.rs"]
 mod tests;

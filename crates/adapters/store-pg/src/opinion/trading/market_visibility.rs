@@ -16,8 +16,8 @@ use crate::db::error::from_diesel;
 use crate::db::pool::PgStore;
 use crate::db::rows::uuid_of;
 use crate::db::schema::{market_pools, markets};
-use crate::operator_reads::operator_market;
-use crate::trading_rows::OperatorMarketRow;
+use crate::opinion::reads::operator_market;
+use crate::opinion::trading::rows::OperatorMarketRow;
 use crate::webhooks::outbox::enqueue_events;
 
 #[async_trait]

@@ -16,9 +16,9 @@ use crate::db::error::from_diesel;
 use crate::db::pool::PgStore;
 use crate::db::rows::{id_of, uuid_of};
 use crate::db::schema::{launches, markets, player_sessions, trades, users};
-use crate::operator_reads;
-use crate::trading_rows::{MarketRow, TradeRow, UserRow};
-use crate::trading_write_rows::{NewLaunchRow, NewMarketRow, NewUserRow, position_from_json};
+use crate::opinion::reads;
+use crate::opinion::trading::rows::{MarketRow, TradeRow, UserRow};
+use crate::opinion::trading::write_rows::{NewLaunchRow, NewMarketRow, NewUserRow, position_from_json};
 use crate::webhooks::outbox::enqueue_events;
 
 /// A trade row with the position kept before a sale.
@@ -93,7 +93,7 @@ impl TradingStore for PgStore {
         id: MarketId,
     ) -> Result<Option<OperatorMarket>, StoreError> {
         let mut conn = self.conn().await?;
-        operator_reads::find_operator_market(&mut conn, operator, id).await
+        reads::find_operator_market(&mut conn, operator, id).await
     }
 
     #[tracing::instrument(skip_all, fields(operator_id = %user.operator_id))]
@@ -235,7 +235,7 @@ impl TradingStore for PgStore {
         market: MarketId,
     ) -> Result<Option<PositionRecord>, StoreError> {
         let mut conn = self.conn().await?;
-        operator_reads::find_position(&mut conn, operator, user, market).await
+        reads::find_position(&mut conn, operator, user, market).await
     }
 
     #[tracing::instrument(skip_all, fields(operator_id = %operator))]

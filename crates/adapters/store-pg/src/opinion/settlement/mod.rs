@@ -1,0 +1,7 @@
+//! Settlement: the `SettlementStore` port, a market's resolution with its redemptions,
+//! the wallet worker's claims and the reads of manual review.
+
+mod resolution;
+mod review;
+mod rows;
+mod wallet_worker;
