@@ -9,8 +9,7 @@
 mod access;
 mod db;
 mod opinion;
-mod simulator_users;
-mod simulator_wallet;
+mod simulator;
 mod wallet;
 mod webhooks;
 
