@@ -16,7 +16,7 @@ use opinion_webhook::EventType;
 use time::OffsetDateTime;
 
 use crate::fixtures::*;
-use crate::trading_fixtures::*;
+use crate::opinion::trading::fixtures::*;
 
 /// The market every settlement test resolves.
 pub fn the_market() -> MarketId {

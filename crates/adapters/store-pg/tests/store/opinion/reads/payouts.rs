@@ -9,7 +9,7 @@ use opinion_wallet::{OperationState, WalletFlow};
 use serde_json::json;
 
 use crate::fixtures::*;
-use crate::trading_fixtures::*;
+use crate::opinion::trading::fixtures::*;
 
 fn page<K: opinion_core::IdKind>(limit: u32) -> PageRequest<K> {
     PageRequest {

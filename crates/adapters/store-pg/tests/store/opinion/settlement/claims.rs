@@ -16,7 +16,7 @@ use opinion_testkit::TestDatabase;
 use opinion_wallet::OperationState;
 
 use crate::fixtures::*;
-use crate::settlement_fixtures::*;
+use crate::opinion::settlement::fixtures::*;
 
 /// Resolves the market with players 1..=`n` each owed something; returns the operation ids.
 async fn given_due_redemptions(n: u16) -> (TestDatabase, PgStore, BTreeSet<WalletOperationId>) {

@@ -11,8 +11,8 @@ use opinion_testkit::{TestDatabase, TradeSeed};
 use opinion_wallet::{OperationState, WalletFlow};
 
 use crate::fixtures::*;
-use crate::settlement_fixtures::*;
-use crate::trading_fixtures::*;
+use crate::opinion::settlement::fixtures::*;
+use crate::opinion::trading::fixtures::*;
 
 #[tokio::test]
 async fn a_resolution_writes_market_rows_payouts_operations_and_events_together() {

@@ -5,7 +5,7 @@ use opinion_app::ports::OperatorReadStore;
 use opinion_testkit::{MarketSeed, TradeSeed};
 
 use crate::fixtures::*;
-use crate::trading_fixtures::*;
+use crate::opinion::trading::fixtures::*;
 
 #[tokio::test]
 async fn aggregates_the_windows_executed_trades_of_open_visible_markets() {

@@ -11,7 +11,7 @@ use opinion_webhook::EventType;
 use serde_json::{Map, Value};
 
 use crate::fixtures::*;
-use crate::trading_fixtures::*;
+use crate::opinion::trading::fixtures::*;
 
 #[derive(QueryableByName)]
 struct Count {

@@ -7,7 +7,7 @@ use opinion_market::{Outcome, Side, TradeStatus};
 use opinion_testkit::{MarketSeed, PositionSeed, TradeSeed, ulid_at};
 
 use crate::fixtures::*;
-use crate::trading_fixtures::*;
+use crate::opinion::trading::fixtures::*;
 
 fn page<K: opinion_core::IdKind>(limit: u32) -> PageRequest<K> {
     PageRequest {
