@@ -1,7 +1,4 @@
-//! One route of the operator contract: method, path and requirement.
-
-use crate::requirement::Requirement;
-use crate::route_table::RouteId;
+//! The HTTP methods of the operator contract's routes.
 
 /// The HTTP methods the contract uses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -28,27 +25,5 @@ impl HttpMethod {
             Self::Patch => "PATCH",
             Self::Delete => "DELETE",
         }
-    }
-}
-
-/// The declaration of one route; the API mounts and guards routes from these alone.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct RouteSpec {
-    /// Which route this is.
-    pub id: RouteId,
-    /// Its HTTP method.
-    pub method: HttpMethod,
-    /// Its path below the service root, with `{name}` parameters.
-    pub path: &'static str,
-    /// What a caller must present.
-    pub requirement: Requirement,
-}
-
-impl RouteSpec {
-    /// The path's segments that are parameters, in order.
-    pub fn parameters(&self) -> impl Iterator<Item = &'static str> {
-        self.path
-            .split('/')
-            .filter_map(|segment| segment.strip_prefix('{').and_then(|s| s.strip_suffix('}')))
     }
 }
