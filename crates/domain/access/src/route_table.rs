@@ -2,8 +2,8 @@
 //! shape of one declaration. The endpoint table and the flight table of the contract map onto
 //! this list; the flight paths are the platform's own choice (the contract leaves them open).
 
+use crate::http_method::HttpMethod::{self, Delete, Get, Patch, Post, Put};
 use crate::requirement::Requirement;
-use crate::route::HttpMethod::{self, Delete, Get, Patch, Post, Put};
 use crate::scope::Scope::{self, *};
 
 /// The declaration of one route; the API mounts and guards routes from these alone.
