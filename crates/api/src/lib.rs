@@ -1,17 +1,11 @@
 //! The operator HTTP API (actix-web): every route of the contract mounted from the
 //! access domain's route table, guarded by one mechanism, answering RFC 9457 problems.
 
-mod auth;
 mod dto;
-mod error;
-mod extract;
+mod http;
 mod openapi;
-mod player_auth;
-mod problem;
-mod request_id;
 mod router;
 mod routes;
-mod simulator_gate;
 mod state;
 mod views;
 
@@ -20,12 +14,12 @@ use actix_web::dev::{ServiceFactory, ServiceRequest, ServiceResponse};
 use actix_web::middleware::from_fn;
 use actix_web::{App, HttpResponse, web};
 
-pub use auth::SESSION_COOKIE;
 pub use dto::{BalanceOperationBody, RedemptionBody, ResolutionBody, StepBody, TradeBody};
-pub use error::ApiError;
+pub use http::auth::SESSION_COOKIE;
+pub use http::error::ApiError;
+pub use http::problem::{PROBLEM_JSON, Problem};
+pub use http::request_id::REQUEST_ID_HEADER;
 pub use openapi::document as openapi_document;
-pub use problem::{PROBLEM_JSON, Problem};
-pub use request_id::REQUEST_ID_HEADER;
 pub use state::ApiState;
 
 /// The whole HTTP application, ready for `HttpServer::new`.
@@ -42,9 +36,9 @@ pub fn app(
 > {
     App::new()
         .app_data(web::Data::new(state))
-        .app_data(extract::json_config())
-        .app_data(extract::query_config())
-        .wrap(from_fn(request_id::middleware))
+        .app_data(http::extract::json_config())
+        .app_data(http::extract::query_config())
+        .wrap(from_fn(http::request_id::middleware))
         .route("/healthz", web::get().to(routes::operational::healthz))
         .route("/readyz", web::get().to(routes::operational::readyz))
         .route("/play", web::get().to(views::play_page))

@@ -30,8 +30,8 @@ use crate::dto::{
     ReportStepBody, ScenarioBody, SimulatedUserBody, SimulatedWalletBody, UpdateSimulatedUserBody, UserOperationBody,
     WalletLogEntryBody, WalletTestBody, WalletTestReportBody,
 };
-use crate::extract::PageQuery;
-use crate::problem::{PROBLEM_JSON, Problem};
+use crate::http::extract::PageQuery;
+use crate::http::problem::{PROBLEM_JSON, Problem};
 use crate::router::is_implemented;
 use crate::routes::users::PORTFOLIO_VIEW_PATH;
 use crate::views::HTML_UTF8;

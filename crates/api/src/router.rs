@@ -9,13 +9,13 @@ use actix_web::middleware::from_fn;
 use actix_web::{HttpResponse, Route, web};
 use opinion_access::{HttpMethod, ROUTES, RouteId, RouteSpec};
 
-use crate::auth::{MethodRequirements, guard};
-use crate::error::ApiError;
+use crate::http::auth::{MethodRequirements, guard};
+use crate::http::error::ApiError;
+use crate::http::simulator_gate::{self, SIMULATOR_ROUTES};
 use crate::routes::{
     api_keys, balance_operations, launch, markets, operational, payouts, simulator, simulator_operations, staff,
     staff_sessions, trades, users, wallet_adapter, webhooks_deliveries, webhooks_endpoints,
 };
-use crate::simulator_gate::{self, SIMULATOR_ROUTES};
 
 /// Registers every route of the table on `config`.
 pub fn mount(config: &mut web::ServiceConfig) {

@@ -6,7 +6,7 @@ use opinion_app::{BalanceOperationQuery, MarketQuery, RedemptionQuery, Resolutio
 use serde::Deserialize;
 use utoipa::IntoParams;
 
-use crate::extract::PageQuery;
+use crate::http::extract::PageQuery;
 
 macro_rules! page_of {
     ($name:ident) => {

@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
 use utoipa::ToSchema;
 
-use crate::error::ApiError;
+use crate::http::error::ApiError;
 
 /// A simulated user to create.
 #[derive(Debug, Deserialize, ToSchema)]

@@ -3,10 +3,10 @@
 use actix_web::{HttpResponse, web};
 use opinion_app::NewApiKey;
 
-use crate::auth::Caller;
 use crate::dto::{ApiKeyBody, CreateApiKeyBody, CreatedApiKeyBody, ListBody};
-use crate::error::ApiError;
-use crate::extract::{PageQuery, path_id};
+use crate::http::auth::Caller;
+use crate::http::error::ApiError;
+use crate::http::extract::{PageQuery, path_id};
 use crate::state::ApiState;
 
 /// Lists the operator's API keys, newest first.

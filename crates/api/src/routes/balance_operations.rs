@@ -2,9 +2,9 @@
 
 use actix_web::{HttpResponse, web};
 
-use crate::auth::Caller;
 use crate::dto::{BalanceOperationBody, BalanceOperationsQuery, ListBody};
-use crate::error::ApiError;
+use crate::http::auth::Caller;
+use crate::http::error::ApiError;
 use crate::state::ApiState;
 
 /// Lists the operator's wallet operations, newest first.

@@ -3,9 +3,9 @@
 use actix_web::{HttpResponse, web};
 use opinion_app::LaunchRequest;
 
-use crate::auth::Caller;
 use crate::dto::{LaunchBody, LaunchedBody};
-use crate::error::ApiError;
+use crate::http::auth::Caller;
+use crate::http::error::ApiError;
 use crate::state::ApiState;
 
 /// Launches a player into the hosted app.

@@ -4,10 +4,10 @@
 use actix_web::{HttpResponse, web};
 use opinion_core::PageLimit;
 
-use crate::auth::Caller;
 use crate::dto::{ListBody, MarketBody, MarketsQuery, TrendingBody, TrendingQuery, VisibilityBody};
-use crate::error::ApiError;
-use crate::extract::path_id;
+use crate::http::auth::Caller;
+use crate::http::error::ApiError;
+use crate::http::extract::path_id;
 use crate::state::ApiState;
 
 /// Lists markets as the operator sees them, newest first.

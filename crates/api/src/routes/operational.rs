@@ -3,7 +3,7 @@
 use actix_web::{HttpResponse, web};
 use serde_json::json;
 
-use crate::error::ApiError;
+use crate::http::error::ApiError;
 use crate::openapi;
 use crate::state::ApiState;
 

@@ -2,9 +2,9 @@
 
 use actix_web::{HttpResponse, web};
 
-use crate::auth::Caller;
 use crate::dto::{ListBody, RedemptionBody, RedemptionsQuery, ResolutionBody, ResolutionsQuery};
-use crate::error::ApiError;
+use crate::http::auth::Caller;
+use crate::http::error::ApiError;
 use crate::state::ApiState;
 
 /// Lists what the operator's players were owed per resolved market, newest market first.

@@ -11,9 +11,9 @@ use opinion_market::Side;
 use crate::dto::{
     ListBody, MarketBody, OpenSessionBody, OrderBody, PlayerTradeBody, PortfolioBody, QuoteBody, SessionOpenedBody,
 };
-use crate::error::ApiError;
-use crate::extract::{PageQuery, path_id};
-use crate::player_auth::Player;
+use crate::http::error::ApiError;
+use crate::http::extract::{PageQuery, path_id};
+use crate::http::player_auth::Player;
 use crate::state::ApiState;
 
 /// Mounts the player API on `config`.

@@ -4,13 +4,13 @@
 use actix_web::{HttpResponse, web};
 use opinion_app::{NewSimulatedUser, SimulatedUserChange, Simulator};
 
-use crate::auth::Caller;
 use crate::dto::{
     CreateSimulatedUserBody, ListBody, PutSimulatedWalletBody, SimulatedUserBody, SimulatedWalletBody,
     UpdateSimulatedUserBody, WalletLogEntryBody,
 };
-use crate::error::ApiError;
-use crate::extract::{PageQuery, path_id};
+use crate::http::auth::Caller;
+use crate::http::error::ApiError;
+use crate::http::extract::{PageQuery, path_id};
 use crate::state::ApiState;
 
 /// The simulator, or 404 where there is none (production).

@@ -8,10 +8,10 @@ use opinion_app::{AppError, Scenario, UserOperation};
 use opinion_core::{MarketId, SimulatorUserId};
 use opinion_market::{OrderKind, Outcome, Resolution};
 
-use crate::auth::Caller;
 use crate::dto::{FaultBody, OperationReportBody, ScenarioBody, UserOperationBody};
-use crate::error::ApiError;
-use crate::extract::path_id;
+use crate::http::auth::Caller;
+use crate::http::error::ApiError;
+use crate::http::extract::path_id;
 use crate::routes::simulator::{minor_units, simulator};
 use crate::state::ApiState;
 

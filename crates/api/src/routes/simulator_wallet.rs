@@ -13,7 +13,7 @@ use actix_web::{HttpRequest, HttpResponse, web};
 use opinion_app::{SIMULATOR_WALLET_PREFIX, SimulatedWalletCall, SimulatedWalletReply};
 use opinion_wallet::{BALANCE_PATH, MUTATIONS_PATH, WalletAnswer};
 
-use crate::error::ApiError;
+use crate::http::error::ApiError;
 use crate::routes::simulator::simulator;
 use crate::state::ApiState;
 
@@ -39,7 +39,7 @@ fn call(request: &HttpRequest, operator: &str, body: Bytes) -> Result<SimulatedW
             .map(str::to_owned)
     };
     Ok(SimulatedWalletCall {
-        operator_id: crate::extract::path_id(operator)?,
+        operator_id: crate::http::extract::path_id(operator)?,
         webhook_id: header("webhook-id").unwrap_or_default(),
         webhook_timestamp: header("webhook-timestamp").unwrap_or_default(),
         webhook_signature: header("webhook-signature").unwrap_or_default(),

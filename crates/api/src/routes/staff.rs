@@ -3,10 +3,10 @@
 use actix_web::{HttpResponse, web};
 use opinion_app::{NewStaff, StaffChange};
 
-use crate::auth::Caller;
 use crate::dto::{CreateStaffBody, ListBody, ResetPasswordBody, StaffBody, StaffWithPasswordBody, UpdateStaffBody};
-use crate::error::ApiError;
-use crate::extract::{PageQuery, optional_json, path_id};
+use crate::http::auth::Caller;
+use crate::http::error::ApiError;
+use crate::http::extract::{PageQuery, optional_json, path_id};
 use crate::state::ApiState;
 
 /// Lists the operator's staff, newest first.

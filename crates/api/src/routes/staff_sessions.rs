@@ -4,9 +4,9 @@ use actix_web::cookie::time::Duration as CookieDuration;
 use actix_web::cookie::{Cookie, SameSite};
 use actix_web::{HttpResponse, web};
 
-use crate::auth::{Caller, SESSION_COOKIE};
 use crate::dto::{LoginBody, SessionBody};
-use crate::error::ApiError;
+use crate::http::auth::{Caller, SESSION_COOKIE};
+use crate::http::error::ApiError;
 use crate::state::ApiState;
 
 /// Logs a member in: the token is in the body and in an HttpOnly, SameSite=Strict cookie.

@@ -9,10 +9,10 @@
 use actix_web::{HttpResponse, web};
 use opinion_core::{MarketId, MarketKind};
 
-use crate::auth::Caller;
 use crate::dto::{HistoryQuery, ListBody, TradeBody, TradeDetailBody, TradesQuery};
-use crate::error::ApiError;
-use crate::extract::path_id;
+use crate::http::auth::Caller;
+use crate::http::error::ApiError;
+use crate::http::extract::path_id;
 use crate::state::ApiState;
 use crate::views::{history_page, page_response, trade_page};
 

@@ -3,11 +3,11 @@
 
 use actix_web::{HttpResponse, web};
 
-use crate::auth::Caller;
 use crate::dto::{
     ListBody, PortfolioBody, PortfolioLinkBody, PortfolioLinkRequestBody, PortfolioQuery, UserBody, UsersQuery,
 };
-use crate::error::ApiError;
+use crate::http::auth::Caller;
+use crate::http::error::ApiError;
 use crate::state::ApiState;
 use crate::views::{page_response, portfolio_page};
 

@@ -4,7 +4,7 @@
 use actix_web::{HttpResponse, web};
 
 use crate::dto::PortfolioLinkQuery;
-use crate::error::ApiError;
+use crate::http::error::ApiError;
 use crate::state::ApiState;
 use crate::views::{page_response, portfolio_page};
 

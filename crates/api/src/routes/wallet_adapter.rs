@@ -3,12 +3,12 @@
 use actix_web::{HttpResponse, web};
 use opinion_app::{WalletAdapterChange, WalletTestRequest};
 
-use crate::auth::Caller;
 use crate::dto::{
     PutWalletAdapterBody, SavedWalletAdapterBody, WalletAdapterBody, WalletTestBody, WalletTestReportBody,
 };
-use crate::error::ApiError;
-use crate::extract::optional_json;
+use crate::http::auth::Caller;
+use crate::http::error::ApiError;
+use crate::http::extract::optional_json;
 use crate::routes::simulator::minor_units;
 use crate::state::ApiState;
 

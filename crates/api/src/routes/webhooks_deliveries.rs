@@ -10,10 +10,10 @@ use opinion_core::PageRequest;
 use time::OffsetDateTime;
 use time::format_description::well_known::Rfc3339;
 
-use crate::auth::Caller;
 use crate::dto::{DeliveryQuery, ListBody, WebhookDeliveryBody};
-use crate::error::ApiError;
-use crate::extract::{PageQuery, path_id};
+use crate::http::auth::Caller;
+use crate::http::error::ApiError;
+use crate::http::extract::{PageQuery, path_id};
 use crate::state::ApiState;
 
 /// A query parameter parsed by its type, or a 400 naming it.

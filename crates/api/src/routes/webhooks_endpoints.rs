@@ -3,12 +3,12 @@
 use actix_web::{HttpResponse, web};
 use opinion_app::{NewWebhookEndpoint, WebhookEndpointChange};
 
-use crate::auth::Caller;
 use crate::dto::{
     CreateWebhookEndpointBody, ListBody, UpdateWebhookEndpointBody, WebhookEndpointBody, WebhookEndpointWithSecretBody,
 };
-use crate::error::ApiError;
-use crate::extract::{PageQuery, path_id};
+use crate::http::auth::Caller;
+use crate::http::error::ApiError;
+use crate::http::extract::{PageQuery, path_id};
 use crate::state::ApiState;
 
 /// Lists the operator's endpoints, newest first.

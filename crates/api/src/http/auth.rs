@@ -15,7 +15,7 @@ use actix_web::{Error, FromRequest, HttpMessage, HttpRequest, web};
 use opinion_access::Requirement;
 use opinion_app::{AppError, AuthFailure, Principal};
 
-use crate::error::ApiError;
+use crate::http::error::ApiError;
 use crate::state::ApiState;
 
 /// The cookie that may carry a staff session token for browsers.

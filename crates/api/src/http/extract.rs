@@ -6,7 +6,7 @@ use opinion_core::{Cursor, Id, IdKind, PageLimit, PageRequest};
 use serde::Deserialize;
 use utoipa::IntoParams;
 
-use crate::error::ApiError;
+use crate::http::error::ApiError;
 
 /// Largest JSON body accepted.
 pub const MAX_JSON_BYTES: usize = 64 * 1024;

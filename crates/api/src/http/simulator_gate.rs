@@ -7,7 +7,7 @@ use actix_web::dev::{ServiceRequest, ServiceResponse};
 use actix_web::middleware::Next;
 use actix_web::{Error, ResponseError, web};
 
-use crate::error::ApiError;
+use crate::http::error::ApiError;
 use crate::state::ApiState;
 
 /// The prefix of the simulator's operator routes.

@@ -7,7 +7,7 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 use utoipa::ToSchema;
 
-use crate::request_id;
+use crate::http::request_id;
 
 /// The media type of problem bodies.
 pub const PROBLEM_JSON: &str = "application/problem+json";

@@ -8,7 +8,7 @@ use opinion_access::{Denial, IssuanceError, RouteId, SecretFormatError};
 use opinion_app::ports::StoreError;
 use opinion_app::{AppError, AuthFailure};
 
-use crate::problem::Problem;
+use crate::http::problem::Problem;
 
 /// Everything a request can fail with.
 #[derive(Debug, thiserror::Error)]

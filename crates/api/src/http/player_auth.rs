@@ -8,8 +8,8 @@ use actix_web::dev::Payload;
 use actix_web::{FromRequest, HttpRequest, web};
 use opinion_app::{AppError, AuthFailure, PlayerPrincipal};
 
-use crate::auth::bearer_credential;
-use crate::error::ApiError;
+use crate::http::auth::bearer_credential;
+use crate::http::error::ApiError;
 use crate::state::ApiState;
 
 /// The authenticated player of a player API request, as a handler argument.
