@@ -11,9 +11,10 @@ use opinion_app::ports::{ApiKeyStore, StoreError};
 use opinion_core::{ApiKeyId, ApiKeyKind, OperatorId, Page, PageRequest};
 use time::OffsetDateTime;
 
+use crate::access::rows::{ApiKeyRow, NewApiKeyRow};
 use crate::db::error::from_diesel;
+use crate::db::ids::uuid_of;
 use crate::db::pool::PgStore;
-use crate::db::rows::{ApiKeyRow, NewApiKeyRow, uuid_of};
 use crate::db::schema::api_keys;
 
 diesel::define_sql_function! {

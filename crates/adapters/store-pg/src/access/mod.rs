@@ -2,5 +2,6 @@
 
 mod api_keys;
 mod operators;
+mod rows;
 mod sessions;
 mod staff;

@@ -9,9 +9,10 @@ use opinion_app::model::{ApiKeyRecord, Operator};
 use opinion_app::ports::{OperatorStore, StoreError};
 use opinion_core::OperatorId;
 
+use crate::access::rows::{NewApiKeyRow, OperatorRow};
 use crate::db::error::from_diesel;
+use crate::db::ids::uuid_of;
 use crate::db::pool::PgStore;
-use crate::db::rows::{NewApiKeyRow, OperatorRow, uuid_of};
 use crate::db::schema::{api_keys, operators};
 
 #[async_trait]

@@ -9,9 +9,10 @@ use opinion_app::ports::{SessionStore, StoreError};
 use opinion_core::{OperatorId, StaffSessionId};
 use time::OffsetDateTime;
 
+use crate::access::rows::{SessionRow, StaffRow};
 use crate::db::error::from_diesel;
+use crate::db::ids::uuid_of;
 use crate::db::pool::PgStore;
-use crate::db::rows::{SessionRow, StaffRow, uuid_of};
 use crate::db::schema::{staff_members, staff_sessions};
 
 #[async_trait]

@@ -11,9 +11,10 @@ use opinion_core::{OperatorId, Page, PageRequest, StaffId, StaffKind};
 use time::OffsetDateTime;
 use uuid::Uuid;
 
+use crate::access::rows::{NewStaffRow, StaffChanges, StaffRow};
 use crate::db::error::from_diesel;
+use crate::db::ids::uuid_of;
 use crate::db::pool::PgStore;
-use crate::db::rows::{NewStaffRow, StaffChanges, StaffRow, uuid_of};
 use crate::db::schema::{staff_members, staff_sessions};
 
 /// Ends every live session of a member at `at`; sessions already ended keep their time.

@@ -11,8 +11,8 @@ use time::OffsetDateTime;
 use uuid::Uuid;
 
 use crate::db::error::{corrupt, from_diesel, parsed};
+use crate::db::ids::{id_of, uuid_of};
 use crate::db::pool::PgStore;
-use crate::db::rows::{id_of, uuid_of};
 use crate::db::schema::simulator_users;
 
 /// A `simulator_users` row, read and written whole.

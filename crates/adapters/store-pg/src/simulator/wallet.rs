@@ -15,8 +15,8 @@ use time::OffsetDateTime;
 use uuid::Uuid;
 
 use crate::db::error::{corrupt, from_diesel};
+use crate::db::ids::{id_of, uuid_of};
 use crate::db::pool::PgStore;
-use crate::db::rows::{id_of, uuid_of};
 use crate::db::schema::{simulator_markets, simulator_users, simulator_wallet_keys, simulator_wallet_log};
 
 /// A `simulator_wallet_log` row.

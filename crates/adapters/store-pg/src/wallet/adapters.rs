@@ -14,8 +14,8 @@ use time::OffsetDateTime;
 use uuid::Uuid;
 
 use crate::db::error::{corrupt, from_diesel, unavailable};
+use crate::db::ids::{id_of, uuid_of};
 use crate::db::pool::PgStore;
-use crate::db::rows::{id_of, uuid_of};
 use crate::db::schema::wallet_adapters;
 use crate::db::sealing::DataKey;
 

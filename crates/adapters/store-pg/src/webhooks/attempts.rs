@@ -13,8 +13,8 @@ use time::OffsetDateTime;
 use uuid::Uuid;
 
 use crate::db::error::from_diesel;
+use crate::db::ids::uuid_of;
 use crate::db::pool::PgStore;
-use crate::db::rows::uuid_of;
 use crate::db::schema::{webhook_attempts, webhook_deliveries, webhook_endpoints};
 use crate::webhooks::endpoints::cancel_pending;
 use crate::webhooks::outbox::enqueue_events;

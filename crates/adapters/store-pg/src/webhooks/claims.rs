@@ -22,8 +22,8 @@ use time::{Duration, OffsetDateTime};
 use uuid::Uuid;
 
 use crate::db::error::from_diesel;
+use crate::db::ids::uuid_of;
 use crate::db::pool::PgStore;
-use crate::db::rows::uuid_of;
 use crate::db::schema::{webhook_deliveries, webhook_endpoints};
 use crate::webhooks::deliveries::load_targets;
 

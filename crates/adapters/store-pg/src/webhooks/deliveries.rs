@@ -13,8 +13,8 @@ use time::OffsetDateTime;
 use uuid::Uuid;
 
 use crate::db::error::from_diesel;
+use crate::db::ids::{first_ulid_at, id_of, uuid_of};
 use crate::db::pool::PgStore;
-use crate::db::rows::{first_ulid_at, id_of, uuid_of};
 use crate::db::schema::{webhook_attempts, webhook_deliveries, webhook_endpoints, webhook_events};
 use crate::webhooks::rows::{AttemptRow, DeliveryRow, EndpointRow, EventRow};
 

@@ -12,7 +12,7 @@ use opinion_app::model::NewEvent;
 use time::OffsetDateTime;
 use uuid::Uuid;
 
-use crate::db::rows::uuid_of;
+use crate::db::ids::uuid_of;
 use crate::db::schema::webhook_events;
 
 /// An outbox row as written.

@@ -10,7 +10,7 @@ use time::OffsetDateTime;
 use uuid::Uuid;
 
 use crate::db::error::{corrupt, parsed};
-use crate::db::rows::{id_of, uuid_of};
+use crate::db::ids::{id_of, uuid_of};
 use crate::db::schema::{webhook_attempts, webhook_deliveries, webhook_endpoints, webhook_events};
 
 /// A `webhook_endpoints` row, read and written whole except the worker-owned columns

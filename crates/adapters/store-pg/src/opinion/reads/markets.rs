@@ -11,7 +11,7 @@ use uuid::Uuid;
 
 use super::overfetch;
 use crate::db::error::from_diesel;
-use crate::db::rows::uuid_of;
+use crate::db::ids::uuid_of;
 use crate::db::schema::{market_pools, markets};
 use crate::opinion::trading::rows::OperatorMarketRow;
 

@@ -8,7 +8,7 @@ use opinion_core::{MarketKind, OperatorId, Page, PageRequest, RedemptionKind};
 
 use super::{overfetch, users as players};
 use crate::db::error::from_diesel;
-use crate::db::rows::uuid_of;
+use crate::db::ids::uuid_of;
 use crate::db::schema::{market_resolutions, redemptions};
 use crate::opinion::trading::rows::{MarketResolutionRow, RedemptionRow};
 

@@ -8,7 +8,7 @@ use opinion_core::{MarketId, OperatorId, UserId};
 
 use super::operator_market;
 use crate::db::error::from_diesel;
-use crate::db::rows::uuid_of;
+use crate::db::ids::uuid_of;
 use crate::db::schema::{markets, positions};
 use crate::opinion::trading::rows::{OperatorMarketRow, PositionRow};
 

@@ -8,7 +8,7 @@ use opinion_core::{OperatorId, Page, PageRequest, TradeId, TradeKind};
 
 use super::{overfetch, users as players};
 use crate::db::error::from_diesel;
-use crate::db::rows::uuid_of;
+use crate::db::ids::uuid_of;
 use crate::db::schema::trades;
 use crate::opinion::trading::rows::TradeRow;
 

@@ -14,7 +14,7 @@ use time::{Duration, OffsetDateTime};
 use uuid::Uuid;
 
 use crate::db::error::{corrupt, from_diesel};
-use crate::db::rows::{first_ulid_at, uuid_of};
+use crate::db::ids::{first_ulid_at, uuid_of};
 use crate::opinion::trading::rows::{MarketRow, OperatorMarketRow, PoolRow};
 
 /// How much earlier than the window the id bound starts: ids and creation times are

@@ -10,7 +10,7 @@ use uuid::Uuid;
 
 use super::overfetch;
 use crate::db::error::from_diesel;
-use crate::db::rows::uuid_of;
+use crate::db::ids::uuid_of;
 use crate::db::schema::users;
 use crate::opinion::trading::rows::UserRow;
 

@@ -9,7 +9,7 @@ use uuid::Uuid;
 
 use super::overfetch;
 use crate::db::error::from_diesel;
-use crate::db::rows::uuid_of;
+use crate::db::ids::uuid_of;
 use crate::db::schema::{trades, wallet_operation_steps, wallet_operations};
 use crate::opinion::trading::rows::{WalletOperationRow, WalletOperationStepRow};
 

@@ -17,8 +17,8 @@ use time::OffsetDateTime;
 use uuid::Uuid;
 
 use crate::db::error::{from_diesel, parsed};
+use crate::db::ids::{id_of, uuid_of};
 use crate::db::pool::PgStore;
-use crate::db::rows::{id_of, uuid_of};
 use crate::db::schema::{market_pools, market_resolutions, markets, operators, positions, redemptions, trades, users};
 use crate::opinion::settlement::rows::{NewRedemptionRow, NewResolutionRow};
 use crate::opinion::trading::apply::{StepError, insert_operations, position_as_read};

@@ -10,8 +10,8 @@ use opinion_core::{OperatorId, RedemptionId, WalletOperationId};
 use opinion_wallet::OperationState;
 
 use crate::db::error::from_diesel;
+use crate::db::ids::uuid_of;
 use crate::db::pool::PgStore;
-use crate::db::rows::uuid_of;
 use crate::db::schema::{redemptions, wallet_operation_steps, wallet_operations};
 use crate::opinion::trading::rows::{RedemptionRow, WalletOperationRow, WalletOperationStepRow};
 

@@ -7,7 +7,7 @@ use opinion_app::model::{MarketResolution, Redemption};
 use time::OffsetDateTime;
 use uuid::Uuid;
 
-use crate::db::rows::uuid_of;
+use crate::db::ids::uuid_of;
 use crate::db::schema::{market_resolutions, redemptions};
 
 /// A `market_resolutions` row as written.

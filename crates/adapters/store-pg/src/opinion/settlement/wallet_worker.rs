@@ -15,8 +15,8 @@ use time::OffsetDateTime;
 use uuid::Uuid;
 
 use crate::db::error::from_diesel;
+use crate::db::ids::{id_of, uuid_of};
 use crate::db::pool::PgStore;
-use crate::db::rows::{id_of, uuid_of};
 use crate::db::schema::wallet_operations;
 use crate::opinion::trading::apply::append_step;
 use crate::opinion::trading::rows::WalletOperationRow;

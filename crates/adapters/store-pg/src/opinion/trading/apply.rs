@@ -20,8 +20,8 @@ use time::OffsetDateTime;
 use uuid::Uuid;
 
 use crate::db::error::from_diesel;
+use crate::db::ids::uuid_of;
 use crate::db::pool::PgStore;
-use crate::db::rows::uuid_of;
 use crate::db::schema::{market_pools, positions, redemptions, trades, wallet_operation_steps, wallet_operations};
 use crate::opinion::trading::write_rows::{NewOperationRow, NewStepRow, NewTradeRow, attempts, ppm};
 use crate::webhooks::outbox::enqueue_events;

@@ -13,8 +13,8 @@ use opinion_core::{MarketId, OperatorId};
 use uuid::Uuid;
 
 use crate::db::error::from_diesel;
+use crate::db::ids::uuid_of;
 use crate::db::pool::PgStore;
-use crate::db::rows::uuid_of;
 use crate::db::schema::{market_pools, markets};
 use crate::opinion::reads::operator_market;
 use crate::opinion::trading::rows::OperatorMarketRow;

@@ -19,7 +19,7 @@ use time::OffsetDateTime;
 use uuid::Uuid;
 
 use crate::db::error::{corrupt, parsed};
-use crate::db::rows::id_of;
+use crate::db::ids::id_of;
 use crate::db::schema::{
     market_pools, market_resolutions, markets, positions, redemptions, trades, users, wallet_operation_steps,
     wallet_operations,

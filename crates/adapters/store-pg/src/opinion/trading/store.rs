@@ -13,8 +13,8 @@ use opinion_market::MarketStatus;
 use time::OffsetDateTime;
 
 use crate::db::error::from_diesel;
+use crate::db::ids::{id_of, uuid_of};
 use crate::db::pool::PgStore;
-use crate::db::rows::{id_of, uuid_of};
 use crate::db::schema::{launches, markets, player_sessions, trades, users};
 use crate::opinion::reads;
 use crate::opinion::trading::rows::{MarketRow, TradeRow, UserRow};

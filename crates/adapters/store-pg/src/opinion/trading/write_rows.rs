@@ -11,7 +11,7 @@ use time::OffsetDateTime;
 use uuid::Uuid;
 
 use crate::db::error::corrupt;
-use crate::db::rows::uuid_of;
+use crate::db::ids::uuid_of;
 use crate::db::schema::{launches, markets, trades, users, wallet_operation_steps, wallet_operations};
 
 /// A `markets` row as created.

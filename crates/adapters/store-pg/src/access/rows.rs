@@ -1,34 +1,18 @@
-//! Rows as diesel reads and writes them, and their conversions to and from the app's
-//! records. Reads never select a secret hash or a password hash unless the port asks
-//! for it; a stored value the domain refuses is a corrupt row, not a panic.
+//! Access rows as diesel reads and writes them (operators, API keys, staff members and
+//! staff sessions), and their conversions to and from the app's records. Reads never
+//! select a secret hash or a password hash unless the port asks for it; a stored value
+//! the domain refuses is a corrupt row, not a panic.
 
 use diesel::prelude::*;
 use opinion_access::{Grant, SecretHash, StaffEmail};
 use opinion_app::model::{ApiKeyRecord, Operator, StaffMember, StaffPatch, StaffSession};
 use opinion_app::ports::StoreError;
-use opinion_core::{Id, IdKind};
 use time::OffsetDateTime;
 use uuid::Uuid;
 
 use crate::db::error::{corrupt, parsed};
+use crate::db::ids::{id_of, uuid_of};
 use crate::db::schema::{api_keys, operators, staff_members, staff_sessions};
-
-/// The stored form of a typed id: the ULID's 128 bits as a uuid.
-pub(crate) fn uuid_of<K: IdKind>(id: Id<K>) -> Uuid {
-    Uuid::from_u128(id.as_u128())
-}
-
-/// The smallest ULID made in the millisecond of `at` (ids are time-ordered), so a time
-/// range becomes an id range a primary key serves.
-pub(crate) fn first_ulid_at(at: OffsetDateTime) -> Uuid {
-    let millis = u64::try_from(at.unix_timestamp_nanos() / 1_000_000).unwrap_or(0);
-    Uuid::from_u128(ulid::Ulid::from_parts(millis, 0).0)
-}
-
-/// A typed id from its stored form.
-pub(crate) fn id_of<K: IdKind>(value: Uuid) -> Id<K> {
-    Id::from_u128(value.as_u128())
-}
 
 /// Scopes as stored: never empty, `*` alone or known scope names.
 fn grant_of(table: &str, id: Uuid, scopes: &[String]) -> Result<Grant, StoreError> {
@@ -274,12 +258,6 @@ mod tests {
             revoked_at: None,
             last_used_at: None,
         }
-    }
-
-    #[test]
-    fn ids_keep_their_bits() {
-        let id = ApiKeyId::from_u128(u128::MAX - 7);
-        assert_eq!(id_of::<opinion_core::ApiKeyKind>(uuid_of(id)), id);
     }
 
     #[test]
