@@ -3,9 +3,8 @@
 
 mod dto;
 mod http;
-mod openapi;
-mod router;
 mod routes;
+mod routing;
 mod state;
 mod views;
 
@@ -19,7 +18,7 @@ pub use http::auth::SESSION_COOKIE;
 pub use http::error::ApiError;
 pub use http::problem::{PROBLEM_JSON, Problem};
 pub use http::request_id::REQUEST_ID_HEADER;
-pub use openapi::document as openapi_document;
+pub use routing::openapi::document as openapi_document;
 pub use state::ApiState;
 
 /// The whole HTTP application, ready for `HttpServer::new`.
@@ -46,7 +45,7 @@ pub fn app(
             routes::users::PORTFOLIO_VIEW_PATH,
             web::get().to(routes::views::portfolio),
         )
-        .configure(router::mount)
+        .configure(routing::router::mount)
         .configure(routes::player::mount)
         .configure(routes::simulator_wallet::mount)
         .default_service(web::to(route_not_found))

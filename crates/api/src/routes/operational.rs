@@ -4,7 +4,7 @@ use actix_web::{HttpResponse, web};
 use serde_json::json;
 
 use crate::http::error::ApiError;
-use crate::openapi;
+use crate::routing::openapi;
 use crate::state::ApiState;
 
 /// Liveness: the process serves HTTP.

@@ -32,8 +32,8 @@ use crate::dto::{
 };
 use crate::http::extract::PageQuery;
 use crate::http::problem::{PROBLEM_JSON, Problem};
-use crate::router::is_implemented;
 use crate::routes::users::PORTFOLIO_VIEW_PATH;
+use crate::routing::router::is_implemented;
 use crate::views::HTML_UTF8;
 
 /// What a built route reads and answers, for the document.
