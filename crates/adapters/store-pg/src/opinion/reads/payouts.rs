@@ -10,7 +10,7 @@ use super::{overfetch, users as players};
 use crate::db::error::from_diesel;
 use crate::db::ids::uuid_of;
 use crate::db::schema::{market_resolutions, redemptions};
-use crate::opinion::trading::rows::{MarketResolutionRow, RedemptionRow};
+use crate::opinion::settlement::rows::{MarketResolutionRow, RedemptionRow};
 
 /// One page of resolutions, newest market first.
 pub(super) async fn resolutions(

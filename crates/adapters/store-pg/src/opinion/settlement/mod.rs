@@ -3,5 +3,5 @@
 
 mod resolution;
 mod review;
-mod rows;
+pub(crate) mod rows;
 mod wallet_worker;

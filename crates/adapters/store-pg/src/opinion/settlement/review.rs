@@ -13,7 +13,8 @@ use crate::db::error::from_diesel;
 use crate::db::ids::uuid_of;
 use crate::db::pool::PgStore;
 use crate::db::schema::{redemptions, wallet_operation_steps, wallet_operations};
-use crate::opinion::trading::rows::{RedemptionRow, WalletOperationRow, WalletOperationStepRow};
+use crate::opinion::settlement::rows::RedemptionRow;
+use crate::opinion::trading::rows::{WalletOperationRow, WalletOperationStepRow};
 
 pub(crate) async fn operations_in_review(
     store: &PgStore,

@@ -4,7 +4,7 @@
 
 pub(crate) mod apply;
 mod market_visibility;
-mod player_external_ids;
+pub(crate) mod player_external_ids;
 pub(crate) mod rows;
 mod store;
 mod write_rows;

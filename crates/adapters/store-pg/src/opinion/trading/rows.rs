@@ -1,29 +1,25 @@
 //! Trading rows as diesel reads them, and their conversions to the app's records: the
 //! stored text of statuses, sides, flows and amounts parsed back into domain types. A
 //! value the domain refuses is a corrupt row (`crate::db::error::corrupt`), never a panic.
+//! Settlement and the operator's reads read markets, positions, trades and wallet
+//! operations through these rows too.
 
 use std::collections::BTreeMap;
 
 use diesel::prelude::*;
 use opinion_app::model::{
-    Market, MarketResolution, OperatorMarket, PositionRecord, Redemption, Trade, User, WalletOperationRecord,
-    WalletOperationStep,
+    Market, OperatorMarket, PositionRecord, Trade, User, WalletOperationRecord, WalletOperationStep,
 };
 use opinion_app::ports::StoreError;
 use opinion_core::WalletOperationId;
-use opinion_market::{
-    FeeRate, Holding, Liquidity, MarketStatus, Pool, Position, PricePpm, RedemptionStatus, Resolution,
-};
+use opinion_market::{FeeRate, Holding, Liquidity, MarketStatus, Pool, Position, PricePpm, Resolution};
 use opinion_wallet::IdempotencyKey;
 use time::OffsetDateTime;
 use uuid::Uuid;
 
 use crate::db::error::{corrupt, parsed};
 use crate::db::ids::id_of;
-use crate::db::schema::{
-    market_pools, market_resolutions, markets, positions, redemptions, trades, users, wallet_operation_steps,
-    wallet_operations,
-};
+use crate::db::schema::{market_pools, markets, positions, trades, users, wallet_operation_steps, wallet_operations};
 use crate::opinion::trading::player_external_ids;
 
 /// A stored integer that must fit a narrower type (an HTTP status, a fee, a count).
@@ -277,76 +273,6 @@ impl PositionRow {
             position,
             redeemed_at: self.redeemed_at,
             updated_at: self.updated_at,
-        })
-    }
-}
-
-/// A `redemptions` row with its player's external id.
-#[derive(Debug, Clone, Queryable, Selectable)]
-#[diesel(table_name = redemptions, check_for_backend(diesel::pg::Pg))]
-pub(crate) struct RedemptionRow {
-    operator_id: Uuid,
-    id: Uuid,
-    user_id: Uuid,
-    #[diesel(
-        select_expression = player_external_ids::of_redemption(),
-        select_expression_type = player_external_ids::of_redemption
-    )]
-    external_user_id: String,
-    market_id: Uuid,
-    resolution: String,
-    amount: i64,
-    currency: String,
-    status: String,
-    created_at: OffsetDateTime,
-    paid_at: Option<OffsetDateTime>,
-}
-
-impl RedemptionRow {
-    /// The redemption this row stores.
-    pub(crate) fn into_record(self) -> Result<Redemption, StoreError> {
-        let id = self.id;
-        Ok(Redemption {
-            resolution: parsed("redemptions", id, &self.resolution)?,
-            currency: parsed("redemptions", id, &self.currency)?,
-            status: parsed::<RedemptionStatus>("redemptions", id, &self.status)?,
-            id: id_of(id),
-            operator_id: id_of(self.operator_id),
-            user_id: id_of(self.user_id),
-            external_user_id: self.external_user_id,
-            market_id: id_of(self.market_id),
-            amount: self.amount,
-            created_at: self.created_at,
-            paid_at: self.paid_at,
-        })
-    }
-}
-
-/// A `market_resolutions` row, read whole.
-#[derive(Debug, Clone, Queryable, Selectable)]
-#[diesel(table_name = market_resolutions, check_for_backend(diesel::pg::Pg))]
-pub(crate) struct MarketResolutionRow {
-    operator_id: Uuid,
-    market_id: Uuid,
-    resolution: String,
-    resolved_at: OffsetDateTime,
-    redemption_count: i64,
-    payout_total: i64,
-    currency: String,
-}
-
-impl MarketResolutionRow {
-    /// The resolution this row stores.
-    pub(crate) fn into_record(self) -> Result<MarketResolution, StoreError> {
-        let id = self.market_id;
-        Ok(MarketResolution {
-            resolution: parsed("market_resolutions", id, &self.resolution)?,
-            currency: parsed("market_resolutions", id, &self.currency)?,
-            operator_id: id_of(self.operator_id),
-            market_id: id_of(id),
-            resolved_at: self.resolved_at,
-            redemption_count: self.redemption_count,
-            payout_total: self.payout_total,
         })
     }
 }

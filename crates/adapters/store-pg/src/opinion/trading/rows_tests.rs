@@ -1,4 +1,4 @@
-//! The conversions of `trading_rows`: valid rows become records, anything the domain
+//! The conversions of the trading rows: valid rows become records, anything the domain
 //! refuses is a corrupt row.
 
 use opinion_market::{Outcome, Side, TradeStatus};
@@ -244,54 +244,6 @@ fn steps_read_back_and_name_their_operation() {
         WalletOperationStepRow {
             state: "flying".into(),
             ..row
-        }
-        .into_record()
-    ));
-}
-
-#[test]
-fn resolutions_and_redemptions_read_back() {
-    let resolution = MarketResolutionRow {
-        operator_id: Uuid::from_u128(1),
-        market_id: Uuid::from_u128(3),
-        resolution: "yes".into(),
-        resolved_at: OffsetDateTime::UNIX_EPOCH,
-        redemption_count: 2,
-        payout_total: 300,
-        currency: "USD".into(),
-    };
-    assert_eq!(
-        resolution.clone().into_record().map(|r| r.resolution).ok(),
-        Some(Resolution::Yes)
-    );
-    assert!(is_corrupt(
-        MarketResolutionRow {
-            resolution: "nope".into(),
-            ..resolution
-        }
-        .into_record()
-    ));
-    let redemption = RedemptionRow {
-        operator_id: Uuid::from_u128(1),
-        id: ID,
-        user_id: Uuid::from_u128(2),
-        external_user_id: "player-1".into(),
-        market_id: Uuid::from_u128(3),
-        resolution: "no".into(),
-        amount: 40,
-        currency: "USD".into(),
-        status: "paid".into(),
-        created_at: OffsetDateTime::UNIX_EPOCH,
-        paid_at: Some(OffsetDateTime::UNIX_EPOCH),
-    };
-    assert_eq!(
-        redemption.clone().into_record().map(|r| r.status).ok(),
-        Some(RedemptionStatus::Paid)
-    );
-    assert!(is_corrupt(
-        RedemptionRow {
-            status: "lost".into(),
-            ..redemption
         }
         .into_record()
     ));
