@@ -14,26 +14,38 @@ use utoipa::openapi::{
     ResponseBuilder,
 };
 
-use crate::dto::{
-    ApiKeyBody, BalanceOperationBody, BalanceOperationsQuery, CreateApiKeyBody, CreateStaffBody,
-    CreateWebhookEndpointBody, CreatedApiKeyBody, DeliveryQuery, HistoryQuery, LaunchBody, LaunchedBody, LoginBody,
-    MarketBody, MarketsQuery, PlayerBody, PortfolioBody, PortfolioLinkBody, PortfolioLinkQuery,
-    PortfolioLinkRequestBody, PortfolioQuery, PortfolioTotalsBody, PositionBody, PutWalletAdapterBody, RedemptionBody,
-    RedemptionsQuery, ResetPasswordBody, ResolutionBody, ResolutionsQuery, SavedWalletAdapterBody, SessionBody,
-    StaffBody, StaffWithPasswordBody, StepBody, TradeBody, TradeDetailBody, TradesQuery, TrendingBody,
-    TrendingMarketBody, TrendingQuery, TrendingScoreBody, UpdateStaffBody, UpdateWebhookEndpointBody, UserBody,
-    UsersQuery, VisibilityBody, WalletAdapterBody, WebhookAttemptBody, WebhookDeliveryBody, WebhookEndpointBody,
-    WebhookEndpointWithSecretBody,
-};
-use crate::dto::{
-    CheckBody, CreateSimulatedUserBody, ExchangeBody, FaultBody, OperationReportBody, PutSimulatedWalletBody,
-    ReportStepBody, ScenarioBody, SimulatedUserBody, SimulatedWalletBody, UpdateSimulatedUserBody, UserOperationBody,
-    WalletLogEntryBody, WalletTestBody, WalletTestReportBody,
-};
 use crate::http::extract::PageQuery;
 use crate::http::problem::{PROBLEM_JSON, Problem};
-use crate::routes::users::PORTFOLIO_VIEW_PATH;
+use crate::operator::api_keys::dto::{ApiKeyBody, CreateApiKeyBody, CreatedApiKeyBody};
+use crate::operator::balance_operations::dto::{BalanceOperationBody, StepBody};
+use crate::operator::markets::dto::{MarketBody, TrendingBody, TrendingMarketBody, TrendingScoreBody, VisibilityBody};
+use crate::operator::payouts::dto::{RedemptionBody, ResolutionBody};
+use crate::operator::staff::dto::{
+    CreateStaffBody, LoginBody, ResetPasswordBody, SessionBody, StaffBody, StaffWithPasswordBody, UpdateStaffBody,
+};
+use crate::operator::trades::dto::{TradeBody, TradeDetailBody};
+use crate::operator::users::dto::{
+    PortfolioBody, PortfolioLinkBody, PortfolioLinkRequestBody, PortfolioTotalsBody, PositionBody, UserBody,
+};
+use crate::operator::users::handlers::PORTFOLIO_VIEW_PATH;
+use crate::operator::wallet_adapter::dto::{PutWalletAdapterBody, SavedWalletAdapterBody, WalletAdapterBody};
+use crate::operator::wallet_adapter::wallet_test::dto::{
+    CheckBody, ExchangeBody, WalletTestBody, WalletTestReportBody,
+};
+use crate::operator::webhooks::deliveries::dto::{DeliveryQuery, WebhookAttemptBody, WebhookDeliveryBody};
+use crate::operator::webhooks::endpoints::dto::{
+    CreateWebhookEndpointBody, UpdateWebhookEndpointBody, WebhookEndpointBody, WebhookEndpointWithSecretBody,
+};
+use crate::player::dto::{LaunchBody, LaunchedBody, PlayerBody};
 use crate::routing::router::is_implemented;
+use crate::shared::read_queries::{
+    BalanceOperationsQuery, HistoryQuery, MarketsQuery, PortfolioLinkQuery, PortfolioQuery, RedemptionsQuery,
+    ResolutionsQuery, TradesQuery, TrendingQuery, UsersQuery,
+};
+use crate::simulator::users::dto::{
+    CreateSimulatedUserBody, FaultBody, OperationReportBody, PutSimulatedWalletBody, ReportStepBody, ScenarioBody,
+    SimulatedUserBody, SimulatedWalletBody, UpdateSimulatedUserBody, UserOperationBody, WalletLogEntryBody,
+};
 use crate::views::HTML_UTF8;
 
 /// What a built route reads and answers, for the document.

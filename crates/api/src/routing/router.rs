@@ -12,10 +12,21 @@ use opinion_access::{HttpMethod, ROUTES, RouteId, RouteSpec};
 use crate::http::auth::{MethodRequirements, guard};
 use crate::http::error::ApiError;
 use crate::http::simulator_gate::{self, SIMULATOR_ROUTES};
-use crate::routes::{
-    api_keys, balance_operations, launch, markets, operational, payouts, simulator, simulator_operations, staff,
-    staff_sessions, trades, users, wallet_adapter, webhooks_deliveries, webhooks_endpoints,
-};
+use crate::operational::handlers as operational;
+use crate::operator::api_keys::handlers as api_keys;
+use crate::operator::balance_operations::handlers as balance_operations;
+use crate::operator::launch::handlers as launch;
+use crate::operator::markets::handlers as markets;
+use crate::operator::payouts::handlers as payouts;
+use crate::operator::staff::handlers as staff;
+use crate::operator::staff::sessions::handlers as staff_sessions;
+use crate::operator::trades::handlers as trades;
+use crate::operator::users::handlers as users;
+use crate::operator::wallet_adapter::handlers as wallet_adapter;
+use crate::operator::webhooks::deliveries::handlers as webhooks_deliveries;
+use crate::operator::webhooks::endpoints::handlers as webhooks_endpoints;
+use crate::simulator::operations::handlers as simulator_operations;
+use crate::simulator::users::handlers as simulator;
 
 /// Registers every route of the table on `config`.
 pub fn mount(config: &mut web::ServiceConfig) {

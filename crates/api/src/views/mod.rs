@@ -4,6 +4,7 @@
 //! (by hash), so even a value that escaped escaping could not run or load anything.
 
 mod format;
+pub mod handlers;
 mod history;
 mod play;
 mod portfolio;

@@ -1,0 +1,3 @@
+//! `/api/operator/launch`: a player's entry into the hosted app.
+
+pub mod handlers;

@@ -1,0 +1,3 @@
+//! `/api/operator/staff/sessions`: staff log in and out.
+
+pub mod handlers;
