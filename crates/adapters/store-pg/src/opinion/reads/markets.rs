@@ -1,27 +1,18 @@
-//! Markets as one operator sees them: `markets LEFT JOIN market_pools` on the
-//! operator's own pool row (none means an empty, visible pool).
+//! Pages of markets as one operator sees them, through the operator's pool join
+//! (`trading::finds::operator_market`).
 
-use diesel::dsl::auto_type;
 use diesel::prelude::*;
 use diesel_async::{AsyncPgConnection, RunQueryDsl};
 use opinion_app::model::OperatorMarket;
 use opinion_app::ports::{MarketFilter, StoreError};
-use opinion_core::{MarketId, MarketKind, OperatorId, Page, PageRequest};
-use uuid::Uuid;
+use opinion_core::{MarketKind, OperatorId, Page, PageRequest};
 
 use super::overfetch;
 use crate::db::error::from_diesel;
 use crate::db::ids::uuid_of;
 use crate::db::schema::{market_pools, markets};
+use crate::opinion::trading::finds::operator_market;
 use crate::opinion::trading::rows::OperatorMarketRow;
-
-/// `operator`'s pool on the market being read, for a `LEFT JOIN`.
-#[auto_type]
-pub(crate) fn operator_market(operator: Uuid) -> _ {
-    market_pools::table.on(market_pools::market_id
-        .eq(markets::id)
-        .and(market_pools::operator_id.eq(operator)))
-}
 
 /// One page of markets, newest first.
 pub(super) async fn list(
@@ -55,22 +46,4 @@ pub(super) async fn list(
     Ok(Page::from_overfetch(markets, page.limit, |market: &OperatorMarket| {
         market.market.id
     }))
-}
-
-/// One market with the operator's pool.
-pub(crate) async fn find(
-    conn: &mut AsyncPgConnection,
-    operator: OperatorId,
-    id: MarketId,
-) -> Result<Option<OperatorMarket>, StoreError> {
-    markets::table
-        .left_join(operator_market(uuid_of(operator)))
-        .filter(markets::id.eq(uuid_of(id)))
-        .select(OperatorMarketRow::as_select())
-        .first(conn)
-        .await
-        .optional()
-        .map_err(from_diesel)?
-        .map(OperatorMarketRow::into_record)
-        .transpose()
 }

@@ -27,9 +27,7 @@ use opinion_core::{
 use time::OffsetDateTime;
 
 use crate::db::pool::PgStore;
-
-pub(crate) use markets::{find as find_operator_market, operator_market};
-pub(crate) use positions::find as find_position;
+use crate::opinion::trading::finds::{find_operator_market, find_position};
 
 /// Rows to read for a page: one more than it holds.
 fn overfetch<K: opinion_core::IdKind>(page: &PageRequest<K>) -> i64 {
@@ -74,7 +72,7 @@ impl OperatorReadStore for PgStore {
         user: UserId,
         market: MarketId,
     ) -> Result<Option<PositionRecord>, StoreError> {
-        positions::find(&mut *self.conn().await?, operator, user, market).await
+        find_position(&mut *self.conn().await?, operator, user, market).await
     }
 
     #[tracing::instrument(skip_all, fields(operator_id = %operator))]
@@ -89,7 +87,7 @@ impl OperatorReadStore for PgStore {
 
     #[tracing::instrument(skip_all, fields(operator_id = %operator, market_id = %id))]
     async fn find_market(&self, operator: OperatorId, id: MarketId) -> Result<Option<OperatorMarket>, StoreError> {
-        markets::find(&mut *self.conn().await?, operator, id).await
+        find_operator_market(&mut *self.conn().await?, operator, id).await
     }
 
     #[tracing::instrument(skip_all, fields(operator_id = %operator))]

@@ -2,14 +2,13 @@
 
 use diesel::prelude::*;
 use diesel_async::{AsyncPgConnection, RunQueryDsl};
-use opinion_app::model::PositionRecord;
 use opinion_app::ports::{HeldPosition, StoreError};
-use opinion_core::{MarketId, OperatorId, UserId};
+use opinion_core::{OperatorId, UserId};
 
-use super::operator_market;
 use crate::db::error::from_diesel;
 use crate::db::ids::uuid_of;
 use crate::db::schema::{markets, positions};
+use crate::opinion::trading::finds::operator_market;
 use crate::opinion::trading::rows::{OperatorMarketRow, PositionRow};
 
 /// Every position of the player, newest market first (a player holds positions in at
@@ -37,22 +36,4 @@ pub(super) async fn list(
             })
         })
         .collect()
-}
-
-/// The player's position in one market.
-pub(crate) async fn find(
-    conn: &mut AsyncPgConnection,
-    operator: OperatorId,
-    user: UserId,
-    market: MarketId,
-) -> Result<Option<PositionRecord>, StoreError> {
-    positions::table
-        .find((uuid_of(operator), uuid_of(user), uuid_of(market)))
-        .select(PositionRow::as_select())
-        .first(conn)
-        .await
-        .optional()
-        .map_err(from_diesel)?
-        .map(PositionRow::into_record)
-        .transpose()
 }

@@ -16,7 +16,7 @@ use crate::db::error::from_diesel;
 use crate::db::ids::uuid_of;
 use crate::db::pool::PgStore;
 use crate::db::schema::{market_pools, markets};
-use crate::opinion::reads::operator_market;
+use crate::opinion::trading::finds::operator_market;
 use crate::opinion::trading::rows::OperatorMarketRow;
 use crate::webhooks::outbox::enqueue_events;
 

@@ -3,6 +3,7 @@
 //! trades and wallet operations that settlement and the reads also use.
 
 pub(crate) mod apply;
+pub(crate) mod finds;
 mod market_visibility;
 pub(crate) mod player_external_ids;
 pub(crate) mod rows;

@@ -16,7 +16,7 @@ use crate::db::error::from_diesel;
 use crate::db::ids::{id_of, uuid_of};
 use crate::db::pool::PgStore;
 use crate::db::schema::{launches, markets, player_sessions, trades, users};
-use crate::opinion::reads;
+use crate::opinion::trading::finds::{find_operator_market, find_position};
 use crate::opinion::trading::rows::{MarketRow, TradeRow, UserRow};
 use crate::opinion::trading::write_rows::{NewLaunchRow, NewMarketRow, NewUserRow, position_from_json};
 use crate::webhooks::outbox::enqueue_events;
@@ -93,7 +93,7 @@ impl TradingStore for PgStore {
         id: MarketId,
     ) -> Result<Option<OperatorMarket>, StoreError> {
         let mut conn = self.conn().await?;
-        reads::find_operator_market(&mut conn, operator, id).await
+        find_operator_market(&mut conn, operator, id).await
     }
 
     #[tracing::instrument(skip_all, fields(operator_id = %user.operator_id))]
@@ -235,7 +235,7 @@ impl TradingStore for PgStore {
         market: MarketId,
     ) -> Result<Option<PositionRecord>, StoreError> {
         let mut conn = self.conn().await?;
-        reads::find_position(&mut conn, operator, user, market).await
+        find_position(&mut conn, operator, user, market).await
     }
 
     #[tracing::instrument(skip_all, fields(operator_id = %operator))]
