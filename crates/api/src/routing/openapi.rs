@@ -18,6 +18,7 @@ use crate::http::extract::PageQuery;
 use crate::http::problem::{PROBLEM_JSON, Problem};
 use crate::operator::api_keys::dto::{ApiKeyBody, CreateApiKeyBody, CreatedApiKeyBody};
 use crate::operator::balance_operations::dto::{BalanceOperationBody, StepBody};
+use crate::operator::launch::dto::{LaunchBody, LaunchedBody, PlayerBody};
 use crate::operator::markets::dto::{MarketBody, TrendingBody, TrendingMarketBody, TrendingScoreBody, VisibilityBody};
 use crate::operator::payouts::dto::{RedemptionBody, ResolutionBody};
 use crate::operator::staff::dto::{
@@ -36,7 +37,6 @@ use crate::operator::webhooks::deliveries::dto::{DeliveryQuery, WebhookAttemptBo
 use crate::operator::webhooks::endpoints::dto::{
     CreateWebhookEndpointBody, UpdateWebhookEndpointBody, WebhookEndpointBody, WebhookEndpointWithSecretBody,
 };
-use crate::player::dto::{LaunchBody, LaunchedBody, PlayerBody};
 use crate::routing::router::is_implemented;
 use crate::shared::read_queries::{
     BalanceOperationsQuery, HistoryQuery, MarketsQuery, PortfolioLinkQuery, PortfolioQuery, RedemptionsQuery,

@@ -5,7 +5,7 @@ use opinion_app::LaunchRequest;
 
 use crate::http::auth::Caller;
 use crate::http::error::ApiError;
-use crate::player::dto::{LaunchBody, LaunchedBody};
+use crate::operator::launch::dto::{LaunchBody, LaunchedBody};
 use crate::state::ApiState;
 
 /// Launches a player into the hosted app.
