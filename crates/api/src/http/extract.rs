@@ -2,9 +2,8 @@
 
 use actix_web::error::{JsonPayloadError, QueryPayloadError};
 use actix_web::{HttpRequest, web};
-use opinion_core::{Cursor, Id, IdKind, PageLimit, PageRequest};
+use opinion_core::{Id, IdKind};
 use serde::Deserialize;
-use utoipa::IntoParams;
 
 use crate::http::error::ApiError;
 
@@ -63,31 +62,4 @@ pub fn optional_json<T: for<'de> Deserialize<'de> + Default>(body: &web::Bytes) 
 pub fn path_id<K: IdKind>(text: &str) -> Result<Id<K>, ApiError> {
     text.parse()
         .map_err(|e| ApiError::bad_request("invalid_id", format!("`{text}` is not a valid id: {e}")))
-}
-
-/// Keyset pagination parameters of every list.
-#[derive(Debug, Default, Deserialize, IntoParams)]
-#[serde(deny_unknown_fields)]
-#[into_params(parameter_in = Query)]
-pub struct PageQuery {
-    /// Items per page, 1 to 200 (default 50).
-    pub limit: Option<u32>,
-    /// The `nextCursor` of the previous page.
-    pub cursor: Option<String>,
-}
-
-impl PageQuery {
-    /// The page this query asks for.
-    pub fn page<K: IdKind>(&self) -> Result<PageRequest<K>, ApiError> {
-        let limit = match self.limit {
-            Some(limit) => PageLimit::new(limit).map_err(|e| ApiError::bad_request("invalid_limit", e.to_string()))?,
-            None => PageLimit::default(),
-        };
-        let after = self
-            .cursor
-            .as_deref()
-            .map(|text| Cursor::decode(text).map_err(|e| ApiError::bad_request("invalid_cursor", e.to_string())))
-            .transpose()?;
-        Ok(PageRequest { limit, after })
-    }
 }

@@ -9,12 +9,13 @@ use opinion_app::{AppError, OrderRequest};
 use opinion_market::Side;
 
 use crate::http::error::ApiError;
-use crate::http::extract::{PageQuery, path_id};
+use crate::http::extract::path_id;
 use crate::http::player_auth::Player;
 use crate::operator::markets::dto::MarketBody;
 use crate::operator::users::dto::PortfolioBody;
 use crate::player::dto::{OpenSessionBody, OrderBody, PlayerTradeBody, QuoteBody, SessionOpenedBody};
 use crate::shared::list::ListBody;
+use crate::shared::page_query::PageQuery;
 use crate::state::ApiState;
 
 /// Mounts the player API on `config`.

@@ -14,20 +14,24 @@ use utoipa::openapi::{
     ResponseBuilder,
 };
 
-use crate::http::extract::PageQuery;
 use crate::http::problem::{PROBLEM_JSON, Problem};
 use crate::operator::api_keys::dto::{ApiKeyBody, CreateApiKeyBody, CreatedApiKeyBody};
+use crate::operator::balance_operations::dto::BalanceOperationsQuery;
 use crate::operator::balance_operations::dto::{BalanceOperationBody, StepBody};
 use crate::operator::launch::dto::{LaunchBody, LaunchedBody, PlayerBody};
 use crate::operator::markets::dto::{MarketBody, TrendingBody, TrendingMarketBody, TrendingScoreBody, VisibilityBody};
+use crate::operator::markets::dto::{MarketsQuery, TrendingQuery};
 use crate::operator::payouts::dto::{RedemptionBody, ResolutionBody};
+use crate::operator::payouts::dto::{RedemptionsQuery, ResolutionsQuery};
 use crate::operator::staff::dto::{
     CreateStaffBody, LoginBody, ResetPasswordBody, SessionBody, StaffBody, StaffWithPasswordBody, UpdateStaffBody,
 };
+use crate::operator::trades::dto::{HistoryQuery, TradesQuery};
 use crate::operator::trades::dto::{TradeBody, TradeDetailBody};
 use crate::operator::users::dto::{
     PortfolioBody, PortfolioLinkBody, PortfolioLinkRequestBody, PortfolioTotalsBody, PositionBody, UserBody,
 };
+use crate::operator::users::dto::{PortfolioQuery, UsersQuery};
 use crate::operator::users::handlers::PORTFOLIO_VIEW_PATH;
 use crate::operator::wallet_adapter::dto::{PutWalletAdapterBody, SavedWalletAdapterBody, WalletAdapterBody};
 use crate::operator::wallet_adapter::wallet_test::dto::{
@@ -38,15 +42,13 @@ use crate::operator::webhooks::endpoints::dto::{
     CreateWebhookEndpointBody, UpdateWebhookEndpointBody, WebhookEndpointBody, WebhookEndpointWithSecretBody,
 };
 use crate::routing::router::is_implemented;
-use crate::shared::read_queries::{
-    BalanceOperationsQuery, HistoryQuery, MarketsQuery, PortfolioLinkQuery, PortfolioQuery, RedemptionsQuery,
-    ResolutionsQuery, TradesQuery, TrendingQuery, UsersQuery,
-};
+use crate::shared::page_query::PageQuery;
 use crate::simulator::users::dto::{
     CreateSimulatedUserBody, FaultBody, OperationReportBody, PutSimulatedWalletBody, ReportStepBody, ScenarioBody,
     SimulatedUserBody, SimulatedWalletBody, UpdateSimulatedUserBody, UserOperationBody, WalletLogEntryBody,
 };
 use crate::views::HTML_UTF8;
+use crate::views::dto::PortfolioLinkQuery;
 
 /// What a built route reads and answers, for the document.
 struct Shape {

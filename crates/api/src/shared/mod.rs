@@ -1,4 +1,5 @@
-//! Wire types shared by several features: the list envelope and the read routes' queries.
+//! Wire types shared by several features: the list envelope and the page of the read
+//! routes' queries.
 
 pub mod list;
-pub mod read_queries;
+pub mod page_query;

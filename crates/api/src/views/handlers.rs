@@ -4,8 +4,8 @@
 use actix_web::{HttpResponse, web};
 
 use crate::http::error::ApiError;
-use crate::shared::read_queries::PortfolioLinkQuery;
 use crate::state::ApiState;
+use crate::views::dto::PortfolioLinkQuery;
 use crate::views::{page_response, portfolio_page};
 
 /// The page a portfolio link opens.

@@ -3,6 +3,7 @@
 //! pages carry a Content-Security-Policy that allows nothing but their own inline style
 //! (by hash), so even a value that escaped escaping could not run or load anything.
 
+pub mod dto;
 mod format;
 pub mod handlers;
 mod history;

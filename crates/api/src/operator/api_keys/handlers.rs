@@ -5,9 +5,10 @@ use opinion_app::NewApiKey;
 
 use crate::http::auth::Caller;
 use crate::http::error::ApiError;
-use crate::http::extract::{PageQuery, path_id};
+use crate::http::extract::path_id;
 use crate::operator::api_keys::dto::{ApiKeyBody, CreateApiKeyBody, CreatedApiKeyBody};
 use crate::shared::list::ListBody;
+use crate::shared::page_query::PageQuery;
 use crate::state::ApiState;
 
 /// Lists the operator's API keys, newest first.

@@ -1,12 +1,15 @@
-//! Wallet operations on the wire: what an operator reconciles with (contract rule 7).
+//! Wallet operations on the wire: what an operator reconciles with (contract rule 7), and
+//! the query that reads them.
 
 use std::collections::BTreeMap;
 
-use opinion_app::BalanceOperation;
 use opinion_app::model::WalletOperationStep;
-use serde::Serialize;
+use opinion_app::{BalanceOperation, BalanceOperationQuery};
+use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
-use utoipa::ToSchema;
+use utoipa::{IntoParams, ToSchema};
+
+use crate::shared::page_query::page_of;
 
 /// One call of the operator's wallet for one business action.
 #[derive(Debug, Serialize, ToSchema)]
@@ -124,6 +127,46 @@ impl From<BalanceOperation> for BalanceOperationBody {
             answered_at: record.answered_at,
             resolved_at: record.resolved_at,
             steps,
+        }
+    }
+}
+
+/// `GET /balance-operations`.
+#[derive(Debug, Default, Deserialize, IntoParams)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub struct BalanceOperationsQuery {
+    /// Only this player's.
+    pub external_user_id: Option<String>,
+    /// Only this market's (`mkt_…`).
+    pub market_id: Option<String>,
+    /// `buy`, `sell`, `buy_compensation` or `redemption`.
+    pub flow: Option<String>,
+    /// One of the operation states (`applied`, `manual_review`, …).
+    pub state: Option<String>,
+    /// Created at or after this time (RFC 3339).
+    pub from: Option<String>,
+    /// Created before this time (RFC 3339).
+    pub to: Option<String>,
+    /// `true` adds every operation's steps.
+    pub include_steps: Option<bool>,
+    /// Items per page, 1 to 200 (default 50).
+    pub limit: Option<u32>,
+    /// The `nextCursor` of the previous page.
+    pub cursor: Option<String>,
+}
+page_of!(BalanceOperationsQuery);
+
+impl From<&BalanceOperationsQuery> for BalanceOperationQuery {
+    fn from(query: &BalanceOperationsQuery) -> Self {
+        Self {
+            external_user_id: query.external_user_id.clone(),
+            market_id: query.market_id.clone(),
+            flow: query.flow.clone(),
+            state: query.state.clone(),
+            from: query.from.clone(),
+            to: query.to.clone(),
+            include_steps: query.include_steps.unwrap_or(false),
         }
     }
 }

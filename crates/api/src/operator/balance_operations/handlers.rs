@@ -5,8 +5,8 @@ use actix_web::{HttpResponse, web};
 use crate::http::auth::Caller;
 use crate::http::error::ApiError;
 use crate::operator::balance_operations::dto::BalanceOperationBody;
+use crate::operator::balance_operations::dto::BalanceOperationsQuery;
 use crate::shared::list::ListBody;
-use crate::shared::read_queries::BalanceOperationsQuery;
 use crate::state::ApiState;
 
 /// Lists the operator's wallet operations, newest first.

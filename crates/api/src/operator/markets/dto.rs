@@ -1,12 +1,14 @@
 //! Markets on the wire: each with the operator's pool, prices and visibility; the
-//! visibility request; the trending ranking.
+//! visibility request; the trending ranking; the queries that read them.
 
 use opinion_app::model::OperatorMarket;
-use opinion_app::{Trending, TrendingMarket};
+use opinion_app::{MarketQuery, Trending, TrendingMarket};
 use opinion_market::{Outcome, PricePpm};
 use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
-use utoipa::ToSchema;
+use utoipa::{IntoParams, ToSchema};
+
+use crate::shared::page_query::page_of;
 
 /// A market as the operator sees it. Amounts and shares are integer strings of minor
 /// units (one share pays one minor unit); prices are parts per million and decimals.
@@ -159,4 +161,40 @@ impl From<Trending> for TrendingBody {
             data: trending.markets.into_iter().map(TrendingMarketBody::from).collect(),
         }
     }
+}
+
+/// `GET /markets`.
+#[derive(Debug, Default, Deserialize, IntoParams)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub struct MarketsQuery {
+    /// `open`, `closed` or `resolved`.
+    pub status: Option<String>,
+    /// `visible` or `hidden` (to the operator's players).
+    pub visibility: Option<String>,
+    /// Items per page, 1 to 200 (default 50).
+    pub limit: Option<u32>,
+    /// The `nextCursor` of the previous page.
+    pub cursor: Option<String>,
+}
+page_of!(MarketsQuery);
+
+impl From<&MarketsQuery> for MarketQuery {
+    fn from(query: &MarketsQuery) -> Self {
+        Self {
+            status: query.status.clone(),
+            visibility: query.visibility.clone(),
+        }
+    }
+}
+
+/// `GET /markets/trending`.
+#[derive(Debug, Default, Deserialize, IntoParams)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub struct TrendingQuery {
+    /// `1h`, `24h` (default) or `7d`.
+    pub window: Option<String>,
+    /// How many markets, 1 to 200 (default 50).
+    pub limit: Option<u32>,
 }

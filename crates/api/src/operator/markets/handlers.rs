@@ -8,8 +8,8 @@ use crate::http::auth::Caller;
 use crate::http::error::ApiError;
 use crate::http::extract::path_id;
 use crate::operator::markets::dto::{MarketBody, TrendingBody, VisibilityBody};
+use crate::operator::markets::dto::{MarketsQuery, TrendingQuery};
 use crate::shared::list::ListBody;
-use crate::shared::read_queries::{MarketsQuery, TrendingQuery};
 use crate::state::ApiState;
 
 /// Lists markets as the operator sees them, newest first.

@@ -1,9 +1,12 @@
-//! Resolutions and redemptions on the wire.
+//! Resolutions and redemptions on the wire, and the queries that read them.
 
 use opinion_app::model::{MarketResolution, Redemption};
-use serde::Serialize;
+use opinion_app::{RedemptionQuery, ResolutionQuery};
+use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
-use utoipa::ToSchema;
+use utoipa::{IntoParams, ToSchema};
+
+use crate::shared::page_query::page_of;
 
 /// What a market's resolution owed the operator's players.
 #[derive(Debug, Serialize, ToSchema)]
@@ -78,6 +81,71 @@ impl From<Redemption> for RedemptionBody {
             status: redemption.status.as_str().to_owned(),
             created_at: redemption.created_at,
             paid_at: redemption.paid_at,
+        }
+    }
+}
+
+/// `GET /resolutions`.
+#[derive(Debug, Default, Deserialize, IntoParams)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub struct ResolutionsQuery {
+    /// Only this market's (`mkt_…`).
+    pub market_id: Option<String>,
+    /// `yes`, `no` or `void`.
+    pub resolution: Option<String>,
+    /// Resolved at or after this time (RFC 3339).
+    pub from: Option<String>,
+    /// Resolved before this time (RFC 3339).
+    pub to: Option<String>,
+    /// Items per page, 1 to 200 (default 50).
+    pub limit: Option<u32>,
+    /// The `nextCursor` of the previous page.
+    pub cursor: Option<String>,
+}
+page_of!(ResolutionsQuery);
+
+impl From<&ResolutionsQuery> for ResolutionQuery {
+    fn from(query: &ResolutionsQuery) -> Self {
+        Self {
+            market_id: query.market_id.clone(),
+            resolution: query.resolution.clone(),
+            from: query.from.clone(),
+            to: query.to.clone(),
+        }
+    }
+}
+
+/// `GET /redemptions`.
+#[derive(Debug, Default, Deserialize, IntoParams)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub struct RedemptionsQuery {
+    /// Only this player's.
+    pub external_user_id: Option<String>,
+    /// Only this market's (`mkt_…`).
+    pub market_id: Option<String>,
+    /// `pending`, `manual_review`, `paid` or `refused`.
+    pub status: Option<String>,
+    /// Created at or after this time (RFC 3339).
+    pub from: Option<String>,
+    /// Created before this time (RFC 3339).
+    pub to: Option<String>,
+    /// Items per page, 1 to 200 (default 50).
+    pub limit: Option<u32>,
+    /// The `nextCursor` of the previous page.
+    pub cursor: Option<String>,
+}
+page_of!(RedemptionsQuery);
+
+impl From<&RedemptionsQuery> for RedemptionQuery {
+    fn from(query: &RedemptionsQuery) -> Self {
+        Self {
+            external_user_id: query.external_user_id.clone(),
+            market_id: query.market_id.clone(),
+            status: query.status.clone(),
+            from: query.from.clone(),
+            to: query.to.clone(),
         }
     }
 }

@@ -5,8 +5,8 @@ use actix_web::{HttpResponse, web};
 use crate::http::auth::Caller;
 use crate::http::error::ApiError;
 use crate::operator::payouts::dto::{RedemptionBody, ResolutionBody};
+use crate::operator::payouts::dto::{RedemptionsQuery, ResolutionsQuery};
 use crate::shared::list::ListBody;
-use crate::shared::read_queries::{RedemptionsQuery, ResolutionsQuery};
 use crate::state::ApiState;
 
 /// Lists what the operator's players were owed per resolved market, newest market first.

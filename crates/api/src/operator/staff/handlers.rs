@@ -5,11 +5,12 @@ use opinion_app::{NewStaff, StaffChange};
 
 use crate::http::auth::Caller;
 use crate::http::error::ApiError;
-use crate::http::extract::{PageQuery, optional_json, path_id};
+use crate::http::extract::{optional_json, path_id};
 use crate::operator::staff::dto::{
     CreateStaffBody, ResetPasswordBody, StaffBody, StaffWithPasswordBody, UpdateStaffBody,
 };
 use crate::shared::list::ListBody;
+use crate::shared::page_query::PageQuery;
 use crate::state::ApiState;
 
 /// Lists the operator's staff, newest first.

@@ -1,12 +1,14 @@
-//! Trades on the wire, alone and with their wallet operations.
+//! Trades on the wire, alone and with their wallet operations, and the queries that
+//! read them.
 
-use opinion_app::TradeDetail;
 use opinion_app::model::Trade;
-use serde::Serialize;
+use opinion_app::{TradeDetail, TradeQuery};
+use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
-use utoipa::ToSchema;
+use utoipa::{IntoParams, ToSchema};
 
 use crate::operator::balance_operations::dto::BalanceOperationBody;
+use crate::shared::page_query::page_of;
 
 /// One buy or sell. Shares and amounts are integer strings of minor units.
 #[derive(Debug, Serialize, ToSchema)]
@@ -111,3 +113,52 @@ impl From<TradeDetail> for TradeDetailBody {
         }
     }
 }
+
+/// `GET /trades` (and the page of one player's trades in one market).
+#[derive(Debug, Default, Deserialize, IntoParams)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub struct TradesQuery {
+    /// Only this player's trades.
+    pub external_user_id: Option<String>,
+    /// Only this market's trades (`mkt_…`).
+    pub market_id: Option<String>,
+    /// `pending`, `manual_review`, `executed` or `failed`.
+    pub status: Option<String>,
+    /// `buy` or `sell`.
+    pub side: Option<String>,
+    /// Created at or after this time (RFC 3339).
+    pub from: Option<String>,
+    /// Created before this time (RFC 3339).
+    pub to: Option<String>,
+    /// Items per page, 1 to 200 (default 50).
+    pub limit: Option<u32>,
+    /// The `nextCursor` of the previous page.
+    pub cursor: Option<String>,
+}
+page_of!(TradesQuery);
+
+impl From<&TradesQuery> for TradeQuery {
+    fn from(query: &TradesQuery) -> Self {
+        Self {
+            external_user_id: query.external_user_id.clone(),
+            market_id: query.market_id.clone(),
+            status: query.status.clone(),
+            side: query.side.clone(),
+            from: query.from.clone(),
+            to: query.to.clone(),
+        }
+    }
+}
+
+/// The page of one player's trades in one market.
+#[derive(Debug, Default, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub struct HistoryQuery {
+    /// Trades per page, 1 to 200 (default 50).
+    pub limit: Option<u32>,
+    /// Where the previous page ended.
+    pub cursor: Option<String>,
+}
+page_of!(HistoryQuery);

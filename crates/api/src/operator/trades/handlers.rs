@@ -12,9 +12,9 @@ use opinion_core::{MarketId, MarketKind};
 use crate::http::auth::Caller;
 use crate::http::error::ApiError;
 use crate::http::extract::path_id;
+use crate::operator::trades::dto::{HistoryQuery, TradesQuery};
 use crate::operator::trades::dto::{TradeBody, TradeDetailBody};
 use crate::shared::list::ListBody;
-use crate::shared::read_queries::{HistoryQuery, TradesQuery};
 use crate::state::ApiState;
 use crate::views::{history_page, page_response, trade_page};
 

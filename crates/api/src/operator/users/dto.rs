@@ -1,11 +1,14 @@
-//! Players and their portfolios on the wire, and the signed portfolio link.
+//! Players and their portfolios on the wire, the signed portfolio link, and the queries
+//! that read them.
 
 use opinion_app::model::User;
-use opinion_app::{Portfolio, PortfolioLine, PortfolioTotals};
+use opinion_app::{Portfolio, PortfolioLine, PortfolioTotals, UserQuery};
 use opinion_market::Outcome;
 use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
-use utoipa::ToSchema;
+use utoipa::{IntoParams, ToSchema};
+
+use crate::shared::page_query::page_of;
 
 /// An operator's player.
 #[derive(Debug, Serialize, ToSchema)]
@@ -184,4 +187,41 @@ pub struct PortfolioLinkBody {
     /// When it stops working (UTC).
     #[serde(with = "time::serde::rfc3339")]
     pub expires_at: OffsetDateTime,
+}
+
+/// `GET /users`.
+#[derive(Debug, Default, Deserialize, IntoParams)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub struct UsersQuery {
+    /// Only the player with this id at the operator.
+    pub external_user_id: Option<String>,
+    /// First launched at or after this time (RFC 3339).
+    pub from: Option<String>,
+    /// First launched before this time (RFC 3339).
+    pub to: Option<String>,
+    /// Items per page, 1 to 200 (default 50).
+    pub limit: Option<u32>,
+    /// The `nextCursor` of the previous page.
+    pub cursor: Option<String>,
+}
+page_of!(UsersQuery);
+
+impl From<&UsersQuery> for UserQuery {
+    fn from(query: &UsersQuery) -> Self {
+        Self {
+            external_user_id: query.external_user_id.clone(),
+            from: query.from.clone(),
+            to: query.to.clone(),
+        }
+    }
+}
+
+/// `GET /users/portfolio` and `GET /users/portfolio-view`.
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub struct PortfolioQuery {
+    /// The player's id at the operator.
+    pub external_user_id: String,
 }

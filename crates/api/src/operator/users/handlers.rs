@@ -6,8 +6,8 @@ use actix_web::{HttpResponse, web};
 use crate::http::auth::Caller;
 use crate::http::error::ApiError;
 use crate::operator::users::dto::{PortfolioBody, PortfolioLinkBody, PortfolioLinkRequestBody, UserBody};
+use crate::operator::users::dto::{PortfolioQuery, UsersQuery};
 use crate::shared::list::ListBody;
-use crate::shared::read_queries::{PortfolioQuery, UsersQuery};
 use crate::state::ApiState;
 use crate::views::{page_response, portfolio_page};
 

@@ -6,8 +6,9 @@ use opinion_app::{NewSimulatedUser, SimulatedUserChange, Simulator};
 
 use crate::http::auth::Caller;
 use crate::http::error::ApiError;
-use crate::http::extract::{PageQuery, path_id};
+use crate::http::extract::path_id;
 use crate::shared::list::ListBody;
+use crate::shared::page_query::PageQuery;
 use crate::simulator::users::dto::{
     CreateSimulatedUserBody, PutSimulatedWalletBody, SimulatedUserBody, SimulatedWalletBody, UpdateSimulatedUserBody,
     WalletLogEntryBody,

@@ -12,9 +12,10 @@ use time::format_description::well_known::Rfc3339;
 
 use crate::http::auth::Caller;
 use crate::http::error::ApiError;
-use crate::http::extract::{PageQuery, path_id};
+use crate::http::extract::path_id;
 use crate::operator::webhooks::deliveries::dto::{DeliveryQuery, WebhookDeliveryBody};
 use crate::shared::list::ListBody;
+use crate::shared::page_query::PageQuery;
 use crate::state::ApiState;
 
 /// A query parameter parsed by its type, or a 400 naming it.

@@ -5,11 +5,12 @@ use opinion_app::{NewWebhookEndpoint, WebhookEndpointChange};
 
 use crate::http::auth::Caller;
 use crate::http::error::ApiError;
-use crate::http::extract::{PageQuery, path_id};
+use crate::http::extract::path_id;
 use crate::operator::webhooks::endpoints::dto::{
     CreateWebhookEndpointBody, UpdateWebhookEndpointBody, WebhookEndpointBody, WebhookEndpointWithSecretBody,
 };
 use crate::shared::list::ListBody;
+use crate::shared::page_query::PageQuery;
 use crate::state::ApiState;
 
 /// Lists the operator's endpoints, newest first.
