@@ -4,4 +4,5 @@
 mod resolution;
 mod review;
 pub(crate) mod rows;
+mod store;
 mod wallet_worker;

@@ -1,17 +1,17 @@
-//! `SettlementStore` over PostgreSQL, part one: the market list and a market's
-//! resolution. The resolution holds the market row `FOR UPDATE` for its whole
-//! transaction: every trade insert checks its foreign key to the market with a key-share
-//! lock, so no trade can start on the market until the resolution commits, and a trade
-//! inserted before is seen by the open-trade check made after the lock.
+//! A market's resolution and what the use case reads to plan it: the market list, the
+//! open trades, the operators and the unredeemed positions of a market. The resolution
+//! holds the market row `FOR UPDATE` for its whole transaction: every trade insert checks
+//! its foreign key to the market with a key-share lock, so no trade can start on the
+//! market until the resolution commits, and a trade inserted before is seen by the
+//! open-trade check made after the lock.
 
 use std::collections::BTreeSet;
 
-use async_trait::async_trait;
 use diesel::prelude::*;
 use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl};
-use opinion_app::model::{Market, Redemption, WalletOperationRecord, WalletOperationStep};
-use opinion_app::ports::{MarketOperator, RedeemablePosition, ResolutionPlan, SettlementStore, StoreError};
-use opinion_core::{MarketId, OperatorId, RedemptionId, WalletOperationId};
+use opinion_app::model::Market;
+use opinion_app::ports::{MarketOperator, RedeemablePosition, ResolutionPlan, StoreError};
+use opinion_core::MarketId;
 use opinion_market::TradeStatus;
 use time::OffsetDateTime;
 use uuid::Uuid;
@@ -116,142 +116,96 @@ async fn resolve_in(conn: &mut AsyncPgConnection, plan: &ResolutionPlan) -> Resu
     Ok(())
 }
 
-#[async_trait]
-impl SettlementStore for PgStore {
-    async fn list_markets(&self, limit: u16) -> Result<Vec<Market>, StoreError> {
-        let mut conn = self.conn().await?;
-        let rows: Vec<MarketRow> = markets::table
-            .select(MarketRow::as_select())
-            .order((markets::created_at.desc(), markets::id.desc()))
-            .limit(i64::from(limit))
-            .load(&mut conn)
-            .await
-            .map_err(from_diesel)?;
-        rows.into_iter().map(MarketRow::into_record).collect()
-    }
+pub(crate) async fn list_markets(store: &PgStore, limit: u16) -> Result<Vec<Market>, StoreError> {
+    let mut conn = store.conn().await?;
+    let rows: Vec<MarketRow> = markets::table
+        .select(MarketRow::as_select())
+        .order((markets::created_at.desc(), markets::id.desc()))
+        .limit(i64::from(limit))
+        .load(&mut conn)
+        .await
+        .map_err(from_diesel)?;
+    rows.into_iter().map(MarketRow::into_record).collect()
+}
 
-    async fn count_open_trades(&self, market: MarketId) -> Result<i64, StoreError> {
-        let mut conn = self.conn().await?;
-        count_open(&mut conn, uuid_of(market)).await.map_err(from_diesel)
-    }
+pub(crate) async fn count_open_trades(store: &PgStore, market: MarketId) -> Result<i64, StoreError> {
+    let mut conn = store.conn().await?;
+    count_open(&mut conn, uuid_of(market)).await.map_err(from_diesel)
+}
 
-    async fn market_operators(&self, market: MarketId) -> Result<Vec<MarketOperator>, StoreError> {
-        let mut conn = self.conn().await?;
-        let market = uuid_of(market);
-        let mut ids: BTreeSet<Uuid> = market_pools::table
-            .filter(market_pools::market_id.eq(market))
-            .select(market_pools::operator_id)
+pub(crate) async fn market_operators(store: &PgStore, market: MarketId) -> Result<Vec<MarketOperator>, StoreError> {
+    let mut conn = store.conn().await?;
+    let market = uuid_of(market);
+    let mut ids: BTreeSet<Uuid> = market_pools::table
+        .filter(market_pools::market_id.eq(market))
+        .select(market_pools::operator_id)
+        .load::<Uuid>(&mut conn)
+        .await
+        .map_err(from_diesel)?
+        .into_iter()
+        .collect();
+    ids.extend(
+        positions::table
+            .filter(positions::market_id.eq(market))
+            .select(positions::operator_id)
+            .distinct()
             .load::<Uuid>(&mut conn)
             .await
-            .map_err(from_diesel)?
-            .into_iter()
-            .collect();
-        ids.extend(
-            positions::table
-                .filter(positions::market_id.eq(market))
-                .select(positions::operator_id)
-                .distinct()
-                .load::<Uuid>(&mut conn)
-                .await
-                .map_err(from_diesel)?,
-        );
-        let rows: Vec<(Uuid, String)> = operators::table
-            .filter(operators::id.eq_any(ids))
-            .select((operators::id, operators::currency))
-            .order(operators::id)
-            .load(&mut conn)
-            .await
-            .map_err(from_diesel)?;
-        rows.into_iter()
-            .map(|(id, currency)| {
-                Ok(MarketOperator {
-                    operator_id: id_of(id),
-                    currency: parsed("operators", id, &currency)?,
-                })
+            .map_err(from_diesel)?,
+    );
+    let rows: Vec<(Uuid, String)> = operators::table
+        .filter(operators::id.eq_any(ids))
+        .select((operators::id, operators::currency))
+        .order(operators::id)
+        .load(&mut conn)
+        .await
+        .map_err(from_diesel)?;
+    rows.into_iter()
+        .map(|(id, currency)| {
+            Ok(MarketOperator {
+                operator_id: id_of(id),
+                currency: parsed("operators", id, &currency)?,
             })
-            .collect()
-    }
+        })
+        .collect()
+}
 
-    async fn unredeemed_positions(&self, market: MarketId) -> Result<Vec<RedeemablePosition>, StoreError> {
-        let mut conn = self.conn().await?;
-        let rows: Vec<(Uuid, String, PositionRow)> = positions::table
-            .inner_join(
-                users::table.on(users::operator_id
-                    .eq(positions::operator_id)
-                    .and(users::id.eq(positions::user_id))),
-            )
-            .filter(positions::market_id.eq(uuid_of(market)))
-            .filter(positions::redeemed_at.is_null())
-            .select((
-                positions::operator_id,
-                users::external_user_id,
-                PositionRow::as_select(),
-            ))
-            .order((positions::operator_id, positions::user_id))
-            .load(&mut conn)
-            .await
-            .map_err(from_diesel)?;
-        rows.into_iter()
-            .map(|(operator, external_user_id, row)| {
-                Ok(RedeemablePosition {
-                    operator_id: id_of(operator),
-                    external_user_id,
-                    record: row.into_record()?,
-                })
+pub(crate) async fn unredeemed_positions(
+    store: &PgStore,
+    market: MarketId,
+) -> Result<Vec<RedeemablePosition>, StoreError> {
+    let mut conn = store.conn().await?;
+    let rows: Vec<(Uuid, String, PositionRow)> = positions::table
+        .inner_join(
+            users::table.on(users::operator_id
+                .eq(positions::operator_id)
+                .and(users::id.eq(positions::user_id))),
+        )
+        .filter(positions::market_id.eq(uuid_of(market)))
+        .filter(positions::redeemed_at.is_null())
+        .select((
+            positions::operator_id,
+            users::external_user_id,
+            PositionRow::as_select(),
+        ))
+        .order((positions::operator_id, positions::user_id))
+        .load(&mut conn)
+        .await
+        .map_err(from_diesel)?;
+    rows.into_iter()
+        .map(|(operator, external_user_id, row)| {
+            Ok(RedeemablePosition {
+                operator_id: id_of(operator),
+                external_user_id,
+                record: row.into_record()?,
             })
-            .collect()
-    }
+        })
+        .collect()
+}
 
-    async fn resolve_market(&self, plan: &ResolutionPlan) -> Result<(), StoreError> {
-        let mut conn = self.conn().await?;
-        conn.transaction::<_, StepError, _>(async |conn| resolve_in(conn, plan).await)
-            .await
-            .map_err(StoreError::from)
-    }
-
-    async fn operators_with_wallet_work(&self, now: OffsetDateTime) -> Result<Vec<OperatorId>, StoreError> {
-        crate::opinion::settlement::wallet_worker::operators_with_wallet_work(self, now).await
-    }
-
-    async fn claim_due_operations(
-        &self,
-        operator: OperatorId,
-        now: OffsetDateTime,
-        limit: u16,
-    ) -> Result<Vec<WalletOperationRecord>, StoreError> {
-        crate::opinion::settlement::wallet_worker::claim_due_operations(self, operator, now, limit).await
-    }
-
-    async fn stale_sent_operations(
-        &self,
-        operator: OperatorId,
-        sent_before: OffsetDateTime,
-        limit: u16,
-    ) -> Result<Vec<WalletOperationRecord>, StoreError> {
-        crate::opinion::settlement::wallet_worker::stale_sent_operations(self, operator, sent_before, limit).await
-    }
-
-    async fn operations_in_review(
-        &self,
-        operator: Option<OperatorId>,
-        limit: u16,
-    ) -> Result<Vec<WalletOperationRecord>, StoreError> {
-        crate::opinion::settlement::review::operations_in_review(self, operator, limit).await
-    }
-
-    async fn find_operation_by_id(&self, id: WalletOperationId) -> Result<Option<WalletOperationRecord>, StoreError> {
-        crate::opinion::settlement::review::find_operation_by_id(self, id).await
-    }
-
-    async fn operation_steps(
-        &self,
-        operator: OperatorId,
-        id: WalletOperationId,
-    ) -> Result<Vec<WalletOperationStep>, StoreError> {
-        crate::opinion::settlement::review::operation_steps(self, operator, id).await
-    }
-
-    async fn find_redemption(&self, operator: OperatorId, id: RedemptionId) -> Result<Option<Redemption>, StoreError> {
-        crate::opinion::settlement::review::find_redemption(self, operator, id).await
-    }
+pub(crate) async fn resolve_market(store: &PgStore, plan: &ResolutionPlan) -> Result<(), StoreError> {
+    let mut conn = store.conn().await?;
+    conn.transaction::<_, StepError, _>(async |conn| resolve_in(conn, plan).await)
+        .await
+        .map_err(StoreError::from)
 }

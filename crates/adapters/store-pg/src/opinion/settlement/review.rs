@@ -1,4 +1,4 @@
-//! `SettlementStore` over PostgreSQL, part three: the reads of manual review. Platform
+//! The reads of manual review. Platform
 //! staff name an operation by its id alone, so `find_operation_by_id` and the list of
 //! every operator's reviews are platform-wide; everything else filters by operator.
 

@@ -1,4 +1,4 @@
-//! `SettlementStore` over PostgreSQL, part two: the wallet worker's reads and claims.
+//! The wallet worker's reads and claims.
 //! Claims take the due rows `FOR UPDATE SKIP LOCKED` and mark them `sent` in the same
 //! transaction, so concurrent workers get disjoint operations and an operation is never
 //! sent by two of them. These are the platform's background queries: the first names
