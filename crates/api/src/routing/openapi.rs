@@ -24,8 +24,9 @@ use crate::operator::markets::dto::{MarketsQuery, TrendingQuery};
 use crate::operator::payouts::dto::{RedemptionBody, ResolutionBody};
 use crate::operator::payouts::dto::{RedemptionsQuery, ResolutionsQuery};
 use crate::operator::staff::dto::{
-    CreateStaffBody, LoginBody, ResetPasswordBody, SessionBody, StaffBody, StaffWithPasswordBody, UpdateStaffBody,
+    CreateStaffBody, ResetPasswordBody, StaffBody, StaffWithPasswordBody, UpdateStaffBody,
 };
+use crate::operator::staff::sessions::dto::{LoginBody, SessionBody};
 use crate::operator::trades::dto::{HistoryQuery, TradesQuery};
 use crate::operator::trades::dto::{TradeBody, TradeDetailBody};
 use crate::operator::users::dto::{

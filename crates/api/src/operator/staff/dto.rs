@@ -1,7 +1,7 @@
-//! Staff members and sessions on the wire.
+//! Staff members on the wire.
 
+use opinion_app::StaffWithPassword;
 use opinion_app::model::StaffMember;
-use opinion_app::{StaffWithPassword, StartedSession};
 use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
 use utoipa::ToSchema;
@@ -100,40 +100,4 @@ pub struct ResetPasswordBody {
     /// The new password (12 to 256 characters); generated and returned once when absent.
     #[serde(default)]
     pub password: Option<String>,
-}
-
-/// Login credentials.
-#[derive(Debug, Deserialize, ToSchema)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct LoginBody {
-    /// Login e-mail.
-    pub email: String,
-    /// Password.
-    pub password: String,
-}
-
-/// A started session.
-#[derive(Debug, Serialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct SessionBody {
-    /// Send as `Authorization: Bearer …` (browsers get it as an HttpOnly cookie too).
-    pub token: String,
-    /// `ses_…`
-    pub session_id: String,
-    /// When the session stops working (UTC).
-    #[serde(with = "time::serde::rfc3339")]
-    pub expires_at: OffsetDateTime,
-    /// Who logged in.
-    pub staff: StaffBody,
-}
-
-impl From<StartedSession> for SessionBody {
-    fn from(started: StartedSession) -> Self {
-        Self {
-            token: started.token,
-            session_id: started.session.id.to_string(),
-            expires_at: started.session.expires_at,
-            staff: started.member.into(),
-        }
-    }
 }

@@ -6,7 +6,7 @@ use actix_web::{HttpResponse, web};
 
 use crate::http::auth::{Caller, SESSION_COOKIE};
 use crate::http::error::ApiError;
-use crate::operator::staff::dto::{LoginBody, SessionBody};
+use crate::operator::staff::sessions::dto::{LoginBody, SessionBody};
 use crate::state::ApiState;
 
 /// Logs a member in: the token is in the body and in an HttpOnly, SameSite=Strict cookie.
