@@ -4,7 +4,10 @@
 //! Every tenant-owned query filters by `operator_id` (DESIGN.md §3); the only reads
 //! that do not are the two platform-wide lookups the ports define: an API key by its
 //! secret's hash and a staff login by e-mail. Signing secrets are sealed at rest
-//! (`sealing.rs`) under the data key the store is given.
+//! (`db/sealing.rs`) under the data key the store is given.
+//!
+//! One folder per feature, as in the app: `access/`, `wallet/`, `webhooks/`, `opinion/`
+//! (`trading/`, `settlement/`, `reads/`) and `simulator/`; `db/` holds what they share.
 
 mod access;
 mod db;

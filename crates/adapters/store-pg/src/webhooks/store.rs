@@ -1,5 +1,6 @@
 //! `WebhookStore` for `PgStore`: each method is one transaction or one query, written in
-//! the `webhook_*.rs` file of its concern.
+//! the file of its concern in this folder (`endpoints.rs`, `deliveries.rs`, `claims.rs`,
+//! `attempts.rs`).
 
 use async_trait::async_trait;
 use opinion_app::model::{

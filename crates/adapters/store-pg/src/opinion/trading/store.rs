@@ -1,4 +1,4 @@
-//! `TradingStore` for PostgreSQL: the atomic step (`trading_apply.rs`), markets, the
+//! `TradingStore` for PostgreSQL: the atomic step (`apply.rs`), markets, the
 //! launch and player session rows, and the finds of the write path. Every tenant query
 //! names the operator.
 

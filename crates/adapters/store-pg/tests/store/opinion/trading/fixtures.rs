@@ -1,4 +1,5 @@
-//! Trading seeds with sensible defaults, for the reads' store tests.
+//! Trading seeds with sensible defaults, shared by the opinion store's tests (market
+//! visibility, settlement and the reads).
 
 use opinion_testkit::{MarketSeed, PoolSeed, Seeder, TestDatabase, TradeSeed, UserSeed, ulid_at};
 use time::OffsetDateTime;
