@@ -8,7 +8,7 @@ use crate::http::error::ApiError;
 use crate::http::extract::optional_json;
 use crate::operator::wallet_adapter::dto::{PutWalletAdapterBody, SavedWalletAdapterBody, WalletAdapterBody};
 use crate::operator::wallet_adapter::wallet_test::dto::{WalletTestBody, WalletTestReportBody};
-use crate::simulator::users::handlers::minor_units;
+use crate::shared::minor_units::minor_units;
 use crate::state::ApiState;
 
 /// The operator's configuration, without its secret; 404 until it is set.

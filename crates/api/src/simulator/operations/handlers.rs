@@ -11,8 +11,9 @@ use opinion_market::{OrderKind, Outcome, Resolution};
 use crate::http::auth::Caller;
 use crate::http::error::ApiError;
 use crate::http::extract::path_id;
+use crate::shared::minor_units::minor_units;
+use crate::simulator::available::simulator;
 use crate::simulator::users::dto::{FaultBody, OperationReportBody, ScenarioBody, UserOperationBody};
-use crate::simulator::users::handlers::{minor_units, simulator};
 use crate::state::ApiState;
 
 fn required<'a>(field: &'static str, value: Option<&'a str>) -> Result<&'a str, ApiError> {

@@ -14,7 +14,7 @@ use opinion_app::{SIMULATOR_WALLET_PREFIX, SimulatedWalletCall, SimulatedWalletR
 use opinion_wallet::{BALANCE_PATH, MUTATIONS_PATH, WalletAnswer};
 
 use crate::http::error::ApiError;
-use crate::simulator::users::handlers::simulator;
+use crate::simulator::available::simulator;
 use crate::state::ApiState;
 
 /// Mounts the simulated wallet's two routes.

@@ -2,32 +2,20 @@
 //! wallets (development and staging only; production answers 404, see `simulator_gate`).
 
 use actix_web::{HttpResponse, web};
-use opinion_app::{NewSimulatedUser, SimulatedUserChange, Simulator};
+use opinion_app::{NewSimulatedUser, SimulatedUserChange};
 
 use crate::http::auth::Caller;
 use crate::http::error::ApiError;
 use crate::http::extract::path_id;
 use crate::shared::list::ListBody;
+use crate::shared::minor_units::minor_units;
 use crate::shared::page_query::PageQuery;
+use crate::simulator::available::simulator;
 use crate::simulator::users::dto::{
     CreateSimulatedUserBody, PutSimulatedWalletBody, SimulatedUserBody, SimulatedWalletBody, UpdateSimulatedUserBody,
     WalletLogEntryBody,
 };
 use crate::state::ApiState;
-
-/// The simulator, or 404 where there is none (production).
-pub(crate) fn simulator(state: &ApiState) -> Result<&Simulator, ApiError> {
-    state.simulator.as_ref().ok_or(ApiError::NotAvailableInProduction)
-}
-
-/// An integer string field of minor units.
-pub(crate) fn minor_units(field: &'static str, text: &str) -> Result<i64, ApiError> {
-    let valid = !text.is_empty() && text.len() <= 18 && text.bytes().all(|b| b.is_ascii_digit());
-    valid
-        .then(|| text.parse().ok())
-        .flatten()
-        .ok_or_else(|| opinion_app::AppError::invalid(field, "must be an integer string of minor units").into())
-}
 
 /// Lists the operator's simulated users, newest first.
 pub async fn list(
