@@ -23,6 +23,7 @@ use crate::operator::staff::sessions::handlers as staff_sessions;
 use crate::operator::trades::handlers as trades;
 use crate::operator::users::handlers as users;
 use crate::operator::wallet_adapter::handlers as wallet_adapter;
+use crate::operator::wallet_adapter::wallet_test::handlers as wallet_test;
 use crate::operator::webhooks::deliveries::handlers as webhooks_deliveries;
 use crate::operator::webhooks::endpoints::handlers as webhooks_endpoints;
 use crate::simulator::operations::handlers as simulator_operations;
@@ -144,7 +145,7 @@ fn handler(id: RouteId) -> Handler {
         R::ResolutionsList => Bound(|r| r.to(payouts::resolutions)),
         R::RedemptionsList => Bound(|r| r.to(payouts::redemptions)),
         R::BalanceOperationsList => Bound(|r| r.to(balance_operations::list)),
-        R::WalletAdapterTest => Bound(|r| r.to(wallet_adapter::test)),
+        R::WalletAdapterTest => Bound(|r| r.to(wallet_test::test)),
         R::SimulatorUsersList => Bound(|r| r.to(simulator::list)),
         R::SimulatorUserGet => Bound(|r| r.to(simulator::get)),
         R::SimulatorWalletGet => Bound(|r| r.to(simulator::wallet)),

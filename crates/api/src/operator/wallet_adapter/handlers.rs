@@ -1,14 +1,11 @@
 //! `/api/operator/wallet-adapter`: read and set the operator's wallet adapter.
 
 use actix_web::{HttpResponse, web};
-use opinion_app::{WalletAdapterChange, WalletTestRequest};
+use opinion_app::WalletAdapterChange;
 
 use crate::http::auth::Caller;
 use crate::http::error::ApiError;
-use crate::http::extract::optional_json;
 use crate::operator::wallet_adapter::dto::{PutWalletAdapterBody, SavedWalletAdapterBody, WalletAdapterBody};
-use crate::operator::wallet_adapter::wallet_test::dto::{WalletTestBody, WalletTestReportBody};
-use crate::shared::minor_units::minor_units;
 use crate::state::ApiState;
 
 /// The operator's configuration, without its secret; 404 until it is set.
@@ -37,19 +34,4 @@ pub async fn put(
         HttpResponse::Ok()
     };
     Ok(response.json(SavedWalletAdapterBody::from(saved)))
-}
-
-/// Runs the full-contract test against the configured adapter and answers its report.
-pub async fn test(state: web::Data<ApiState>, caller: Caller, body: web::Bytes) -> Result<HttpResponse, ApiError> {
-    let body: WalletTestBody = optional_json(&body)?;
-    let request = WalletTestRequest {
-        external_user_id: body.external_user_id,
-        amount: body
-            .amount
-            .as_deref()
-            .map(|text| minor_units("amount", text))
-            .transpose()?,
-    };
-    let report = state.wallet_test.run(&caller.0, request).await?;
-    Ok(HttpResponse::Ok().json(WalletTestReportBody::from(report)))
 }
