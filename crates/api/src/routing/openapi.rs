@@ -44,10 +44,9 @@ use crate::operator::webhooks::endpoints::dto::{
 };
 use crate::routing::router::is_implemented;
 use crate::shared::page_query::PageQuery;
-use crate::simulator::users::dto::{
-    CreateSimulatedUserBody, FaultBody, OperationReportBody, PutSimulatedWalletBody, ReportStepBody, ScenarioBody,
-    SimulatedUserBody, SimulatedWalletBody, UpdateSimulatedUserBody, UserOperationBody, WalletLogEntryBody,
-};
+use crate::simulator::operations::dto::{OperationReportBody, ReportStepBody, ScenarioBody, UserOperationBody};
+use crate::simulator::users::dto::{CreateSimulatedUserBody, FaultBody, SimulatedUserBody, UpdateSimulatedUserBody};
+use crate::simulator::wallets::dto::{PutSimulatedWalletBody, SimulatedWalletBody, WalletLogEntryBody};
 use crate::views::HTML_UTF8;
 use crate::views::dto::PortfolioLinkQuery;
 
