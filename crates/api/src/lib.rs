@@ -47,7 +47,7 @@ pub fn app(
         .route("/readyz", web::get().to(operational::handlers::readyz))
         .route("/play", web::get().to(views::play_page))
         .route(
-            operator::users::handlers::PORTFOLIO_VIEW_PATH,
+            views::handlers::PORTFOLIO_VIEW_PATH,
             web::get().to(views::handlers::portfolio),
         )
         .configure(routing::router::mount)

@@ -33,7 +33,6 @@ use crate::operator::users::dto::{
     PortfolioBody, PortfolioLinkBody, PortfolioLinkRequestBody, PortfolioTotalsBody, PositionBody, UserBody,
 };
 use crate::operator::users::dto::{PortfolioQuery, UsersQuery};
-use crate::operator::users::handlers::PORTFOLIO_VIEW_PATH;
 use crate::operator::wallet_adapter::dto::{PutWalletAdapterBody, SavedWalletAdapterBody, WalletAdapterBody};
 use crate::operator::wallet_adapter::wallet_test::dto::{
     CheckBody, ExchangeBody, WalletTestBody, WalletTestReportBody,
@@ -49,6 +48,7 @@ use crate::simulator::users::dto::{CreateSimulatedUserBody, FaultBody, Simulated
 use crate::simulator::wallets::dto::{PutSimulatedWalletBody, SimulatedWalletBody, WalletLogEntryBody};
 use crate::views::HTML_UTF8;
 use crate::views::dto::PortfolioLinkQuery;
+use crate::views::handlers::PORTFOLIO_VIEW_PATH;
 
 /// What a built route reads and answers, for the document.
 struct Shape {

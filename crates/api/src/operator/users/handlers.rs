@@ -9,10 +9,8 @@ use crate::operator::users::dto::{PortfolioBody, PortfolioLinkBody, PortfolioLin
 use crate::operator::users::dto::{PortfolioQuery, UsersQuery};
 use crate::shared::list::ListBody;
 use crate::state::ApiState;
+use crate::views::handlers::PORTFOLIO_VIEW_PATH;
 use crate::views::{page_response, portfolio_page};
-
-/// Where the public portfolio page is served, below the public base URL.
-pub const PORTFOLIO_VIEW_PATH: &str = "/views/portfolio";
 
 /// Lists the operator's players, newest first.
 pub async fn list(
