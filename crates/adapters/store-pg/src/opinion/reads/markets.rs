@@ -7,10 +7,10 @@ use opinion_app::model::OperatorMarket;
 use opinion_app::ports::{MarketFilter, StoreError};
 use opinion_core::{MarketKind, OperatorId, Page, PageRequest};
 
-use super::overfetch;
 use crate::db::error::from_diesel;
 use crate::db::ids::uuid_of;
 use crate::db::schema::{market_pools, markets};
+use crate::opinion::reads::page::overfetch;
 use crate::opinion::trading::finds::operator_market;
 use crate::opinion::trading::rows::OperatorMarketRow;
 

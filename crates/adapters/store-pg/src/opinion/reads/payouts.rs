@@ -6,10 +6,11 @@ use opinion_app::model::{MarketResolution, Redemption};
 use opinion_app::ports::{RedemptionFilter, ResolutionFilter, StoreError};
 use opinion_core::{MarketKind, OperatorId, Page, PageRequest, RedemptionKind};
 
-use super::{overfetch, users as players};
 use crate::db::error::from_diesel;
 use crate::db::ids::uuid_of;
 use crate::db::schema::{market_resolutions, redemptions};
+use crate::opinion::reads::page::overfetch;
+use crate::opinion::reads::users as players;
 use crate::opinion::settlement::rows::{MarketResolutionRow, RedemptionRow};
 
 /// One page of resolutions, newest market first.
