@@ -40,6 +40,7 @@ pub fn app(
 > {
     App::new()
         .app_data(web::Data::new(state))
+        .app_data(web::Data::new(routing::openapi::document()))
         .app_data(http::extract::json_config())
         .app_data(http::extract::query_config())
         .wrap(from_fn(http::request_id::middleware))
