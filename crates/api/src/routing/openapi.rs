@@ -16,19 +16,17 @@ use utoipa::openapi::{
 
 use crate::http::problem::{PROBLEM_JSON, Problem};
 use crate::operator::api_keys::dto::{ApiKeyBody, CreateApiKeyBody, CreatedApiKeyBody};
-use crate::operator::balance_operations::dto::BalanceOperationsQuery;
-use crate::operator::balance_operations::dto::{BalanceOperationBody, StepBody};
+use crate::operator::balance_operations::dto::{BalanceOperationBody, BalanceOperationsQuery, StepBody};
 use crate::operator::launch::dto::{LaunchBody, LaunchedBody, PlayerBody};
-use crate::operator::markets::dto::{MarketBody, TrendingBody, TrendingMarketBody, TrendingScoreBody, VisibilityBody};
-use crate::operator::markets::dto::{MarketsQuery, TrendingQuery};
-use crate::operator::payouts::dto::{RedemptionBody, ResolutionBody};
-use crate::operator::payouts::dto::{RedemptionsQuery, ResolutionsQuery};
+use crate::operator::markets::dto::{
+    MarketBody, MarketsQuery, TrendingBody, TrendingMarketBody, TrendingQuery, TrendingScoreBody, VisibilityBody,
+};
+use crate::operator::payouts::dto::{RedemptionBody, RedemptionsQuery, ResolutionBody, ResolutionsQuery};
 use crate::operator::staff::dto::{
     CreateStaffBody, ResetPasswordBody, StaffBody, StaffWithPasswordBody, UpdateStaffBody,
 };
 use crate::operator::staff::sessions::dto::{LoginBody, SessionBody};
-use crate::operator::trades::dto::{HistoryQuery, TradesQuery};
-use crate::operator::trades::dto::{TradeBody, TradeDetailBody};
+use crate::operator::trades::dto::{HistoryQuery, TradeBody, TradeDetailBody, TradesQuery};
 use crate::operator::users::dto::{
     PortfolioBody, PortfolioLinkBody, PortfolioLinkRequestBody, PortfolioTotalsBody, PositionBody, UserBody,
 };

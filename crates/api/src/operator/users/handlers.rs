@@ -5,8 +5,9 @@ use actix_web::{HttpResponse, web};
 
 use crate::http::auth::Caller;
 use crate::http::error::ApiError;
-use crate::operator::users::dto::{PortfolioBody, PortfolioLinkBody, PortfolioLinkRequestBody, UserBody};
-use crate::operator::users::dto::{PortfolioQuery, UsersQuery};
+use crate::operator::users::dto::{
+    PortfolioBody, PortfolioLinkBody, PortfolioLinkRequestBody, PortfolioQuery, UserBody, UsersQuery,
+};
 use crate::shared::list::ListBody;
 use crate::state::ApiState;
 use crate::views::handlers::PORTFOLIO_VIEW_PATH;
