@@ -1,6 +1,7 @@
 //! Liveness, readiness and the OpenAPI document.
 
 use actix_web::{HttpResponse, web};
+use opinion_access::RouteId;
 use serde_json::json;
 use utoipa::openapi::OpenApi;
 
@@ -23,6 +24,13 @@ pub async fn readyz(state: web::Data<ApiState>) -> Result<HttpResponse, ApiError
 }
 
 /// The OpenAPI 3.1 document of every route, as the application registered it.
+#[utoipa::path(
+    get,
+    path = RouteId::OpenApiDocument.spec().path,
+    responses(
+        (status = 200, description = "this document", body = serde_json::Value),
+    ),
+)]
 pub async fn openapi_document(document: web::Data<OpenApi>) -> HttpResponse {
     HttpResponse::Ok().json(document.get_ref())
 }

@@ -1,17 +1,30 @@
 //! `/api/operator/api-keys`: create, list, revoke.
 
 use actix_web::{HttpResponse, web};
+use opinion_access::RouteId;
 use opinion_app::NewApiKey;
 
 use crate::http::auth::Caller;
 use crate::http::error::ApiError;
 use crate::http::extract::path_id;
+use crate::http::problem_responses::{
+    InvalidRequest, NotFound, PayloadTooLarge, ScopeEscalation, UnsupportedMediaType,
+};
 use crate::operator::api_keys::dto::{ApiKeyBody, CreateApiKeyBody, CreatedApiKeyBody};
 use crate::shared::list::ListBody;
 use crate::shared::page_query::PageQuery;
 use crate::state::ApiState;
 
 /// Lists the operator's API keys, newest first.
+#[utoipa::path(
+    get,
+    path = RouteId::ApiKeysList.spec().path,
+    params(PageQuery),
+    responses(
+        (status = 200, description = "one page of keys, newest first", body = ListBody<ApiKeyBody>),
+        InvalidRequest,
+    ),
+)]
 pub async fn list(
     state: web::Data<ApiState>,
     caller: Caller,
@@ -22,6 +35,18 @@ pub async fn list(
 }
 
 /// Creates a key; its secret is in this response only.
+#[utoipa::path(
+    post,
+    path = RouteId::ApiKeyCreate.spec().path,
+    request_body = CreateApiKeyBody,
+    responses(
+        (status = 201, description = "the key, with its secret shown this once", body = CreatedApiKeyBody),
+        InvalidRequest,
+        ScopeEscalation,
+        PayloadTooLarge,
+        UnsupportedMediaType,
+    ),
+)]
 pub async fn create(
     state: web::Data<ApiState>,
     caller: Caller,
@@ -38,6 +63,16 @@ pub async fn create(
 }
 
 /// Revokes a key at once, on every instance.
+#[utoipa::path(
+    post,
+    path = RouteId::ApiKeyRevoke.spec().path,
+    params(("id" = String, Path, description = "`key_…`")),
+    responses(
+        (status = 200, description = "the revoked key", body = ApiKeyBody),
+        InvalidRequest,
+        NotFound,
+    ),
+)]
 pub async fn revoke(
     state: web::Data<ApiState>,
     caller: Caller,

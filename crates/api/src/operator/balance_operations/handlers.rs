@@ -1,14 +1,25 @@
 //! `/api/operator/balance-operations`: every wallet call made for the operator's players.
 
 use actix_web::{HttpResponse, web};
+use opinion_access::RouteId;
 
 use crate::http::auth::Caller;
 use crate::http::error::ApiError;
+use crate::http::problem_responses::InvalidRequest;
 use crate::operator::balance_operations::dto::{BalanceOperationBody, BalanceOperationsQuery};
 use crate::shared::list::ListBody;
 use crate::state::ApiState;
 
 /// Lists the operator's wallet operations, newest first.
+#[utoipa::path(
+    get,
+    path = RouteId::BalanceOperationsList.spec().path,
+    params(BalanceOperationsQuery),
+    responses(
+        (status = 200, description = "one page of wallet operations, newest first", body = ListBody<BalanceOperationBody>),
+        InvalidRequest,
+    ),
+)]
 pub async fn list(
     state: web::Data<ApiState>,
     caller: Caller,

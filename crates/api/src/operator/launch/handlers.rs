@@ -1,14 +1,29 @@
 //! `POST /api/operator/launch`: create or update the player and hand out a launch.
 
 use actix_web::{HttpResponse, web};
+use opinion_access::RouteId;
 use opinion_app::LaunchRequest;
 
 use crate::http::auth::Caller;
 use crate::http::error::ApiError;
+use crate::http::problem::{PROBLEM_JSON, Problem};
+use crate::http::problem_responses::{InvalidRequest, PayloadTooLarge, UnsupportedMediaType};
 use crate::operator::launch::dto::{LaunchBody, LaunchedBody};
 use crate::state::ApiState;
 
 /// Launches a player into the hosted app.
+#[utoipa::path(
+    post,
+    path = RouteId::Launch.spec().path,
+    request_body = LaunchBody,
+    responses(
+        (status = 201, description = "the launch: open `launchUrl` for the player", body = LaunchedBody),
+        InvalidRequest,
+        (status = 409, description = "`product_not_enabled`: the asked product is not enabled for this operator", body = Problem, content_type = PROBLEM_JSON),
+        PayloadTooLarge,
+        UnsupportedMediaType,
+    ),
+)]
 pub async fn launch(
     state: web::Data<ApiState>,
     caller: Caller,

@@ -2,16 +2,27 @@
 //! the visibility of a market to the operator's players.
 
 use actix_web::{HttpResponse, web};
+use opinion_access::RouteId;
 use opinion_core::PageLimit;
 
 use crate::http::auth::Caller;
 use crate::http::error::ApiError;
 use crate::http::extract::path_id;
+use crate::http::problem_responses::{InvalidRequest, NotFound, PayloadTooLarge, UnsupportedMediaType};
 use crate::operator::markets::dto::{MarketBody, MarketsQuery, TrendingBody, TrendingQuery, VisibilityBody};
 use crate::shared::list::ListBody;
 use crate::state::ApiState;
 
 /// Lists markets as the operator sees them, newest first.
+#[utoipa::path(
+    get,
+    path = RouteId::MarketsList.spec().path,
+    params(MarketsQuery),
+    responses(
+        (status = 200, description = "one page of markets, newest first", body = ListBody<MarketBody>),
+        InvalidRequest,
+    ),
+)]
 pub async fn list(
     state: web::Data<ApiState>,
     caller: Caller,
@@ -26,6 +37,15 @@ pub async fn list(
 }
 
 /// The operator's open, visible markets ranked by recent activity.
+#[utoipa::path(
+    get,
+    path = RouteId::MarketsTrending.spec().path,
+    params(TrendingQuery),
+    responses(
+        (status = 200, description = "the ranking, best first", body = TrendingBody),
+        InvalidRequest,
+    ),
+)]
 pub async fn trending(
     state: web::Data<ApiState>,
     caller: Caller,
@@ -43,6 +63,19 @@ pub async fn trending(
 }
 
 /// Shows or hides a market to the operator's players.
+#[utoipa::path(
+    post,
+    path = RouteId::MarketVisibilitySet.spec().path,
+    params(("id" = String, Path, description = "`mkt_…`")),
+    request_body = VisibilityBody,
+    responses(
+        (status = 200, description = "the market as the operator's players now see it", body = MarketBody),
+        InvalidRequest,
+        NotFound,
+        PayloadTooLarge,
+        UnsupportedMediaType,
+    ),
+)]
 pub async fn set_visibility(
     state: web::Data<ApiState>,
     caller: Caller,

@@ -1,14 +1,25 @@
 //! `/api/operator/resolutions` and `/api/operator/redemptions`.
 
 use actix_web::{HttpResponse, web};
+use opinion_access::RouteId;
 
 use crate::http::auth::Caller;
 use crate::http::error::ApiError;
+use crate::http::problem_responses::InvalidRequest;
 use crate::operator::payouts::dto::{RedemptionBody, RedemptionsQuery, ResolutionBody, ResolutionsQuery};
 use crate::shared::list::ListBody;
 use crate::state::ApiState;
 
 /// Lists what the operator's players were owed per resolved market, newest market first.
+#[utoipa::path(
+    get,
+    path = RouteId::ResolutionsList.spec().path,
+    params(ResolutionsQuery),
+    responses(
+        (status = 200, description = "one page of resolutions, newest market first", body = ListBody<ResolutionBody>),
+        InvalidRequest,
+    ),
+)]
 pub async fn resolutions(
     state: web::Data<ApiState>,
     caller: Caller,
@@ -23,6 +34,15 @@ pub async fn resolutions(
 }
 
 /// Lists the payouts of positions, newest first.
+#[utoipa::path(
+    get,
+    path = RouteId::RedemptionsList.spec().path,
+    params(RedemptionsQuery),
+    responses(
+        (status = 200, description = "one page of redemptions, newest first", body = ListBody<RedemptionBody>),
+        InvalidRequest,
+    ),
+)]
 pub async fn redemptions(
     state: web::Data<ApiState>,
     caller: Caller,

@@ -1,11 +1,16 @@
 //! `/api/operator/staff`: dashboard staff management (staff sessions only).
 
 use actix_web::{HttpResponse, web};
+use opinion_access::RouteId;
 use opinion_app::{NewStaff, StaffChange};
 
 use crate::http::auth::Caller;
 use crate::http::error::ApiError;
 use crate::http::extract::{optional_json, path_id};
+use crate::http::problem::{PROBLEM_JSON, Problem};
+use crate::http::problem_responses::{
+    InvalidRequest, NotFound, PayloadTooLarge, ScopeEscalation, UnsupportedMediaType,
+};
 use crate::operator::staff::dto::{
     CreateStaffBody, ResetPasswordBody, StaffBody, StaffWithPasswordBody, UpdateStaffBody,
 };
@@ -14,6 +19,15 @@ use crate::shared::page_query::PageQuery;
 use crate::state::ApiState;
 
 /// Lists the operator's staff, newest first.
+#[utoipa::path(
+    get,
+    path = RouteId::StaffList.spec().path,
+    params(PageQuery),
+    responses(
+        (status = 200, description = "one page of members, newest first", body = ListBody<StaffBody>),
+        InvalidRequest,
+    ),
+)]
 pub async fn list(
     state: web::Data<ApiState>,
     caller: Caller,
@@ -24,6 +38,19 @@ pub async fn list(
 }
 
 /// Adds a member.
+#[utoipa::path(
+    post,
+    path = RouteId::StaffCreate.spec().path,
+    request_body = CreateStaffBody,
+    responses(
+        (status = 201, description = "the member, with the password when the service chose it", body = StaffWithPasswordBody),
+        InvalidRequest,
+        ScopeEscalation,
+        (status = 409, description = "`staff_email_taken`: a member with this e-mail address exists", body = Problem, content_type = PROBLEM_JSON),
+        PayloadTooLarge,
+        UnsupportedMediaType,
+    ),
+)]
 pub async fn create(
     state: web::Data<ApiState>,
     caller: Caller,
@@ -41,6 +68,20 @@ pub async fn create(
 }
 
 /// Changes a member's name, scopes or status.
+#[utoipa::path(
+    patch,
+    path = RouteId::StaffUpdate.spec().path,
+    params(("id" = String, Path, description = "`stf_…`")),
+    request_body = UpdateStaffBody,
+    responses(
+        (status = 200, description = "the changed member", body = StaffBody),
+        InvalidRequest,
+        ScopeEscalation,
+        NotFound,
+        PayloadTooLarge,
+        UnsupportedMediaType,
+    ),
+)]
 pub async fn update(
     state: web::Data<ApiState>,
     caller: Caller,
@@ -59,6 +100,18 @@ pub async fn update(
 }
 
 /// Sets a new password and ends the member's sessions.
+#[utoipa::path(
+    post,
+    path = RouteId::StaffPasswordReset.spec().path,
+    params(("id" = String, Path, description = "`stf_…`")),
+    request_body(content = ResetPasswordBody, description = "An empty body also does: the service then generates the password."),
+    responses(
+        (status = 200, description = "the member, with the password when the service chose it", body = StaffWithPasswordBody),
+        InvalidRequest,
+        NotFound,
+        PayloadTooLarge,
+    ),
+)]
 pub async fn reset_password(
     state: web::Data<ApiState>,
     caller: Caller,

@@ -7,20 +7,32 @@
 //! for the history of the player `view`, anything else must be a `trd_…` id.
 
 use actix_web::{HttpResponse, web};
+use opinion_access::RouteId;
 use opinion_core::{MarketId, MarketKind};
 
 use crate::http::auth::Caller;
 use crate::http::error::ApiError;
 use crate::http::extract::path_id;
+use crate::http::problem_responses::{InvalidRequest, NotFound};
 use crate::operator::trades::dto::{HistoryQuery, TradeBody, TradeDetailBody, TradesQuery};
 use crate::shared::list::ListBody;
 use crate::state::ApiState;
+use crate::views::HTML_UTF8;
 use crate::views::{history_page, page_response, trade_page};
 
 /// The last segment of the trade page's path.
 const VIEW_SEGMENT: &str = "view";
 
 /// Lists the operator's trades, newest first.
+#[utoipa::path(
+    get,
+    path = RouteId::TradesList.spec().path,
+    params(TradesQuery),
+    responses(
+        (status = 200, description = "one page of trades, newest first", body = ListBody<TradeBody>),
+        InvalidRequest,
+    ),
+)]
 pub async fn list(
     state: web::Data<ApiState>,
     caller: Caller,
@@ -35,12 +47,32 @@ pub async fn list(
 }
 
 /// One trade with its wallet operations.
+#[utoipa::path(
+    get,
+    path = RouteId::TradeGet.spec().path,
+    params(("tradeId" = String, Path, description = "`trd_…`")),
+    responses(
+        (status = 200, description = "the trade with its wallet operations", body = TradeDetailBody),
+        InvalidRequest,
+        NotFound,
+    ),
+)]
 pub async fn get(state: web::Data<ApiState>, caller: Caller, id: web::Path<String>) -> Result<HttpResponse, ApiError> {
     let detail = state.reads.trade(caller.0.operator_id, path_id(&id)?).await?;
     Ok(HttpResponse::Ok().json(TradeDetailBody::from(detail)))
 }
 
 /// One trade as a page, or the history of the player `view` when the id is a market's.
+#[utoipa::path(
+    get,
+    path = RouteId::TradeView.spec().path,
+    params(("tradeId" = String, Path, description = "`trd_…` (a `mkt_…` id reads the trades of the player called `view` in that market)"), HistoryQuery),
+    responses(
+        (status = 200, description = "an HTML page (UTF-8) with a restrictive Content-Security-Policy", body = String, content_type = HTML_UTF8),
+        InvalidRequest,
+        NotFound,
+    ),
+)]
 pub async fn view(
     state: web::Data<ApiState>,
     caller: Caller,
@@ -56,6 +88,16 @@ pub async fn view(
 }
 
 /// One player's trades in one market, as a page.
+#[utoipa::path(
+    get,
+    path = RouteId::TradeHistoryPage.spec().path,
+    params(("marketId" = String, Path, description = "`mkt_…`"), ("externalUserId" = String, Path, description = "the operator's id of the player"), HistoryQuery),
+    responses(
+        (status = 200, description = "an HTML page (UTF-8) with a restrictive Content-Security-Policy", body = String, content_type = HTML_UTF8),
+        InvalidRequest,
+        NotFound,
+    ),
+)]
 pub async fn history(
     state: web::Data<ApiState>,
     caller: Caller,

@@ -2,18 +2,30 @@
 //! signed link to a read-only portfolio page.
 
 use actix_web::{HttpResponse, web};
+use opinion_access::RouteId;
 
 use crate::http::auth::Caller;
 use crate::http::error::ApiError;
+use crate::http::problem_responses::{InvalidRequest, NotFound, PayloadTooLarge, UnsupportedMediaType};
 use crate::operator::users::dto::{
     PortfolioBody, PortfolioLinkBody, PortfolioLinkRequestBody, PortfolioQuery, UserBody, UsersQuery,
 };
 use crate::shared::list::ListBody;
 use crate::state::ApiState;
+use crate::views::HTML_UTF8;
 use crate::views::handlers::PORTFOLIO_VIEW_PATH;
 use crate::views::{page_response, portfolio_page};
 
 /// Lists the operator's players, newest first.
+#[utoipa::path(
+    get,
+    path = RouteId::UsersList.spec().path,
+    params(UsersQuery),
+    responses(
+        (status = 200, description = "one page of players, newest first", body = ListBody<UserBody>),
+        InvalidRequest,
+    ),
+)]
 pub async fn list(
     state: web::Data<ApiState>,
     caller: Caller,
@@ -28,6 +40,16 @@ pub async fn list(
 }
 
 /// One player's portfolio.
+#[utoipa::path(
+    get,
+    path = RouteId::UserPortfolio.spec().path,
+    params(PortfolioQuery),
+    responses(
+        (status = 200, description = "the player's portfolio", body = PortfolioBody),
+        InvalidRequest,
+        NotFound,
+    ),
+)]
 pub async fn portfolio(
     state: web::Data<ApiState>,
     caller: Caller,
@@ -41,6 +63,16 @@ pub async fn portfolio(
 }
 
 /// One player's portfolio as a page.
+#[utoipa::path(
+    get,
+    path = RouteId::UserPortfolioView.spec().path,
+    params(PortfolioQuery),
+    responses(
+        (status = 200, description = "an HTML page (UTF-8) with a restrictive Content-Security-Policy", body = String, content_type = HTML_UTF8),
+        InvalidRequest,
+        NotFound,
+    ),
+)]
 pub async fn portfolio_view(
     state: web::Data<ApiState>,
     caller: Caller,
@@ -55,6 +87,18 @@ pub async fn portfolio_view(
 }
 
 /// A signed, expiring link to a player's read-only portfolio page.
+#[utoipa::path(
+    post,
+    path = RouteId::PortfolioViewLink.spec().path,
+    request_body = PortfolioLinkRequestBody,
+    responses(
+        (status = 201, description = "the link; treat it as a secret", body = PortfolioLinkBody),
+        InvalidRequest,
+        NotFound,
+        PayloadTooLarge,
+        UnsupportedMediaType,
+    ),
+)]
 pub async fn portfolio_link(
     state: web::Data<ApiState>,
     caller: Caller,

@@ -3,6 +3,7 @@
 //! simulator's operations and scenarios, each answered with its step-by-step report.
 
 use actix_web::{HttpResponse, web};
+use opinion_access::RouteId;
 use opinion_access::{Requirement, Scope};
 use opinion_app::{AppError, Scenario, UserOperation};
 use opinion_core::{MarketId, SimulatorUserId};
@@ -11,6 +12,8 @@ use opinion_market::{OrderKind, Outcome, Resolution};
 use crate::http::auth::Caller;
 use crate::http::error::ApiError;
 use crate::http::extract::path_id;
+use crate::http::problem::{PROBLEM_JSON, Problem};
+use crate::http::problem_responses::{InvalidRequest, PayloadTooLarge, SimulatorNotFound, UnsupportedMediaType};
 use crate::shared::minor_units::minor_units;
 use crate::simulator::available::simulator;
 use crate::simulator::operations::dto::{OperationReportBody, ScenarioBody, UserOperationBody};
@@ -119,6 +122,19 @@ fn scenario(body: &ScenarioBody) -> Result<Scenario, ApiError> {
 }
 
 /// Runs an operation for one simulated user.
+#[utoipa::path(
+    post,
+    path = RouteId::SimulatorUserOperation.spec().path,
+    params(("id" = String, Path, description = "`smu_…`")),
+    request_body = UserOperationBody,
+    responses(
+        (status = 200, description = "the report; a step that failed is reported, not refused", body = OperationReportBody),
+        InvalidRequest,
+        SimulatorNotFound,
+        PayloadTooLarge,
+        UnsupportedMediaType,
+    ),
+)]
 pub async fn user_operation_run(
     state: web::Data<ApiState>,
     caller: Caller,
@@ -138,6 +154,20 @@ pub async fn user_operation_run(
 const CONNECT_WALLET: Requirement = Requirement::all_of(&[Scope::WalletAdapterWrite]);
 
 /// Runs an operator-wide scenario.
+#[utoipa::path(
+    post,
+    path = RouteId::SimulatorOperation.spec().path,
+    request_body = ScenarioBody,
+    responses(
+        (status = 200, description = "the report of every step", body = OperationReportBody),
+        InvalidRequest,
+        (status = 403, description = "the credential lacks a required scope or is of the wrong kind; `connect_wallet` also needs `wallet_adapter:write`", body = Problem, content_type = PROBLEM_JSON),
+        SimulatorNotFound,
+        (status = 409, description = "the scenario cannot run as asked: `no_simulated_users`, `not_a_simulator_market` or `market_traded_by_others`", body = Problem, content_type = PROBLEM_JSON),
+        PayloadTooLarge,
+        UnsupportedMediaType,
+    ),
+)]
 pub async fn scenario_run(
     state: web::Data<ApiState>,
     caller: Caller,

@@ -2,9 +2,11 @@
 //! log (development and staging only; production answers 404, see `simulator_gate`).
 
 use actix_web::{HttpResponse, web};
+use opinion_access::RouteId;
 
 use crate::http::auth::Caller;
 use crate::http::error::ApiError;
+use crate::http::problem_responses::{InvalidRequest, PayloadTooLarge, SimulatorNotFound, UnsupportedMediaType};
 use crate::shared::list::ListBody;
 use crate::shared::minor_units::minor_units;
 use crate::shared::page_query::PageQuery;
@@ -13,6 +15,16 @@ use crate::simulator::wallets::dto::{PutSimulatedWalletBody, SimulatedWalletBody
 use crate::state::ApiState;
 
 /// A simulated wallet: its balance and a page of its log.
+#[utoipa::path(
+    get,
+    path = RouteId::SimulatorWalletGet.spec().path,
+    params(("externalUserId" = String, Path, description = "the simulated user's id at the operator"), PageQuery),
+    responses(
+        (status = 200, description = "the wallet with one page of its log", body = SimulatedWalletBody),
+        InvalidRequest,
+        SimulatorNotFound,
+    ),
+)]
 pub async fn get(
     state: web::Data<ApiState>,
     caller: Caller,
@@ -28,6 +40,19 @@ pub async fn get(
 }
 
 /// Sets a simulated wallet's balance.
+#[utoipa::path(
+    put,
+    path = RouteId::SimulatorWalletPut.spec().path,
+    params(("externalUserId" = String, Path, description = "the simulated user's id at the operator")),
+    request_body = PutSimulatedWalletBody,
+    responses(
+        (status = 200, description = "the wallet with the first page of its log", body = SimulatedWalletBody),
+        InvalidRequest,
+        SimulatorNotFound,
+        PayloadTooLarge,
+        UnsupportedMediaType,
+    ),
+)]
 pub async fn put(
     state: web::Data<ApiState>,
     caller: Caller,

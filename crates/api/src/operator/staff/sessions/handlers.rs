@@ -3,13 +3,28 @@
 use actix_web::cookie::time::Duration as CookieDuration;
 use actix_web::cookie::{Cookie, SameSite};
 use actix_web::{HttpResponse, web};
+use opinion_access::RouteId;
 
 use crate::http::auth::{Caller, SESSION_COOKIE};
 use crate::http::error::ApiError;
+use crate::http::problem::{PROBLEM_JSON, Problem};
+use crate::http::problem_responses::{InvalidRequest, PayloadTooLarge, UnsupportedMediaType};
 use crate::operator::staff::sessions::dto::{LoginBody, SessionBody};
 use crate::state::ApiState;
 
 /// Logs a member in: the token is in the body and in an HttpOnly, SameSite=Strict cookie.
+#[utoipa::path(
+    post,
+    path = RouteId::StaffSessionCreate.spec().path,
+    request_body = LoginBody,
+    responses(
+        (status = 201, description = "the session; its token is also set in the HttpOnly `opinion_session` cookie", body = SessionBody),
+        InvalidRequest,
+        (status = 401, description = "`login_failed` (no member with this e-mail and password) or `staff_disabled`", body = Problem, content_type = PROBLEM_JSON),
+        PayloadTooLarge,
+        UnsupportedMediaType,
+    ),
+)]
 pub async fn create(state: web::Data<ApiState>, body: web::Json<LoginBody>) -> Result<HttpResponse, ApiError> {
     let started = state.access.start_session(&body.email, &body.password).await?;
     let lifetime = started.session.expires_at - started.session.created_at;
@@ -22,6 +37,13 @@ pub async fn create(state: web::Data<ApiState>, body: web::Json<LoginBody>) -> R
 }
 
 /// Ends the caller's session and clears the cookie.
+#[utoipa::path(
+    delete,
+    path = RouteId::StaffSessionEnd.spec().path,
+    responses(
+        (status = 204, description = "the session is over and the cookie cleared"),
+    ),
+)]
 pub async fn end(state: web::Data<ApiState>, caller: Caller) -> Result<HttpResponse, ApiError> {
     state.access.end_session(&caller.0).await?;
     let cookie = session_cookie(&state, String::new(), CookieDuration::ZERO);

@@ -2,16 +2,30 @@
 //! wallet adapter.
 
 use actix_web::{HttpResponse, web};
+use opinion_access::RouteId;
 use opinion_app::WalletTestRequest;
 
 use crate::http::auth::Caller;
 use crate::http::error::ApiError;
 use crate::http::extract::optional_json;
+use crate::http::problem::{PROBLEM_JSON, Problem};
+use crate::http::problem_responses::{InvalidRequest, PayloadTooLarge};
 use crate::operator::wallet_adapter::wallet_test::dto::{WalletTestBody, WalletTestReportBody};
 use crate::shared::minor_units::minor_units;
 use crate::state::ApiState;
 
 /// Runs the full-contract test against the configured adapter and answers its report.
+#[utoipa::path(
+    post,
+    path = RouteId::WalletAdapterTest.spec().path,
+    request_body(content = WalletTestBody, description = "An empty body also does: every field has a default."),
+    responses(
+        (status = 200, description = "the report, failing checks included", body = WalletTestReportBody),
+        InvalidRequest,
+        (status = 409, description = "`wallet_adapter_not_configured`: configure the wallet adapter first", body = Problem, content_type = PROBLEM_JSON),
+        PayloadTooLarge,
+    ),
+)]
 pub async fn test(state: web::Data<ApiState>, caller: Caller, body: web::Bytes) -> Result<HttpResponse, ApiError> {
     let body: WalletTestBody = optional_json(&body)?;
     let request = WalletTestRequest {

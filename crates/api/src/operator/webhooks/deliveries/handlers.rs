@@ -4,6 +4,7 @@ use std::fmt::Display;
 use std::str::FromStr;
 
 use actix_web::{HttpResponse, web};
+use opinion_access::RouteId;
 use opinion_app::AppError;
 use opinion_app::model::DeliveryFilter;
 use opinion_core::PageRequest;
@@ -13,6 +14,8 @@ use time::format_description::well_known::Rfc3339;
 use crate::http::auth::Caller;
 use crate::http::error::ApiError;
 use crate::http::extract::path_id;
+use crate::http::problem::{PROBLEM_JSON, Problem};
+use crate::http::problem_responses::{InvalidRequest, NotFound};
 use crate::operator::webhooks::deliveries::dto::{DeliveryQuery, WebhookDeliveryBody};
 use crate::shared::list::ListBody;
 use crate::shared::page_query::PageQuery;
@@ -46,6 +49,15 @@ fn filter_of(query: &DeliveryQuery) -> Result<DeliveryFilter, ApiError> {
 }
 
 /// Lists deliveries with their attempts, newest first, filtered.
+#[utoipa::path(
+    get,
+    path = RouteId::WebhookDeliveriesList.spec().path,
+    params(DeliveryQuery),
+    responses(
+        (status = 200, description = "one page of deliveries with their attempts, newest first", body = ListBody<WebhookDeliveryBody>),
+        InvalidRequest,
+    ),
+)]
 pub async fn list(
     state: web::Data<ApiState>,
     caller: Caller,
@@ -62,6 +74,18 @@ pub async fn list(
 }
 
 /// Sends a delivery again now as a manual attempt and returns it with the attempt.
+#[utoipa::path(
+    post,
+    path = RouteId::WebhookDeliveryReplay.spec().path,
+    params(("id" = String, Path, description = "`whd_…`")),
+    responses(
+        (status = 200, description = "the delivery with the new attempt", body = WebhookDeliveryBody),
+        InvalidRequest,
+        NotFound,
+        (status = 409, description = "`webhook_endpoint_disabled`: the delivery's endpoint is disabled or deleted", body = Problem, content_type = PROBLEM_JSON),
+        (status = 429, description = "`rate_limited`: the endpoint's rate limit allows no attempt now", body = Problem, content_type = PROBLEM_JSON, headers(("Retry-After" = u64, description = "Seconds until an attempt is allowed."))),
+    ),
+)]
 pub async fn replay(
     state: web::Data<ApiState>,
     caller: Caller,

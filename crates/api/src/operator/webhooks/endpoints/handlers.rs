@@ -1,11 +1,14 @@
 //! `/api/operator/webhooks/endpoints`: register, list, change (rotate the secret), delete.
 
 use actix_web::{HttpResponse, web};
+use opinion_access::RouteId;
 use opinion_app::{NewWebhookEndpoint, WebhookEndpointChange};
 
 use crate::http::auth::Caller;
 use crate::http::error::ApiError;
 use crate::http::extract::path_id;
+use crate::http::problem::{PROBLEM_JSON, Problem};
+use crate::http::problem_responses::{InvalidRequest, NotFound, PayloadTooLarge, UnsupportedMediaType};
 use crate::operator::webhooks::endpoints::dto::{
     CreateWebhookEndpointBody, UpdateWebhookEndpointBody, WebhookEndpointBody, WebhookEndpointWithSecretBody,
 };
@@ -14,6 +17,15 @@ use crate::shared::page_query::PageQuery;
 use crate::state::ApiState;
 
 /// Lists the operator's endpoints, newest first.
+#[utoipa::path(
+    get,
+    path = RouteId::WebhookEndpointsList.spec().path,
+    params(PageQuery),
+    responses(
+        (status = 200, description = "one page of endpoints, newest first", body = ListBody<WebhookEndpointBody>),
+        InvalidRequest,
+    ),
+)]
 pub async fn list(
     state: web::Data<ApiState>,
     caller: Caller,
@@ -24,6 +36,17 @@ pub async fn list(
 }
 
 /// Registers an endpoint; its signing secret is in this response only.
+#[utoipa::path(
+    post,
+    path = RouteId::WebhookEndpointCreate.spec().path,
+    request_body = CreateWebhookEndpointBody,
+    responses(
+        (status = 201, description = "the endpoint, with its signing secret shown this once", body = WebhookEndpointWithSecretBody),
+        InvalidRequest,
+        PayloadTooLarge,
+        UnsupportedMediaType,
+    ),
+)]
 pub async fn create(
     state: web::Data<ApiState>,
     caller: Caller,
@@ -42,6 +65,20 @@ pub async fn create(
 }
 
 /// Changes an endpoint; with `rotateSecret: true` the new secret is in this response only.
+#[utoipa::path(
+    patch,
+    path = RouteId::WebhookEndpointUpdate.spec().path,
+    params(("id" = String, Path, description = "`whe_…`")),
+    request_body = UpdateWebhookEndpointBody,
+    responses(
+        (status = 200, description = "the changed endpoint, with the new secret when rotating", body = WebhookEndpointWithSecretBody),
+        InvalidRequest,
+        NotFound,
+        (status = 409, description = "`webhook_endpoint_changed`: it changed while this request was applied; read it again and retry", body = Problem, content_type = PROBLEM_JSON),
+        PayloadTooLarge,
+        UnsupportedMediaType,
+    ),
+)]
 pub async fn update(
     state: web::Data<ApiState>,
     caller: Caller,
@@ -62,7 +99,17 @@ pub async fn update(
     Ok(HttpResponse::Ok().json(WebhookEndpointWithSecretBody::from(changed)))
 }
 
-/// Deletes an endpoint (`DELETE …/{id}` or `POST …/{id}/delete`).
+/// Deletes an endpoint.
+#[utoipa::path(
+    delete,
+    path = RouteId::WebhookEndpointDelete.spec().path,
+    params(("id" = String, Path, description = "`whe_…`")),
+    responses(
+        (status = 204, description = "deleted"),
+        InvalidRequest,
+        NotFound,
+    ),
+)]
 pub async fn delete(
     state: web::Data<ApiState>,
     caller: Caller,
@@ -71,4 +118,23 @@ pub async fn delete(
     let id = path_id(&id)?;
     state.webhooks.delete_endpoint(&caller.0, id).await?;
     Ok(HttpResponse::NoContent().finish())
+}
+
+/// Deletes an endpoint, for clients that cannot send `DELETE`.
+#[utoipa::path(
+    post,
+    path = RouteId::WebhookEndpointDeleteByPost.spec().path,
+    params(("id" = String, Path, description = "`whe_…`")),
+    responses(
+        (status = 204, description = "deleted"),
+        InvalidRequest,
+        NotFound,
+    ),
+)]
+pub async fn delete_by_post(
+    state: web::Data<ApiState>,
+    caller: Caller,
+    id: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    delete(state, caller, id).await
 }

@@ -1,0 +1,78 @@
+//! The operations the handlers document in their own `#[utoipa::path]` attributes, with
+//! every schema their bodies, parameters and responses use.
+
+use utoipa::OpenApi;
+
+use crate::http::problem::Problem;
+use crate::operational::handlers as operational;
+use crate::operator::api_keys::handlers as api_keys;
+use crate::operator::balance_operations::handlers as balance_operations;
+use crate::operator::launch::handlers as launch;
+use crate::operator::markets::handlers as markets;
+use crate::operator::payouts::handlers as payouts;
+use crate::operator::staff::handlers as staff;
+use crate::operator::staff::sessions::handlers as staff_sessions;
+use crate::operator::trades::handlers as trades;
+use crate::operator::users::handlers as users;
+use crate::operator::wallet_adapter::handlers as wallet_adapter;
+use crate::operator::wallet_adapter::wallet_test::handlers as wallet_test;
+use crate::operator::webhooks::deliveries::handlers as webhook_deliveries;
+use crate::operator::webhooks::endpoints::handlers as webhook_endpoints;
+use crate::simulator::operations::handlers as simulator_operations;
+use crate::simulator::users::handlers as simulator_users;
+use crate::simulator::wallets::handlers as simulator_wallets;
+use crate::views::handlers as views;
+
+/// The handlers' operations; `Problem` is named here because the shared problem responses
+/// refer to it without registering it.
+#[derive(OpenApi)]
+#[openapi(
+    paths(
+        operational::openapi_document,
+        launch::launch,
+        users::portfolio_link,
+        users::list,
+        users::portfolio,
+        users::portfolio_view,
+        markets::list,
+        markets::trending,
+        markets::set_visibility,
+        trades::list,
+        trades::get,
+        trades::view,
+        trades::history,
+        payouts::resolutions,
+        payouts::redemptions,
+        balance_operations::list,
+        wallet_adapter::get,
+        wallet_adapter::put,
+        wallet_test::test,
+        api_keys::list,
+        api_keys::create,
+        api_keys::revoke,
+        webhook_endpoints::list,
+        webhook_endpoints::create,
+        webhook_endpoints::update,
+        webhook_endpoints::delete,
+        webhook_endpoints::delete_by_post,
+        webhook_deliveries::list,
+        webhook_deliveries::replay,
+        simulator_users::list,
+        simulator_users::create,
+        simulator_users::get,
+        simulator_users::update,
+        simulator_wallets::get,
+        simulator_wallets::put,
+        simulator_operations::user_operation_run,
+        simulator_operations::scenario_run,
+        staff_sessions::create,
+        staff_sessions::end,
+        staff::list,
+        staff::create,
+        staff::update,
+        staff::reset_password,
+        views::portfolio,
+    ),
+    components(schemas(Problem))
+)]
+pub struct HandlerOperations;
