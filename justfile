@@ -18,6 +18,10 @@ lint:
 fmt:
     cargo fmt --all
 
+# Regenerate the committed OpenAPI snapshot (crates/api/openapi.json) from the handlers.
+openapi:
+    UPDATE_OPENAPI_SNAPSHOT=1 cargo test -p opinion-api --test openapi
+
 # Open psql on the private development database (start the service once first).
 db-shell:
     psql "postgres://postgres@127.0.0.1:$(sed -n 4p .data/pg/postmaster.pid)/opinion"
