@@ -12,9 +12,10 @@ mod wallet;
 
 use std::sync::Arc;
 
+use crate::opinion::settlement::Settlement;
+use crate::opinion::trading::Trading;
 use crate::ports::{Clock, OperatorStore, Random, SimulatorStore, WalletAdapterConfigStore};
-use crate::trading::{Settlement, Trading};
-use crate::wallet_adapters::WalletAdapters;
+use crate::wallet::WalletAdapters;
 
 pub use operations::{FaultRequest, UserOperation};
 pub use report::{OperationReport, ReportStep, StepOutcome};

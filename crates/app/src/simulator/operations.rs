@@ -7,13 +7,14 @@ use opinion_core::{MarketId, SimulatorUserId};
 use opinion_market::{OrderKind, Outcome, Side};
 use opinion_wallet::{BusinessAction, IdempotencyKey};
 
-use crate::AppError;
+use crate::access::Principal;
+use crate::error::AppError;
 use crate::model::{SimulatedFault, SimulatedUser, Trade};
-use crate::principal::Principal;
+use crate::opinion::trading::OrderRequest;
+use crate::players::{LaunchRequest, PlayerPrincipal};
 use crate::simulator::Simulator;
 use crate::simulator::report::OperationReport;
 use crate::simulator::users::UserRef;
-use crate::trading::{LaunchRequest, OrderRequest, PlayerPrincipal};
 
 /// Most faults one request queues.
 const MAX_FAULTS: usize = 20;

@@ -15,7 +15,7 @@ use opinion_wallet::{
 };
 use opinion_webhook::{DEFAULT_TOLERANCE_SECS, verify};
 
-use crate::AppError;
+use crate::error::AppError;
 use crate::model::{LogDelivery, SimulatedFault, WalletLogEntry};
 use crate::ports::{BalanceMove, SettledKey};
 use crate::simulator::Simulator;

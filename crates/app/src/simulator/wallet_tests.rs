@@ -13,9 +13,10 @@ use opinion_webhook::{SigningSecret, sign};
 use super::*;
 use crate::model::{SimulatedUser, WalletAdapterConfig};
 use crate::ports::{MockSimulatorStore, MockWalletAdapterConfigStore};
+use crate::simulator::SimulatorPorts;
+use crate::test_support::trading::{MARKET, TRADE, TradingMocks, usd};
 use crate::test_support::{NOW, OPERATOR};
-use crate::test_support_trading::{MARKET, TRADE, TradingMocks, usd};
-use crate::{SimulatorPorts, WalletAdapterPorts, WalletAdapterSettings, WalletAdapters};
+use crate::wallet::{WalletAdapterPorts, WalletAdapterSettings, WalletAdapters};
 
 fn secret() -> SigningSecret {
     SigningSecret::from_random_bytes(&[7; 32]).expect("secret")
