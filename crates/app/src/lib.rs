@@ -1,53 +1,24 @@
 //! Use cases of the Opinion platform, written over port traits so that they can be
 //! tested with mocks and driven by any adapter (HTTP API, admin command).
 //!
-//! One room per feature: `access` (operators, keys, staff, sessions), `players`
-//! (launch and player sessions, shared by every product), `wallet` (the operator's
-//! wallet adapter and its full-contract test), `webhooks`, `opinion` (trading,
-//! settlement, reads), `simulator`. Ports shared by every room are in `ports`.
+//! One room per feature, each with its use cases and the ports it owns: `access`
+//! (operators, keys, staff, sessions), `players` (launch and player sessions, shared by
+//! every product), `wallet` (the operator's wallet adapter and its full-contract test),
+//! `webhooks`, `opinion` (markets, trading, settlement, reads) and `simulator`. Ports
+//! shared by every room (time, randomness, store failures) are in `ports`; the records
+//! the rooms share are in `model`.
 
-mod access;
-mod error;
-mod opinion;
-mod players;
+pub mod access;
+pub mod error;
+pub mod model;
+pub mod opinion;
+pub mod players;
+pub mod ports;
+pub mod simulator;
+pub mod wallet;
+pub mod webhooks;
+
 mod signed_tokens;
-mod simulator;
-mod wallet;
-mod webhooks;
 
 #[cfg(test)]
 mod test_support;
-
-pub mod model;
-pub mod ports;
-
-pub use access::{
-    Access, AccessPorts, AccessSettings, Actor, AuthFailure, CreatedApiKey, CreatedOperator, NewApiKey, NewStaff,
-    PasswordHasher, Principal, SessionRef, SessionTokens, StaffChange, StaffWithPassword, StartedSession,
-};
-pub use error::AppError;
-pub use opinion::reads::{
-    BalanceOperation, BalanceOperationQuery, MarketQuery, OperatorReads, Portfolio, PortfolioLine, PortfolioLink,
-    PortfolioLinks, PortfolioTotals, ReadPorts, RedemptionQuery, ResolutionQuery, TradeDetail, TradeHistory,
-    TradeQuery, Trending, TrendingMarket, UserQuery,
-};
-pub use opinion::settlement::{
-    MAX_MARKET_LIST, NewMarket, ResolvedMarket, ReviewCase, ReviewDecision, ReviewFinding, Settlement, WorkerPass,
-    WorkerSettings, retry_delay,
-};
-pub use opinion::trading::{OrderRequest, QuoteView, Trading, TradingPorts, TradingSettings};
-pub use players::{LaunchRequest, Launched, OpenedSession, PlayerPrincipal, PlayerTokens};
-pub use simulator::{
-    FaultRequest, NewSimulatedUser, OperationReport, ReportStep, SIMULATOR_WALLET_PREFIX, Scenario,
-    SimulatedUserChange, SimulatedWalletCall, SimulatedWalletReply, Simulator, SimulatorPorts, StepOutcome,
-    UserOperation,
-};
-pub use wallet::{
-    CheckResult, DEFAULT_TEST_AMOUNT, DEFAULT_TEST_USER, Exchange, SavedWalletAdapter, Verdict, WalletAdapterChange,
-    WalletAdapterPorts, WalletAdapterSettings, WalletAdapterTest, WalletAdapterView, WalletAdapters, WalletTestPorts,
-    WalletTestReport, WalletTestRequest,
-};
-pub use webhooks::{
-    DeliveryRound, EndpointWithSecret, MAX_DESCRIPTION_CHARS, NewWebhookEndpoint, WebhookEndpointChange, WebhookPorts,
-    WebhookSettings, Webhooks,
-};

@@ -1,6 +1,8 @@
 //! The access service: operators, API keys, staff and sessions, over the store ports.
 //! Each use case lives in its own file as an `impl Access` block.
 
+pub mod ports;
+
 mod api_keys;
 mod auth_failure;
 mod authenticate;
@@ -27,22 +29,20 @@ use std::sync::Arc;
 use opinion_access::ApiKeyEnvironment;
 use time::Duration;
 
-use crate::ports::{ApiKeyStore, Clock, OperatorStore, Random, SessionStore, StaffStore};
+use crate::access::ports::{ApiKeyStore, OperatorStore, SessionStore, StaffStore};
+
+use crate::ports::{Clock, Random};
 
 /// The ports the access use cases need.
 #[derive(Clone)]
 pub struct AccessPorts {
-    /// Operators.
     pub operators: Arc<dyn OperatorStore>,
-    /// API keys.
     pub api_keys: Arc<dyn ApiKeyStore>,
     /// Staff members.
     pub staff: Arc<dyn StaffStore>,
     /// Staff sessions.
     pub sessions: Arc<dyn SessionStore>,
-    /// Time.
     pub clock: Arc<dyn Clock>,
-    /// Ids and secrets.
     pub random: Arc<dyn Random>,
 }
 

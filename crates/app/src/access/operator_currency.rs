@@ -3,8 +3,8 @@
 use opinion_core::OperatorId;
 use opinion_wallet::Currency;
 
+use crate::access::ports::OperatorStore;
 use crate::error::AppError;
-use crate::ports::OperatorStore;
 
 /// The currency every amount of `operator`'s pools and players is in. The operator of an
 /// authenticated caller or player always exists (its keys and players reference it), so a
@@ -24,8 +24,8 @@ pub(crate) async fn operator_currency(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::access::ports::MockOperatorStore;
     use crate::model::Operator;
-    use crate::ports::MockOperatorStore;
 
     #[tokio::test]
     async fn an_operators_currency_is_read_from_its_record() {

@@ -12,7 +12,6 @@ use crate::model::Operator;
 /// A created operator and its first, full-access API key.
 #[derive(Debug, Clone)]
 pub struct CreatedOperator {
-    /// The operator.
     pub operator: Operator,
     /// Its first key (`*`), shown once.
     pub first_key: CreatedApiKey,

@@ -37,7 +37,6 @@ pub struct SessionTokens {
 pub struct SessionRef {
     /// The session's operator.
     pub operator_id: OperatorId,
-    /// The session.
     pub session_id: StaffSessionId,
 }
 

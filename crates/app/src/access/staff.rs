@@ -38,7 +38,6 @@ pub struct StaffChange {
 /// A member together with the password the service generated for them, if it did.
 #[derive(Debug, Clone)]
 pub struct StaffWithPassword {
-    /// The member.
     pub member: StaffMember,
     /// The generated password, shown once; `None` when the caller chose it.
     pub generated_password: Option<String>,

@@ -3,6 +3,8 @@
 //! the wallet worker and manual review (`settlement`) — and the operator's reads
 //! (`reads`).
 
+pub mod ports;
+
 pub mod reads;
 pub mod settlement;
 pub mod trading;

@@ -1,13 +1,15 @@
 //! `POST /api/operator/launch`: the operator creates or updates its player and gets a
 //! launch URL with a short-lived, single-use token.
 
-use opinion_core::{ExternalUserId, Label, LaunchId, UserId};
+use opinion_core::{EventId, ExternalUserId, Label, LaunchId, UserId};
+use opinion_webhook::EventType;
+use serde_json::json;
 use time::OffsetDateTime;
 
 use crate::access::Principal;
 use crate::error::AppError;
-use crate::model::{Launch, User};
-use crate::opinion::trading::Trading;
+use crate::model::{Launch, NewEvent, User, rfc3339};
+use crate::players::Players;
 
 /// The product value the contract names besides the default.
 const FLIGHT_PRODUCT: &str = "flight";
@@ -40,7 +42,7 @@ pub struct Launched {
     pub expires_at: OffsetDateTime,
 }
 
-impl Trading {
+impl Players {
     /// Creates or updates the caller's player and makes a launch for it.
     #[tracing::instrument(skip_all, fields(operator_id = %caller.operator_id))]
     pub async fn launch(&self, caller: &Principal, request: LaunchRequest) -> Result<Launched, AppError> {
@@ -73,7 +75,9 @@ impl Trading {
             created_at: now,
             expires_at: now + self.settings.launch_ttl,
         };
-        let event = self.user_launched(&candidate, now);
+        let data = json!({ "externalUserId": candidate.external_user_id, "launchedAt": rfc3339(now) });
+        let event_id = EventId::from_ulid(self.ports.random.ulid());
+        let event = NewEvent::new(event_id, candidate.operator_id, EventType::UserLaunched, data, now);
         let user = self.ports.store.record_launch(&candidate, &launch, &event).await?;
         launch.user_id = user.id;
         let launch_token = self

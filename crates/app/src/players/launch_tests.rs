@@ -10,8 +10,8 @@ use time::Duration;
 use crate::access::AuthFailure;
 use crate::error::AppError;
 use crate::model::PlayerSession;
-use crate::opinion::trading::fixtures::*;
 use crate::players::LaunchRequest;
+use crate::test_support::trading::*;
 use crate::test_support::{NOW, OPERATOR, api_key_caller};
 
 fn request(external_user_id: &str) -> LaunchRequest {
@@ -28,7 +28,7 @@ fn request(external_user_id: &str) -> LaunchRequest {
 async fn a_launch_stores_the_player_its_launch_and_the_event_together_and_its_token_opens_a_session() {
     let mut mocks = TradingMocks::new();
     mocks
-        .store
+        .players
         .expect_record_launch()
         .times(1)
         .withf(|user, launch, event| {
@@ -40,7 +40,7 @@ async fn a_launch_stores_the_player_its_launch_and_the_event_together_and_its_to
         })
         .returning(|user, _, _| Ok(user.clone()));
     mocks
-        .store
+        .players
         .expect_open_player_session()
         .times(1)
         .returning(|operator, launch, id, at, expires_at| {
@@ -54,14 +54,14 @@ async fn a_launch_stores_the_player_its_launch_and_the_event_together_and_its_to
             };
             Ok(Some((session, player().user)))
         });
-    let trading = mocks.build();
-    let launched = trading
+    let players = mocks.build_players();
+    let launched = players
         .launch(&api_key_caller(Grant::All), request("player-7"))
         .await
         .expect("launched");
     assert!(launched.launch_url.starts_with("https://opinion.example/play#launch="));
     assert!(launched.launch_url.ends_with(&launched.launch_token));
-    let opened = trading
+    let opened = players
         .open_player_session(&launched.launch_token)
         .await
         .expect("session");
@@ -105,9 +105,9 @@ async fn bad_launches_store_nothing() {
     ];
     for (bad, expected) in cases {
         let mut mocks = TradingMocks::new();
-        mocks.store.expect_record_launch().never();
+        mocks.players.expect_record_launch().never();
         let error = mocks
-            .build()
+            .build_players()
             .launch(&api_key_caller(Grant::All), bad)
             .await
             .expect_err("refused");
@@ -117,13 +117,13 @@ async fn bad_launches_store_nothing() {
         );
     }
     let mut mocks = TradingMocks::new();
-    mocks.store.expect_record_launch().never();
+    mocks.players.expect_record_launch().never();
     let flight = LaunchRequest {
         product: Some("flight".into()),
         ..request("p")
     };
     let error = mocks
-        .build()
+        .build_players()
         .launch(&api_key_caller(Grant::All), flight)
         .await
         .expect_err("refused");
@@ -140,21 +140,21 @@ async fn bad_launches_store_nothing() {
 async fn a_used_or_forged_launch_token_opens_nothing() {
     let mut mocks = TradingMocks::new();
     mocks
-        .store
+        .players
         .expect_open_player_session()
         .returning(|_, _, _, _, _| Ok(None));
-    let trading = mocks.build();
-    let token = trading
+    let players = mocks.build_players();
+    let token = players
         .settings
         .tokens
         .launch_token(OPERATOR, LaunchId::from_u128(1), NOW, NOW + Duration::minutes(5))
         .expect("token");
     assert!(matches!(
-        trading.open_player_session(&token).await,
+        players.open_player_session(&token).await,
         Err(AppError::Unauthenticated(AuthFailure::LaunchUsedOrExpired))
     ));
     assert!(matches!(
-        trading.open_player_session("forged").await,
+        players.open_player_session("forged").await,
         Err(AppError::Unauthenticated(AuthFailure::InvalidLaunch))
     ));
 }
@@ -163,32 +163,35 @@ async fn a_used_or_forged_launch_token_opens_nothing() {
 async fn a_session_token_works_only_while_its_session_is_live() {
     for (expires_at, live) in [(NOW + Duration::minutes(1), true), (NOW, false)] {
         let mut mocks = TradingMocks::new();
-        mocks.store.expect_find_player_session().returning(move |operator, id| {
-            let session = PlayerSession {
-                id,
-                operator_id: operator,
-                user_id: player().user.id,
-                launch_id: LaunchId::from_u128(1),
-                created_at: NOW - Duration::hours(1),
-                expires_at,
-            };
-            Ok(Some((session, player().user)))
-        });
-        let trading = mocks.build();
-        let token = trading
+        mocks
+            .players
+            .expect_find_player_session()
+            .returning(move |operator, id| {
+                let session = PlayerSession {
+                    id,
+                    operator_id: operator,
+                    user_id: player().user.id,
+                    launch_id: LaunchId::from_u128(1),
+                    created_at: NOW - Duration::hours(1),
+                    expires_at,
+                };
+                Ok(Some((session, player().user)))
+            });
+        let players = mocks.build_players();
+        let token = players
             .settings
             .tokens
             .session_token(OPERATOR, PlayerSessionId::from_u128(5), NOW, expires_at)
             .expect("token");
-        let authenticated = trading.authenticate_player(&token).await;
+        let authenticated = players.authenticate_player(&token).await;
         assert_eq!(authenticated.is_ok(), live, "{authenticated:?}");
-        let launch = trading
+        let launch = players
             .settings
             .tokens
             .launch_token(OPERATOR, LaunchId::from_u128(1), NOW, expires_at)
             .expect("token");
         assert!(
-            trading.authenticate_player(&launch).await.is_err(),
+            players.authenticate_player(&launch).await.is_err(),
             "a launch token is no session"
         );
     }

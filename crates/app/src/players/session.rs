@@ -7,7 +7,7 @@ use time::OffsetDateTime;
 use crate::access::AuthFailure;
 use crate::error::AppError;
 use crate::model::{PlayerSession, User};
-use crate::opinion::trading::Trading;
+use crate::players::Players;
 
 /// The authenticated player of a hosted-app request.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -16,7 +16,6 @@ pub struct PlayerPrincipal {
     pub operator_id: OperatorId,
     /// The player.
     pub user: User,
-    /// The session.
     pub session_id: PlayerSessionId,
 }
 
@@ -25,13 +24,12 @@ pub struct PlayerPrincipal {
 pub struct OpenedSession {
     /// The session token, for `Authorization: Bearer`.
     pub token: String,
-    /// The session.
     pub session: PlayerSession,
     /// The player.
     pub user: User,
 }
 
-impl Trading {
+impl Players {
     /// Exchanges a launch token, once and before it expires, for a player session.
     #[tracing::instrument(skip_all)]
     pub async fn open_player_session(&self, launch_token: &str) -> Result<OpenedSession, AppError> {

@@ -156,7 +156,7 @@ impl Simulator {
             display_name: user.display_name.clone(),
             ..LaunchRequest::default()
         };
-        let launched = match self.trading.launch(caller, launch).await {
+        let launched = match self.players.launch(caller, launch).await {
             Ok(launched) => launched,
             Err(error) => return report.failed("launch", error).map(|()| None),
         };
@@ -168,7 +168,7 @@ impl Simulator {
                 ("externalUserId", user.external_user_id.clone()),
             ],
         );
-        let opened = match self.trading.open_player_session(&launched.launch_token).await {
+        let opened = match self.players.open_player_session(&launched.launch_token).await {
             Ok(opened) => opened,
             Err(error) => return report.failed("open_session", error).map(|()| None),
         };

@@ -1,5 +1,9 @@
-//! Fixtures for the use-case tests: an `Access` over mockall mocks with a fixed clock.
+//! The use-case tests' kit: a clock stopped at `NOW`, a random source counting ids,
+//! one operator, an `Access` over mockall mocks (here), and one set of trading mocks
+//! with the trading and settlement records (`trading`, `settlement`).
 
+pub mod reads;
+pub mod settlement;
 pub mod trading;
 
 use std::sync::Arc;
@@ -11,12 +15,50 @@ use time::macros::datetime;
 use time::{Duration, OffsetDateTime};
 use ulid::Ulid;
 
+use crate::access::ports::{MockApiKeyStore, MockOperatorStore, MockSessionStore, MockStaffStore};
 use crate::access::{Access, AccessPorts, AccessSettings, Actor, Principal, SessionTokens};
 use crate::model::{ApiKeyRecord, StaffMember};
-use crate::ports::{MockApiKeyStore, MockClock, MockOperatorStore, MockRandom, MockSessionStore, MockStaffStore};
+use crate::ports::{Clock, Random};
 
 pub const NOW: OffsetDateTime = datetime!(2026-11-22 12:00 UTC);
 pub const OPERATOR: OperatorId = OperatorId::from_u128(1);
+
+/// A clock that always says `NOW`.
+pub struct FixedClock;
+
+impl Clock for FixedClock {
+    fn now(&self) -> OffsetDateTime {
+        NOW
+    }
+}
+
+/// Ids counting up from a start, and the same secret bytes every time.
+pub struct CountingRandom {
+    next: AtomicU64,
+    secret: [u8; 32],
+}
+
+impl Random for CountingRandom {
+    fn ulid(&self) -> Ulid {
+        Ulid(u128::from(self.next.fetch_add(1, Ordering::SeqCst)))
+    }
+
+    fn secret_bytes(&self) -> [u8; 32] {
+        self.secret
+    }
+}
+
+pub fn fixed_clock() -> Arc<dyn Clock> {
+    Arc::new(FixedClock)
+}
+
+/// Ids `first`, `first + 1`, …; secrets `secret`.
+pub fn counting_random(first: u64, secret: [u8; 32]) -> Arc<dyn Random> {
+    Arc::new(CountingRandom {
+        next: AtomicU64::new(first),
+        secret,
+    })
+}
 
 /// The mocks, to be given expectations before `build`.
 #[derive(Default)]
@@ -29,22 +71,14 @@ pub struct Mocks {
 
 impl Mocks {
     pub fn build(self) -> Access {
-        let mut clock = MockClock::new();
-        clock.expect_now().return_const(NOW);
-        let mut random = MockRandom::new();
-        let counter = Arc::new(AtomicU64::new(100));
-        random
-            .expect_ulid()
-            .returning(move || Ulid(u128::from(counter.fetch_add(1, Ordering::SeqCst))));
-        random.expect_secret_bytes().return_const([42u8; 32]);
         Access::new(
             AccessPorts {
                 operators: Arc::new(self.operators),
                 api_keys: Arc::new(self.api_keys),
                 staff: Arc::new(self.staff),
                 sessions: Arc::new(self.sessions),
-                clock: Arc::new(clock),
-                random: Arc::new(random),
+                clock: fixed_clock(),
+                random: counting_random(100, [42; 32]),
             },
             settings(),
         )

@@ -1,202 +1,206 @@
-//! Fixtures for the settlement use-case tests: a `Settlement` over mockall mocks with a
-//! fixed clock, and records of a market, positions, trades and operations.
+//! The trading mocks (one set for trading, settlement and players) and the trading
+//! tests' records: an open market, a player, orders and wallet outcomes.
 
-use std::collections::BTreeMap;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::Duration as StdDuration;
+use std::time::Duration;
 
-use opinion_core::{MarketId, RedemptionId, TradeId, UserId, WalletOperationId};
-use opinion_market::{
-    FeeRate, Holding, Liquidity, MarketStatus, OrderKind, Outcome, Pool, Position, Resolution, Side, TradeStatus,
-};
-use opinion_wallet::{
-    BuyCompensationMetadata, Currency, FlowMetadata, IdempotencyKey, OperationState, ReasonKey, RedemptionMetadata,
-    ShareCount, TradeMetadata, WalletFlow,
-};
-use time::Duration;
-use ulid::Ulid;
+use opinion_core::{MarketId, PlayerSessionId, UserId};
+use opinion_market::{FeeRate, Liquidity, MarketStatus, OrderKind, Outcome, Pool, Side};
+use opinion_wallet::{Ambiguity, Classification, RefusalCode, RemoteReference};
+use time::macros::datetime;
 
-use crate::model::{Market, PositionRecord, Trade, WalletOperationRecord};
-use crate::opinion::settlement::{Settlement, WorkerSettings};
-use crate::opinion::trading::{Trading, TradingPorts, TradingSettings};
-use crate::players::PlayerTokens;
-use crate::ports::{
-    MockClock, MockOperatorStore, MockRandom, MockSettlementStore, MockTradingStore, MockWalletAdapterStore,
-    MockWalletGateway, RedeemablePosition, WalletAdapterTarget,
-};
-use crate::test_support::{NOW, OPERATOR};
+use crate::access::ports::MockOperatorStore;
+use crate::model::{Market, Operator, OperatorMarket, User};
+use crate::opinion::ports::MockMarketStore;
+use crate::opinion::settlement::ports::MockSettlementStore;
+use crate::opinion::settlement::{MarketSettlement, WorkerSettings};
+use crate::opinion::trading::ports::MockTradeStore;
+use crate::opinion::trading::{OrderRequest, Trading, TradingPorts};
+use crate::players::ports::MockPlayerStore;
+use crate::players::{PlayerPrincipal, PlayerTokens, Players, PlayersPorts, PlayersSettings};
+use crate::test_support::{NOW, OPERATOR, counting_random, fixed_clock};
+use crate::wallet::ports::{MockWalletAdapterStore, MockWalletGateway, MutationOutcome, WalletAdapterTarget};
 
-pub const MARKET: MarketId = MarketId::from_u128(50);
-pub const USER: UserId = UserId::from_u128(60);
-pub const TRADE: TradeId = TradeId::from_u128(70);
+/// The market every test trades on.
+pub const MARKET: MarketId = MarketId::from_u128(500);
 
-/// The mocks of a `Settlement`.
+/// The player every test trades as.
+pub const USER: UserId = UserId::from_u128(600);
+
+/// The mocks of every Opinion use case that trades, settles or launches, to be given
+/// expectations before one of the `build_*`.
 #[derive(Default)]
 pub struct TradingMocks {
-    pub store: MockTradingStore,
+    pub trades: MockTradeStore,
+    pub markets: MockMarketStore,
+    pub players: MockPlayerStore,
     pub settlement: MockSettlementStore,
+    pub operators: MockOperatorStore,
     pub wallet_adapters: MockWalletAdapterStore,
     pub wallet: MockWalletGateway,
 }
 
 impl TradingMocks {
-    pub fn build(self) -> Settlement {
-        let mut clock = MockClock::new();
-        clock.expect_now().return_const(NOW);
-        let mut random = MockRandom::new();
-        let counter = Arc::new(AtomicU64::new(1000));
-        random
-            .expect_ulid()
-            .returning(move || Ulid(u128::from(counter.fetch_add(1, Ordering::SeqCst))));
-        let trading = Trading::new(
-            TradingPorts {
-                store: Arc::new(self.store),
-                operators: Arc::new(MockOperatorStore::new()),
-                wallet_adapters: Arc::new(self.wallet_adapters),
-                wallet: Arc::new(self.wallet),
-                clock: Arc::new(clock),
-                random: Arc::new(random),
+    /// Mocks whose operator exists (in IDR) with a wallet adapter configured.
+    pub fn new() -> Self {
+        let mut mocks = Self::default();
+        mocks.operators.expect_find_operator().returning(|id| {
+            Ok(Some(Operator {
+                id,
+                name: "Operator".into(),
+                currency: "IDR".parse().expect("currency"),
+                created_at: NOW,
+            }))
+        });
+        mocks
+            .wallet_adapters
+            .expect_find_wallet_target()
+            .returning(|operator| Ok(Some(target(operator))));
+        mocks
+    }
+
+    /// Trading over the mocks.
+    pub fn build(self) -> Trading {
+        self.build_settlement().trading
+    }
+
+    /// MarketSettlement (and the trading it builds on) over the mocks.
+    pub fn build_settlement(self) -> MarketSettlement {
+        let trading = Trading::new(TradingPorts {
+            trades: Arc::new(self.trades),
+            markets: Arc::new(self.markets),
+            operators: Arc::new(self.operators),
+            wallet_adapters: Arc::new(self.wallet_adapters),
+            wallet: Arc::new(self.wallet),
+            clock: fixed_clock(),
+            random: counting_random(1_000, [9; 32]),
+        });
+        MarketSettlement::new(trading, Arc::new(self.settlement), WorkerSettings::default())
+    }
+
+    /// Players over the mocks.
+    pub fn build_players(self) -> Players {
+        Players::new(
+            PlayersPorts {
+                store: Arc::new(self.players),
+                clock: fixed_clock(),
+                random: counting_random(1_000, [9; 32]),
             },
-            TradingSettings {
-                public_url: "https://app.example.com".into(),
-                launch_ttl: Duration::minutes(5),
-                player_session_ttl: Duration::hours(1),
-                tokens: PlayerTokens::new(&[9; 32]).expect("tokens"),
+            PlayersSettings {
+                public_url: "https://opinion.example".into(),
+                launch_ttl: time::Duration::minutes(5),
+                player_session_ttl: time::Duration::hours(8),
+                tokens: PlayerTokens::new(&[3; 32]).expect("tokens"),
             },
-        );
-        Settlement::new(trading, Arc::new(self.settlement), WorkerSettings::default())
+        )
     }
 }
 
-pub fn usd() -> Currency {
-    "USD".parse().expect("currency")
-}
-
-pub fn market(status: MarketStatus) -> Market {
-    Market {
-        id: MARKET,
-        question: "Will it rain?".into(),
-        rules: "Official gauge.".into(),
-        close_at: NOW + Duration::days(1),
-        liquidity: Liquidity::new(1_000).expect("liquidity"),
-        fee: FeeRate::from_bps(100).expect("fee"),
-        status,
-        created_at: NOW - Duration::days(2),
-        closed_at: None,
-        resolved_at: None,
-    }
-}
-
-pub fn pool() -> Pool {
-    Pool::new(Liquidity::new(1_000).expect("liquidity"))
-}
-
-pub fn holding(shares: i64, cost_basis: i64) -> Holding {
-    Holding { shares, cost_basis }
-}
-
-pub fn held(user: u128, yes: Holding, no: Holding, realized_pnl: i64) -> RedeemablePosition {
-    RedeemablePosition {
-        operator_id: OPERATOR,
-        external_user_id: format!("player-{user}"),
-        record: PositionRecord {
-            user_id: UserId::from_u128(user),
-            market_id: MARKET,
-            position: Position::from_parts(yes, no, realized_pnl).expect("position"),
-            redeemed_at: None,
-            updated_at: NOW - Duration::hours(1),
-        },
-    }
-}
-
-pub fn target() -> WalletAdapterTarget {
+/// The operator's wallet adapter.
+pub fn target(operator: opinion_core::OperatorId) -> WalletAdapterTarget {
     WalletAdapterTarget {
-        operator_id: OPERATOR,
-        base_url: "https://wallet.example.com".into(),
-        timeout: StdDuration::from_secs(10),
+        operator_id: operator,
+        base_url: "https://wallet.example".into(),
+        timeout: Duration::from_millis(200),
         signing_secrets: Vec::new(),
     }
 }
 
-pub fn trade(side: Side, status: TradeStatus) -> Trade {
-    Trade {
-        id: TRADE,
+/// The player.
+pub fn player() -> PlayerPrincipal {
+    PlayerPrincipal {
         operator_id: OPERATOR,
-        user_id: USER,
-        external_user_id: "player-60".into(),
-        market_id: MARKET,
-        client_order_id: "order-1".into(),
-        side,
-        outcome: Outcome::Yes,
-        order_kind: OrderKind::Shares,
-        order_value: 100,
-        order_limit: None,
-        shares: 100,
-        amount: 60,
-        fee: 1,
-        currency: usd(),
-        price_before: pool().price(Outcome::Yes),
-        price_after: pool().price(Outcome::Yes),
-        status,
-        failure_reason: None,
-        created_at: NOW - Duration::minutes(5),
-        settled_at: None,
+        user: User {
+            id: USER,
+            operator_id: OPERATOR,
+            external_user_id: "player-7".into(),
+            display_name: None,
+            language: None,
+            created_at: NOW,
+            last_launched_at: NOW,
+        },
+        session_id: PlayerSessionId::from_u128(700),
     }
 }
 
-/// An operation of `flow` in `state`, with the metadata its flow requires.
-pub fn operation(flow: WalletFlow, state: OperationState, attempts: u32) -> WalletOperationRecord {
-    let redemption = RedemptionId::from_u128(80);
-    let metadata = match flow {
-        WalletFlow::Buy | WalletFlow::Sell => {
-            let trade = TradeMetadata {
-                market_id: MARKET,
-                trade_id: TRADE,
-                outcome: Outcome::Yes,
-                shares: ShareCount::new(100).expect("shares"),
-            };
-            if flow == WalletFlow::Buy {
-                FlowMetadata::Buy(trade)
-            } else {
-                FlowMetadata::Sell(trade)
-            }
-        }
-        WalletFlow::BuyCompensation => FlowMetadata::BuyCompensation(BuyCompensationMetadata {
-            market_id: MARKET,
-            trade_id: TRADE,
-            compensated_operation_id: WalletOperationId::from_u128(91),
-        }),
-        WalletFlow::Redemption => FlowMetadata::Redemption(RedemptionMetadata {
-            market_id: MARKET,
-            redemption_id: redemption,
-            resolution: Resolution::Yes,
-        }),
-    };
-    let is_redemption = flow == WalletFlow::Redemption;
-    WalletOperationRecord {
-        id: WalletOperationId::from_u128(90),
-        operator_id: OPERATOR,
-        user_id: USER,
-        external_user_id: "player-60".into(),
-        flow,
-        reason: ReasonKey::for_flow(flow),
-        idempotency_key: IdempotencyKey::for_action(metadata.action()),
-        amount: 60,
-        currency: usd(),
-        metadata: metadata.to_map().into_iter().collect::<BTreeMap<_, _>>(),
-        market_id: MARKET,
-        trade_id: (!is_redemption).then_some(TRADE),
-        redemption_id: is_redemption.then_some(redemption),
-        state,
-        attempts,
-        http_status: None,
-        detail: None,
-        remote_reference: None,
-        balance_after: None,
-        created_at: NOW - Duration::minutes(10),
-        sent_at: Some(NOW - Duration::minutes(10)),
-        answered_at: None,
-        resolved_at: None,
+/// The market as the operator sees it, with `pool`.
+pub fn market_with(pool: Pool, status: MarketStatus) -> OperatorMarket {
+    OperatorMarket {
+        market: Market {
+            id: MARKET,
+            question: "Will it rain?".into(),
+            rules: "Resolves YES if it rains.".into(),
+            close_at: datetime!(2026-12-31 00:00 UTC),
+            liquidity: liquidity(),
+            fee: FeeRate::from_bps(100).expect("fee"),
+            status,
+            created_at: NOW,
+            closed_at: None,
+            resolved_at: None,
+        },
+        pool,
+        hidden: false,
     }
+}
+
+/// The liquidity of the market.
+pub fn liquidity() -> Liquidity {
+    Liquidity::new(1_000).expect("liquidity")
+}
+
+/// An open market with an untouched pool.
+pub fn open_market() -> OperatorMarket {
+    market_with(Pool::new(liquidity()), MarketStatus::Open)
+}
+
+/// An order.
+pub fn order(side: Side, value: i64) -> OrderRequest {
+    OrderRequest {
+        market_id: MARKET,
+        side,
+        outcome: Outcome::Yes,
+        kind: OrderKind::Shares,
+        value,
+        limit: None,
+    }
+}
+
+/// A wallet outcome with `classification`.
+pub fn answered(classification: Classification, status: Option<u16>) -> MutationOutcome {
+    MutationOutcome {
+        classification,
+        http_status: status,
+        elapsed: Duration::from_millis(5),
+    }
+}
+
+/// The wallet applied the mutation.
+pub fn applied() -> MutationOutcome {
+    answered(
+        Classification::Applied {
+            remote_reference: RemoteReference::parse("w-1").expect("reference"),
+            balance: 10_000,
+        },
+        Some(200),
+    )
+}
+
+/// The wallet refused: insufficient funds.
+pub fn refused() -> MutationOutcome {
+    answered(
+        Classification::Rejected {
+            code: RefusalCode::InsufficientFunds,
+        },
+        Some(422),
+    )
+}
+
+/// No answer in time.
+pub fn timed_out() -> MutationOutcome {
+    answered(
+        Classification::Ambiguous {
+            why: Ambiguity::TimedOut,
+        },
+        None,
+    )
 }

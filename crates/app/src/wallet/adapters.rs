@@ -11,7 +11,8 @@ use time::OffsetDateTime;
 use crate::access::Principal;
 use crate::error::AppError;
 use crate::model::WalletAdapterConfig;
-use crate::ports::{Clock, Random, WalletAdapterConfigStore};
+use crate::ports::{Clock, Random};
+use crate::wallet::ports::WalletAdapterStore;
 
 /// How often a change is tried again after losing a race with another change.
 const ATTEMPTS: usize = 3;
@@ -20,8 +21,7 @@ const ATTEMPTS: usize = 3;
 #[derive(Clone)]
 pub struct WalletAdapterPorts {
     /// Configurations.
-    pub store: Arc<dyn WalletAdapterConfigStore>,
-    /// Time.
+    pub store: Arc<dyn WalletAdapterStore>,
     pub clock: Arc<dyn Clock>,
     /// Secret material.
     pub random: Arc<dyn Random>,

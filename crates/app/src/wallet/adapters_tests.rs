@@ -1,34 +1,30 @@
 //! The wallet adapter use cases against mocks: each rule fails its test if broken.
 
+use crate::test_support::{counting_random, fixed_clock};
 use std::sync::{Arc, Mutex};
 
 use opinion_access::Grant;
 use opinion_wallet::{AdapterBaseUrl, AdapterSecrets, AdapterTimeout, SECRET_OVERLAP_SECS};
 use opinion_webhook::SigningSecret;
 use time::Duration;
-use ulid::Ulid;
 
 use super::adapters::*;
 use crate::error::AppError;
 use crate::model::WalletAdapterConfig;
-use crate::ports::{MockClock, MockRandom, MockWalletAdapterConfigStore, StoreError};
+use crate::ports::StoreError;
 use crate::test_support::{NOW, OPERATOR, api_key_caller};
+use crate::wallet::ports::MockWalletAdapterStore;
 
 fn secret(byte: u8) -> SigningSecret {
     SigningSecret::from_random_bytes(&[byte; 32]).expect("secret")
 }
 
-fn service(store: MockWalletAdapterConfigStore, production: bool) -> WalletAdapters {
-    let mut clock = MockClock::new();
-    clock.expect_now().return_const(NOW);
-    let mut random = MockRandom::new();
-    random.expect_ulid().returning(|| Ulid(1));
-    random.expect_secret_bytes().return_const([9u8; 32]);
+fn service(store: MockWalletAdapterStore, production: bool) -> WalletAdapters {
     WalletAdapters::new(
         WalletAdapterPorts {
             store: Arc::new(store),
-            clock: Arc::new(clock),
-            random: Arc::new(random),
+            clock: fixed_clock(),
+            random: counting_random(1, [9; 32]),
         },
         WalletAdapterSettings { production },
     )
@@ -55,11 +51,9 @@ fn stored(revision: i64) -> WalletAdapterConfig {
 }
 
 /// A store holding `existing` that records what is saved.
-fn store_with(
-    existing: Option<WalletAdapterConfig>,
-) -> (MockWalletAdapterConfigStore, Arc<Mutex<Vec<WalletAdapterConfig>>>) {
+fn store_with(existing: Option<WalletAdapterConfig>) -> (MockWalletAdapterStore, Arc<Mutex<Vec<WalletAdapterConfig>>>) {
     let saved = Arc::new(Mutex::new(Vec::new()));
-    let mut store = MockWalletAdapterConfigStore::new();
+    let mut store = MockWalletAdapterStore::new();
     store
         .expect_find_wallet_adapter()
         .withf(|operator| *operator == OPERATOR)
@@ -150,7 +144,7 @@ async fn bad_input_names_the_field_and_writes_nothing() {
         ("https://wallet.example.com", Some(30_001), true, "timeoutMs"),
     ];
     for (base_url, timeout_ms, production, field) in rows {
-        let mut store = MockWalletAdapterConfigStore::new();
+        let mut store = MockWalletAdapterStore::new();
         store.expect_find_wallet_adapter().never();
         store.expect_save_wallet_adapter().never();
         let request = WalletAdapterChange {
@@ -182,7 +176,7 @@ async fn outside_production_plain_http_and_local_addresses_are_allowed() {
 
 #[tokio::test]
 async fn a_lost_race_is_retried_on_the_new_state() {
-    let mut store = MockWalletAdapterConfigStore::new();
+    let mut store = MockWalletAdapterStore::new();
     let mut sequence = mockall::Sequence::new();
     store
         .expect_find_wallet_adapter()
@@ -216,7 +210,7 @@ async fn a_lost_race_is_retried_on_the_new_state() {
 
 #[tokio::test]
 async fn losing_every_race_is_a_conflict() {
-    let mut store = MockWalletAdapterConfigStore::new();
+    let mut store = MockWalletAdapterStore::new();
     store.expect_find_wallet_adapter().returning(|_| Ok(Some(stored(1))));
     store.expect_save_wallet_adapter().times(3).returning(|_, _| Ok(false));
     let error = service(store, true)
@@ -234,14 +228,14 @@ async fn losing_every_race_is_a_conflict() {
 
 #[tokio::test]
 async fn reading_names_the_callers_operator_and_a_missing_one_is_not_found() {
-    let mut store = MockWalletAdapterConfigStore::new();
+    let mut store = MockWalletAdapterStore::new();
     store
         .expect_find_wallet_adapter()
         .withf(|operator| *operator == OPERATOR)
         .returning(|_| Ok(None));
     let error = service(store, true).wallet_adapter(&caller()).await.expect_err("none");
     assert!(matches!(error, AppError::NotFound("wallet adapter")));
-    let mut failing = MockWalletAdapterConfigStore::new();
+    let mut failing = MockWalletAdapterStore::new();
     failing
         .expect_find_wallet_adapter()
         .returning(|_| Err(StoreError::Unavailable("down".into())));

@@ -2,6 +2,8 @@
 //! secret) and the full-contract test of the adapter. The wallet calls of a business
 //! flow stay with the flow that owns the operation (`opinion::trading`).
 
+pub mod ports;
+
 mod adapters;
 #[cfg(test)]
 mod adapters_tests;

@@ -11,8 +11,8 @@ use tracing::Instrument;
 
 use crate::error::AppError;
 use crate::model::{AttemptRecord, AttemptReport, AttemptTarget, EndpointDisabling};
-use crate::ports::{OutboundRequest, TransportResponse};
 use crate::webhooks::endpoints::disabled_event;
+use crate::webhooks::transport::{OutboundRequest, TransportResponse};
 use crate::webhooks::{Webhooks, rfc3339, status_error};
 
 impl Webhooks {

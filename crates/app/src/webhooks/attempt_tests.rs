@@ -12,7 +12,7 @@ use time::Duration;
 
 use super::test_fixtures::*;
 use crate::model::AttemptReport;
-use crate::ports::{OutboundRequest, TransportResponse};
+use crate::webhooks::transport::{OutboundRequest, TransportResponse};
 
 const JITTER: u32 = u32::from_le_bytes([42; 4]);
 

@@ -50,7 +50,6 @@ pub struct WebhookEndpointChange {
 /// An endpoint and, right after its creation or a rotation, its new secret (shown once).
 #[derive(Debug, Clone)]
 pub struct EndpointWithSecret {
-    /// The endpoint.
     pub endpoint: WebhookEndpoint,
     /// The new secret, only when one was just issued.
     pub secret: Option<SigningSecret>,

@@ -6,8 +6,8 @@ use time::Duration;
 
 use super::test_fixtures::*;
 use crate::error::AppError;
-use crate::ports::DestinationRefused;
 use crate::test_support::api_key_caller;
+use crate::webhooks::transport::DestinationRefused;
 use crate::webhooks::{NewWebhookEndpoint, WebhookEndpointChange};
 
 fn request(url: &str, types: &[&str]) -> NewWebhookEndpoint {

@@ -2,6 +2,9 @@
 //! step, over the webhook store, the transport, the clock and the random source. Each use
 //! case lives in its own file as an `impl Webhooks` block.
 
+pub mod store;
+pub mod transport;
+
 mod attempt;
 mod deliveries;
 mod endpoints;
@@ -26,7 +29,9 @@ use time::OffsetDateTime;
 use time::format_description::well_known::Rfc3339;
 
 use crate::error::AppError;
-use crate::ports::{Clock, Random, WebhookStore, WebhookTransport};
+use crate::ports::{Clock, Random};
+use crate::webhooks::store::WebhookStore;
+use crate::webhooks::transport::WebhookTransport;
 
 /// The ports the webhook use cases need.
 #[derive(Clone)]
@@ -35,7 +40,6 @@ pub struct WebhookPorts {
     pub store: Arc<dyn WebhookStore>,
     /// Sends signed requests.
     pub transport: Arc<dyn WebhookTransport>,
-    /// Time.
     pub clock: Arc<dyn Clock>,
     /// Ids, secrets and jitter.
     pub random: Arc<dyn Random>,

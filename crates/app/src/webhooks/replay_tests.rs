@@ -10,8 +10,9 @@ use time::Duration;
 use super::test_fixtures::*;
 use crate::error::AppError;
 use crate::model::DeliveryFilter;
-use crate::ports::{ReplayTarget, TransportResponse};
 use crate::test_support::api_key_caller;
+use crate::webhooks::store::ReplayTarget;
+use crate::webhooks::transport::TransportResponse;
 
 fn replayable(active: bool, rate_limit: Option<RateLimit>) -> ReplayTarget {
     ReplayTarget {

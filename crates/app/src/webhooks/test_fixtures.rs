@@ -1,17 +1,17 @@
 //! Use-case tests of the webhook service over mockall mocks with a fixed clock.
 
+pub(super) use crate::test_support::{counting_random, fixed_clock};
 pub(super) use std::sync::Arc;
-pub(super) use std::sync::atomic::{AtomicU64, Ordering};
 
 pub(super) use opinion_core::{EventId, WebhookDeliveryId, WebhookEndpointId};
 pub(super) use opinion_webhook::{EventType, SigningSecret, Subscription};
 pub(super) use serde_json::{Map, json};
 pub(super) use time::Duration;
-pub(super) use ulid::Ulid;
 
 pub(super) use crate::model::{AttemptTarget, EndpointSecrets, StoredEvent, WebhookEndpoint};
-pub(super) use crate::ports::{MockClock, MockRandom, MockWebhookStore, MockWebhookTransport};
 pub(super) use crate::test_support::{NOW, OPERATOR};
+pub(super) use crate::webhooks::store::MockWebhookStore;
+pub(super) use crate::webhooks::transport::MockWebhookTransport;
 pub(super) use crate::webhooks::{WebhookPorts, WebhookSettings, Webhooks};
 
 /// The mocks, to be given expectations before `build`.
@@ -23,20 +23,12 @@ pub struct WebhookMocks {
 
 impl WebhookMocks {
     pub fn build(self, production: bool) -> Webhooks {
-        let mut clock = MockClock::new();
-        clock.expect_now().return_const(NOW);
-        let mut random = MockRandom::new();
-        let counter = Arc::new(AtomicU64::new(100));
-        random
-            .expect_ulid()
-            .returning(move || Ulid(u128::from(counter.fetch_add(1, Ordering::SeqCst))));
-        random.expect_secret_bytes().return_const([42u8; 32]);
         Webhooks::new(
             WebhookPorts {
                 store: Arc::new(self.store),
                 transport: Arc::new(self.transport),
-                clock: Arc::new(clock),
-                random: Arc::new(random),
+                clock: fixed_clock(),
+                random: counting_random(100, [42; 32]),
             },
             WebhookSettings { production },
         )

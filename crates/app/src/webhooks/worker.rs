@@ -7,8 +7,8 @@ use time::Duration;
 use tokio::task::JoinSet;
 
 use crate::error::AppError;
-use crate::ports::Claim;
 use crate::webhooks::Webhooks;
+use crate::webhooks::store::Claim;
 
 /// What one step of a delivery worker did.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]

@@ -11,12 +11,11 @@ use crate::error::AppError;
 use crate::model::{WalletOperationRecord, WalletOperationStep};
 use crate::opinion::reads::OperatorReads;
 use crate::opinion::reads::filters::{one_of, optional_external_user_id, optional_id, time_range};
-use crate::ports::WalletOperationFilter;
+use crate::opinion::reads::ports::WalletOperationFilter;
 
 /// A wallet operation, with its steps when they were asked for.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BalanceOperation {
-    /// The operation.
     pub operation: WalletOperationRecord,
     /// Its steps in order, or `None` when not asked for.
     pub steps: Option<Vec<WalletOperationStep>>,
@@ -105,7 +104,8 @@ impl OperatorReads {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::opinion::reads::test_support::*;
+    use crate::test_support::reads::*;
+    use crate::test_support::{NOW, OPERATOR};
 
     #[tokio::test]
     async fn every_filter_reaches_the_store_typed() {

@@ -6,7 +6,7 @@ use time::format_description::well_known::Rfc3339;
 use time::{OffsetDateTime, UtcOffset};
 
 use crate::error::AppError;
-use crate::ports::TimeRange;
+use crate::opinion::reads::ports::TimeRange;
 
 /// A player's operator id as a filter or path value, by the domain's rule.
 pub(crate) fn external_user_id(field: &'static str, text: &str) -> Result<String, AppError> {

@@ -6,7 +6,7 @@ use crate::error::AppError;
 use crate::model::OperatorMarket;
 use crate::opinion::reads::OperatorReads;
 use crate::opinion::reads::filters::one_of;
-use crate::ports::{MarketFilter, MarketStage};
+use crate::opinion::reads::ports::{MarketFilter, MarketStage};
 
 /// The markets list's filters as the client wrote them.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -84,7 +84,8 @@ mod tests {
     use opinion_market::MarketStatus;
 
     use super::*;
-    use crate::opinion::reads::test_support::*;
+    use crate::test_support::OPERATOR;
+    use crate::test_support::reads::*;
 
     #[tokio::test]
     async fn status_and_visibility_become_a_typed_filter() {

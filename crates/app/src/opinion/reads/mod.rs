@@ -3,6 +3,8 @@
 //! resolutions, redemptions and wallet operations. One file per resource, each an
 //! `impl OperatorReads` block; filters are validated in `filters.rs`.
 
+pub mod ports;
+
 mod balance_operations;
 mod filters;
 mod markets;
@@ -14,12 +16,15 @@ mod trending;
 mod users;
 mod visibility;
 
-#[cfg(test)]
-mod test_support;
-
 use std::sync::Arc;
 
-use crate::ports::{Clock, MarketVisibilityStore, OperatorReadStore, OperatorStore, Random};
+use crate::access::ports::OperatorStore;
+
+use crate::opinion::ports::MarketStore;
+
+use crate::opinion::reads::ports::OperatorReadStore;
+
+use crate::ports::{Clock, Random};
 
 pub use balance_operations::{BalanceOperation, BalanceOperationQuery};
 pub use markets::MarketQuery;
@@ -36,10 +41,9 @@ pub struct ReadPorts {
     /// The operator's players, markets, trades, payouts and wallet operations.
     pub reads: Arc<dyn OperatorReadStore>,
     /// Market visibility, with its outbox event.
-    pub visibility: Arc<dyn MarketVisibilityStore>,
+    pub markets: Arc<dyn MarketStore>,
     /// Operators, for their currency.
     pub operators: Arc<dyn OperatorStore>,
-    /// Time.
     pub clock: Arc<dyn Clock>,
     /// Event ids.
     pub random: Arc<dyn Random>,

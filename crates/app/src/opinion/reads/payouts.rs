@@ -8,7 +8,7 @@ use crate::error::AppError;
 use crate::model::{MarketResolution, Redemption};
 use crate::opinion::reads::OperatorReads;
 use crate::opinion::reads::filters::{one_of, optional_external_user_id, optional_id, time_range};
-use crate::ports::{RedemptionFilter, ResolutionFilter};
+use crate::opinion::reads::ports::{RedemptionFilter, ResolutionFilter};
 
 const RESOLUTIONS: [Resolution; 3] = [Resolution::Yes, Resolution::No, Resolution::Void];
 
@@ -86,7 +86,8 @@ impl OperatorReads {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::opinion::reads::test_support::*;
+    use crate::test_support::reads::*;
+    use crate::test_support::{NOW, OPERATOR};
 
     #[tokio::test]
     async fn filters_reach_the_store_typed() {

@@ -90,8 +90,9 @@ mod tests {
 
     use crate::error::AppError;
     use crate::model::PositionRecord;
-    use crate::opinion::reads::test_support::*;
-    use crate::ports::HeldPosition;
+    use crate::opinion::reads::ports::HeldPosition;
+    use crate::test_support::reads::*;
+    use crate::test_support::{NOW, OPERATOR};
 
     fn held(market_n: u128, status: MarketStatus, yes: (i64, i64), realized: i64) -> HeldPosition {
         let mut market = market(market_n, status);

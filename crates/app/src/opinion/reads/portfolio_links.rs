@@ -110,7 +110,8 @@ mod tests {
     use time::Duration;
 
     use super::*;
-    use crate::opinion::reads::test_support::*;
+    use crate::test_support::reads::*;
+    use crate::test_support::{NOW, OPERATOR};
 
     #[tokio::test]
     async fn a_link_opens_its_players_portfolio_until_it_expires() {

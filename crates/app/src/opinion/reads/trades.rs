@@ -9,8 +9,8 @@ use crate::access::operator_currency;
 use crate::error::AppError;
 use crate::model::{OperatorMarket, PositionRecord, Trade, User};
 use crate::opinion::reads::filters::{one_of, optional_external_user_id, optional_id, time_range};
+use crate::opinion::reads::ports::TradeFilter;
 use crate::opinion::reads::{BalanceOperation, OperatorReads};
-use crate::ports::TradeFilter;
 
 /// The trades list's filters as the client wrote them.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -44,7 +44,6 @@ impl TradeQuery {
 /// One trade, its market and every wallet operation made for it, with their steps.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TradeDetail {
-    /// The trade.
     pub trade: Trade,
     /// Its market, as the operator sees it.
     pub market: OperatorMarket,
@@ -55,7 +54,6 @@ pub struct TradeDetail {
 /// One player's trades in one market, with the market and the player's position.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TradeHistory {
-    /// The market.
     pub market: OperatorMarket,
     /// The player.
     pub user: User,
@@ -143,7 +141,8 @@ mod tests {
     use opinion_market::MarketStatus;
 
     use super::*;
-    use crate::opinion::reads::test_support::*;
+    use crate::test_support::OPERATOR;
+    use crate::test_support::reads::*;
 
     #[tokio::test]
     async fn filters_reach_the_store_typed_and_bad_ones_name_their_parameter() {

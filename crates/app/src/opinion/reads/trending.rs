@@ -74,8 +74,9 @@ mod tests {
     use time::Duration;
 
     use super::*;
-    use crate::opinion::reads::test_support::*;
-    use crate::ports::MarketActivity;
+    use crate::opinion::reads::ports::MarketActivity;
+    use crate::test_support::reads::*;
+    use crate::test_support::{NOW, OPERATOR};
 
     fn activity(n: u128, traders: i64, volume: i64, start_ppm: i64) -> MarketActivity {
         MarketActivity {

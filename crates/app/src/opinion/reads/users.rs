@@ -6,7 +6,7 @@ use crate::error::AppError;
 use crate::model::User;
 use crate::opinion::reads::OperatorReads;
 use crate::opinion::reads::filters::{external_user_id, optional_external_user_id, time_range};
-use crate::ports::UserFilter;
+use crate::opinion::reads::ports::UserFilter;
 
 /// The players list's filters as the client wrote them.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -57,7 +57,8 @@ mod tests {
 
     use super::UserQuery;
     use crate::error::AppError;
-    use crate::opinion::reads::test_support::*;
+    use crate::test_support::reads::*;
+    use crate::test_support::{NOW, OPERATOR};
 
     #[tokio::test]
     async fn filters_reach_the_store_for_the_callers_operator() {

@@ -37,7 +37,7 @@ impl OperatorReads {
         };
         let outcome = self
             .ports
-            .visibility
+            .markets
             .set_market_visibility(operator, market, !visible, &event)
             .await?
             .ok_or(AppError::NotFound("market"))?;
@@ -54,15 +54,16 @@ mod tests {
     use serde_json::json;
 
     use super::*;
-    use crate::opinion::reads::test_support::*;
-    use crate::ports::VisibilityOutcome;
+    use crate::opinion::ports::VisibilityOutcome;
+    use crate::test_support::reads::*;
+    use crate::test_support::{NOW, OPERATOR};
 
     #[tokio::test]
     async fn hiding_asks_the_store_to_hide_with_the_event_it_must_write() {
         let mut mocks = ReadMocks::default();
         let id = MarketId::from_u128(3);
         mocks
-            .visibility
+            .markets
             .expect_set_market_visibility()
             .times(1)
             .withf(move |operator, market, hidden, event| {
@@ -95,7 +96,7 @@ mod tests {
     async fn an_unknown_market_is_not_found() {
         let mut mocks = ReadMocks::default();
         mocks
-            .visibility
+            .markets
             .expect_set_market_visibility()
             .returning(|_, _, _, _| Ok(None));
         let error = mocks

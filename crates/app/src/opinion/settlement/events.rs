@@ -5,10 +5,10 @@ use opinion_webhook::EventType;
 use serde_json::json;
 use time::OffsetDateTime;
 
+use crate::model::rfc3339;
 use crate::model::{Market, NewEvent, WalletOperationRecord};
+use crate::opinion::settlement::ports::MarketOperator;
 use crate::opinion::trading::Trading;
-use crate::opinion::trading::events::rfc3339;
-use crate::ports::MarketOperator;
 
 impl Trading {
     /// `market.resolved`, for one operator that traded the market.

@@ -8,7 +8,7 @@ use time::OffsetDateTime;
 
 use crate::error::AppError;
 use crate::model::Market;
-use crate::opinion::settlement::Settlement;
+use crate::opinion::settlement::MarketSettlement;
 use crate::ports::StoreError;
 
 /// What staff ask for when creating a market.
@@ -48,7 +48,7 @@ pub(crate) fn status_conflict(detail: impl ToString) -> AppError {
     }
 }
 
-impl Settlement {
+impl MarketSettlement {
     /// Creates an open market from a validated spec.
     pub async fn create_market(&self, new: NewMarket) -> Result<Market, AppError> {
         let now = self.trading.ports.clock.now();
@@ -66,7 +66,7 @@ impl Settlement {
             closed_at: None,
             resolved_at: None,
         };
-        self.trading.ports.store.insert_market(&market).await?;
+        self.trading.ports.markets.insert_market(&market).await?;
         tracing::info!(market_id = %market.id, "market created");
         Ok(market)
     }
@@ -91,14 +91,14 @@ impl Settlement {
         if !(1..=MAX_MARKET_LIST).contains(&limit) {
             return Err(AppError::invalid("limit", "must be between 1 and 200"));
         }
-        Ok(self.store.list_markets(limit).await?)
+        Ok(self.trading.ports.markets.list_markets(limit).await?)
     }
 
     /// A market, or `NotFound`.
     pub(crate) async fn market(&self, id: MarketId) -> Result<Market, AppError> {
         self.trading
             .ports
-            .store
+            .markets
             .find_market(id)
             .await?
             .ok_or(AppError::NotFound("market"))
@@ -106,7 +106,7 @@ impl Settlement {
 
     /// Stores `market`'s new status if it is still `expected`; a lost race is a conflict.
     pub(crate) async fn move_market(&self, market: &Market, expected: MarketStatus) -> Result<(), AppError> {
-        match self.trading.ports.store.update_market_status(market, expected).await {
+        match self.trading.ports.markets.update_market_status(market, expected).await {
             Err(StoreError::Conflict(_)) => Err(status_conflict("the market changed meanwhile; read it again")),
             other => Ok(other?),
         }

@@ -1,7 +1,9 @@
-//! `Settlement`: what happens to markets after trading, for platform staff and the
+//! `MarketSettlement`: what happens to markets after trading, for platform staff and the
 //! wallet worker — market administration, resolution and its payouts, the worker that
 //! sends redemptions and compensations and recovers lost answers, and manual review.
 //! It builds on `Trading` (its store, wallet call and events) and adds its own store.
+
+pub mod ports;
 
 mod events;
 mod markets;
@@ -20,8 +22,8 @@ use std::sync::Arc;
 
 use time::Duration;
 
+use crate::opinion::settlement::ports::SettlementStore;
 use crate::opinion::trading::Trading;
-use crate::ports::SettlementStore;
 
 /// Settings of the wallet worker, read from configuration at start-up.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -50,13 +52,13 @@ impl Default for WorkerSettings {
 /// Market administration, resolution, redemption payouts, the wallet worker and
 /// manual review.
 #[derive(Clone)]
-pub struct Settlement {
+pub struct MarketSettlement {
     pub(crate) trading: Trading,
     pub(crate) store: Arc<dyn SettlementStore>,
     pub(crate) worker: WorkerSettings,
 }
 
-impl Settlement {
+impl MarketSettlement {
     /// Builds the service over the trading service and the settlement store.
     pub fn new(trading: Trading, store: Arc<dyn SettlementStore>, worker: WorkerSettings) -> Self {
         Self { trading, store, worker }

@@ -14,10 +14,11 @@ use time::OffsetDateTime;
 
 use crate::error::AppError;
 use crate::model::{Market, MarketResolution, Redemption};
-use crate::opinion::settlement::Settlement;
+use crate::opinion::settlement::MarketSettlement;
 use crate::opinion::settlement::markets::status_conflict;
+use crate::opinion::settlement::ports::{MarketOperator, RedeemablePosition, ResolutionPlan};
 use crate::opinion::trading::wallet_call::OperationSubject;
-use crate::ports::{MarketOperator, RedeemablePosition, ResolutionPlan, StoreError};
+use crate::ports::StoreError;
 
 /// How often a resolution is recomputed when positions change under it.
 const RESOLVE_ATTEMPTS: usize = 3;
@@ -40,7 +41,7 @@ fn open_trades_refusal(count: i64) -> AppError {
     }
 }
 
-impl Settlement {
+impl MarketSettlement {
     /// Resolves market `id` as `resolution` (closing it first if it is open) and creates
     /// its payouts. Retries when a position changes under it; refused while any trade on
     /// the market is pending or in manual review, and when it is already resolved.

@@ -11,10 +11,11 @@ use time::OffsetDateTime;
 
 use crate::error::AppError;
 use crate::model::{NewEvent, Redemption, Trade, WalletOperationRecord, WalletOperationStep};
-use crate::opinion::settlement::Settlement;
+use crate::opinion::settlement::MarketSettlement;
 use crate::opinion::settlement::wallet_worker::redemption_update;
+use crate::opinion::trading::ports::{OpenTrade, OperationUpdate, TradingChange};
 use crate::opinion::trading::wallet_call::{operation_update, restored};
-use crate::ports::{OpenTrade, OperationUpdate, StoreError, TradingChange};
+use crate::ports::StoreError;
 
 /// What staff found in the wallet's log.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -31,7 +32,6 @@ pub enum ReviewFinding {
 /// A staff resolution of one operation under review.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ReviewDecision {
-    /// The operation.
     pub operation_id: WalletOperationId,
     /// What the wallet's log shows.
     pub finding: ReviewFinding,
@@ -44,13 +44,11 @@ pub struct ReviewDecision {
 /// One operation under review with everything staff need to decide.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ReviewCase {
-    /// The operation.
     pub operation: WalletOperationRecord,
     /// Its step log.
     pub steps: Vec<WalletOperationStep>,
     /// Its trade (buy, sell, compensation).
     pub trade: Option<OpenTrade>,
-    /// Its redemption.
     pub redemption: Option<Redemption>,
 }
 
@@ -75,7 +73,7 @@ fn staff_resolution(decision: &ReviewDecision) -> Result<StaffResolution, AppErr
     })
 }
 
-impl Settlement {
+impl MarketSettlement {
     /// Operations in manual review, oldest first, of one operator or of all.
     pub async fn operations_in_review(
         &self,
@@ -90,7 +88,7 @@ impl Settlement {
         let operator = operation.operator_id;
         let steps = self.store.operation_steps(operator, id).await?;
         let trade = match operation.trade_id {
-            Some(trade) => self.trading.ports.store.find_trade(operator, trade).await?,
+            Some(trade) => self.trading.ports.trades.find_trade(operator, trade).await?,
             None => None,
         };
         let redemption = match operation.redemption_id {
@@ -140,7 +138,7 @@ impl Settlement {
                 let mut change = self.redemption_consequence(&record, applied, now);
                 change.operation = Some(update);
                 change.events.push(resolved_event);
-                match self.trading.ports.store.apply(record.operator_id, &change).await {
+                match self.trading.ports.trades.apply(record.operator_id, &change).await {
                     Err(StoreError::Conflict(_)) => Err(AppError::Conflict {
                         code: "changed_meanwhile",
                         detail: "the operation changed meanwhile; show it again".to_owned(),
@@ -199,7 +197,7 @@ impl Settlement {
         let trade = self
             .trading
             .ports
-            .store
+            .trades
             .find_trade(record.operator_id, trade_id)
             .await?
             .ok_or_else(|| AppError::Internal(format!("trade {trade_id} of operation {} is missing", record.id)))?

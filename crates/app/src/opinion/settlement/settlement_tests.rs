@@ -6,10 +6,13 @@ use opinion_webhook::EventType;
 use std::time::Duration as StdDuration;
 
 use crate::error::AppError;
+use crate::opinion::settlement::ports::MarketOperator;
 use crate::opinion::settlement::{ReviewDecision, ReviewFinding, WorkerSettings, retry_delay};
-use crate::ports::{MarketOperator, MutationOutcome, OpenTrade, StoreError};
-use crate::test_support::trading::*;
+use crate::opinion::trading::ports::OpenTrade;
+use crate::ports::StoreError;
+use crate::test_support::settlement::*;
 use crate::test_support::{NOW, OPERATOR};
+use crate::wallet::ports::MutationOutcome;
 
 fn answer(classification: Classification) -> MutationOutcome {
     MutationOutcome {
@@ -36,12 +39,16 @@ fn timed_out() -> Classification {
 async fn resolution_is_refused_while_a_trade_is_open() {
     let mut mocks = TradingMocks::default();
     mocks
-        .store
+        .markets
         .expect_find_market()
         .returning(|_| Ok(Some(market(MarketStatus::Closed))));
     mocks.settlement.expect_count_open_trades().returning(|_| Ok(1));
     mocks.settlement.expect_resolve_market().never();
-    let error = mocks.build().resolve_market(MARKET, Resolution::Yes).await.unwrap_err();
+    let error = mocks
+        .build_settlement()
+        .resolve_market(MARKET, Resolution::Yes)
+        .await
+        .unwrap_err();
     assert!(
         matches!(
             error,
@@ -61,11 +68,11 @@ async fn payouts_come_from_the_domain_rule_and_only_positive_ones_are_paid() {
     let expected = redemption(&winner.record.position, Resolution::Yes);
     let mut mocks = TradingMocks::default();
     mocks
-        .store
+        .markets
         .expect_find_market()
         .returning(|_| Ok(Some(market(MarketStatus::Open))));
     mocks
-        .store
+        .markets
         .expect_update_market_status()
         .withf(|m, expected| m.status == MarketStatus::Closed && *expected == MarketStatus::Open)
         .times(1)
@@ -106,7 +113,7 @@ async fn payouts_come_from_the_domain_rule_and_only_positive_ones_are_paid() {
         .times(1)
         .returning(|_| Ok(()));
     let resolved = mocks
-        .build()
+        .build_settlement()
         .resolve_market(MARKET, Resolution::Yes)
         .await
         .expect("resolved");
@@ -117,11 +124,15 @@ async fn payouts_come_from_the_domain_rule_and_only_positive_ones_are_paid() {
 async fn a_resolved_market_is_never_resolved_again() {
     let mut mocks = TradingMocks::default();
     mocks
-        .store
+        .markets
         .expect_find_market()
         .returning(|_| Ok(Some(market(MarketStatus::Resolved(Resolution::No)))));
     mocks.settlement.expect_resolve_market().never();
-    let error = mocks.build().resolve_market(MARKET, Resolution::Yes).await.unwrap_err();
+    let error = mocks
+        .build_settlement()
+        .resolve_market(MARKET, Resolution::Yes)
+        .await
+        .unwrap_err();
     assert!(
         matches!(
             error,
@@ -165,7 +176,7 @@ fn worker_with(claimed: opinion_wallet::WalletFlow, attempts: u32, outcome: Clas
 async fn an_applied_redemption_is_paid_with_its_event() {
     let mut mocks = worker_with(WalletFlow::Redemption, 1, applied());
     mocks
-        .store
+        .trades
         .expect_apply()
         .withf(|_, change| {
             let op = change.operation.as_ref().expect("operation");
@@ -179,7 +190,7 @@ async fn an_applied_redemption_is_paid_with_its_event() {
         })
         .times(1)
         .returning(|_, _| Ok(()));
-    let pass = mocks.build().run_wallet_pass().await.expect("pass");
+    let pass = mocks.build_settlement().run_wallet_pass().await.expect("pass");
     assert_eq!(pass.sent, 1);
 }
 
@@ -187,7 +198,7 @@ async fn an_applied_redemption_is_paid_with_its_event() {
 async fn an_ambiguous_redemption_goes_to_manual_review_and_is_not_scheduled_again() {
     let mut mocks = worker_with(WalletFlow::Redemption, 1, timed_out());
     mocks
-        .store
+        .trades
         .expect_apply()
         .withf(|_, change| {
             let op = change.operation.as_ref().expect("operation");
@@ -198,7 +209,7 @@ async fn an_ambiguous_redemption_goes_to_manual_review_and_is_not_scheduled_agai
         })
         .times(1)
         .returning(|_, _| Ok(()));
-    mocks.build().run_wallet_pass().await.expect("pass");
+    mocks.build_settlement().run_wallet_pass().await.expect("pass");
 }
 
 #[tokio::test]
@@ -208,7 +219,7 @@ async fn an_ambiguous_compensation_is_retried_later_with_the_same_key() {
     let mut mocks = worker_with(WalletFlow::BuyCompensation, 3, timed_out());
     let delay = retry_delay(&WorkerSettings::default(), 3);
     mocks
-        .store
+        .trades
         .expect_apply()
         .withf(move |_, change| {
             let op = change.operation.as_ref().expect("operation");
@@ -220,7 +231,7 @@ async fn an_ambiguous_compensation_is_retried_later_with_the_same_key() {
         })
         .times(1)
         .returning(|_, _| Ok(()));
-    mocks.build().run_wallet_pass().await.expect("pass");
+    mocks.build_settlement().run_wallet_pass().await.expect("pass");
 }
 
 #[test]
@@ -244,7 +255,7 @@ async fn an_operator_without_a_wallet_keeps_its_operations_due() {
         .returning(|_| Ok(None));
     mocks.settlement.expect_claim_due_operations().never();
     mocks.settlement.expect_stale_sent_operations().never();
-    let pass = mocks.build().run_wallet_pass().await.expect("pass");
+    let pass = mocks.build_settlement().run_wallet_pass().await.expect("pass");
     assert_eq!(pass.without_wallet, 1);
 }
 
@@ -275,14 +286,14 @@ fn sweeper_with(lost: crate::model::WalletOperationRecord) -> TradingMocks {
 #[tokio::test]
 async fn a_lost_answer_to_a_sale_puts_it_and_its_trade_in_manual_review() {
     let mut mocks = sweeper_with(operation(WalletFlow::Sell, OperationState::Sent, 1));
-    mocks.store.expect_find_trade().returning(|_, _| {
+    mocks.trades.expect_find_trade().returning(|_, _| {
         Ok(Some(OpenTrade {
             trade: trade(Side::Sell, TradeStatus::Pending),
             position_before: None,
         }))
     });
     mocks
-        .store
+        .trades
         .expect_apply()
         .withf(|_, change| {
             let op = change.operation.as_ref().expect("operation");
@@ -295,7 +306,7 @@ async fn a_lost_answer_to_a_sale_puts_it_and_its_trade_in_manual_review() {
         })
         .times(1)
         .returning(|_, _| Ok(()));
-    let pass = mocks.build().run_wallet_pass().await.expect("pass");
+    let pass = mocks.build_settlement().run_wallet_pass().await.expect("pass");
     assert_eq!(pass.recovered, 1);
 }
 
@@ -303,7 +314,7 @@ async fn a_lost_answer_to_a_sale_puts_it_and_its_trade_in_manual_review() {
 async fn a_lost_answer_to_a_compensation_sends_it_again() {
     let mut mocks = sweeper_with(operation(WalletFlow::BuyCompensation, OperationState::Sent, 2));
     mocks
-        .store
+        .trades
         .expect_apply()
         .withf(|_, change| {
             let op = change.operation.as_ref().expect("operation");
@@ -311,7 +322,7 @@ async fn a_lost_answer_to_a_compensation_sends_it_again() {
         })
         .times(1)
         .returning(|_, _| Ok(()));
-    mocks.build().run_wallet_pass().await.expect("pass");
+    mocks.build_settlement().run_wallet_pass().await.expect("pass");
 }
 
 fn decision(finding: ReviewFinding) -> ReviewDecision {
@@ -336,24 +347,24 @@ fn review_of(flow: WalletFlow) -> TradingMocks {
 async fn a_sale_found_not_applied_is_unwound() {
     let before = held(60, holding(300, 150), holding(0, 0), 0).record.position;
     let mut mocks = review_of(WalletFlow::Sell);
-    mocks.store.expect_find_trade().returning(move |_, _| {
+    mocks.trades.expect_find_trade().returning(move |_, _| {
         Ok(Some(OpenTrade {
             trade: trade(Side::Sell, TradeStatus::ManualReview),
             position_before: Some(before),
         }))
     });
-    mocks.store.expect_find_operator_market().returning(|_, _| {
+    mocks.markets.expect_find_operator_market().returning(|_, _| {
         Ok(Some(crate::model::OperatorMarket {
             market: market(MarketStatus::Open),
             pool: pool(),
             hidden: false,
         }))
     });
-    mocks.store.expect_find_position().returning(|_, _, _| Ok(None));
+    mocks.trades.expect_find_position().returning(|_, _, _| Ok(None));
     // The 100 YES shares sold go back to the (empty) pool.
     let unwound = Pool::from_parts(Liquidity::new(1_000).expect("liquidity"), 100, 0).expect("pool");
     mocks
-        .store
+        .trades
         .expect_apply()
         .withf(move |_, change| {
             let op = change.operation.as_ref().expect("operation");
@@ -370,7 +381,7 @@ async fn a_sale_found_not_applied_is_unwound() {
         .times(1)
         .returning(|_, _| Ok(()));
     mocks
-        .build()
+        .build_settlement()
         .resolve_review(decision(ReviewFinding::NotApplied))
         .await
         .expect("resolved");
@@ -379,14 +390,14 @@ async fn a_sale_found_not_applied_is_unwound() {
 #[tokio::test]
 async fn a_buy_found_not_applied_fails_its_trade() {
     let mut mocks = review_of(WalletFlow::Buy);
-    mocks.store.expect_find_trade().returning(|_, _| {
+    mocks.trades.expect_find_trade().returning(|_, _| {
         Ok(Some(OpenTrade {
             trade: trade(Side::Buy, TradeStatus::ManualReview),
             position_before: None,
         }))
     });
     mocks
-        .store
+        .trades
         .expect_apply()
         .withf(|_, change| {
             change.trade.as_ref().map(|t| t.status) == Some(TradeStatus::Failed)
@@ -396,7 +407,7 @@ async fn a_buy_found_not_applied_fails_its_trade() {
         .times(1)
         .returning(|_, _| Ok(()));
     mocks
-        .build()
+        .build_settlement()
         .resolve_review(decision(ReviewFinding::NotApplied))
         .await
         .expect("resolved");
@@ -415,7 +426,7 @@ async fn a_redemption_is_paid_or_refused_by_the_finding() {
     ] {
         let mut mocks = review_of(WalletFlow::Redemption);
         mocks
-            .store
+            .trades
             .expect_apply()
             .withf(move |_, change| {
                 change.redemption.as_ref().map(|r| (r.expected, r.status))
@@ -423,7 +434,11 @@ async fn a_redemption_is_paid_or_refused_by_the_finding() {
             })
             .times(1)
             .returning(|_, _| Ok(()));
-        mocks.build().resolve_review(decision(finding)).await.expect("resolved");
+        mocks
+            .build_settlement()
+            .resolve_review(decision(finding))
+            .await
+            .expect("resolved");
     }
 }
 
@@ -434,9 +449,9 @@ async fn only_operations_in_review_take_a_resolution() {
         .settlement
         .expect_find_operation_by_id()
         .returning(|_| Ok(Some(operation(WalletFlow::Buy, OperationState::Applied, 1))));
-    mocks.store.expect_apply().never();
+    mocks.trades.expect_apply().never();
     let error = mocks
-        .build()
+        .build_settlement()
         .resolve_review(decision(ReviewFinding::NotApplied))
         .await
         .unwrap_err();
@@ -456,11 +471,11 @@ async fn only_operations_in_review_take_a_resolution() {
 async fn a_lost_race_is_a_conflict_for_staff() {
     let mut mocks = review_of(WalletFlow::Redemption);
     mocks
-        .store
+        .trades
         .expect_apply()
         .returning(|_, _| Err(StoreError::Conflict("redemption")));
     let error = mocks
-        .build()
+        .build_settlement()
         .resolve_review(decision(ReviewFinding::NotApplied))
         .await
         .unwrap_err();

@@ -12,11 +12,13 @@ use time::{Duration, OffsetDateTime};
 
 use crate::error::AppError;
 use crate::model::WalletOperationRecord;
-use crate::opinion::settlement::Settlement;
+use crate::opinion::settlement::MarketSettlement;
 use crate::opinion::settlement::WorkerSettings;
+use crate::opinion::trading::ports::{OperationUpdate, RedemptionUpdate, TradeUpdate, TradingChange};
 use crate::opinion::trading::settle_buy::trade_update;
 use crate::opinion::trading::wallet_call::{operation_update, restored};
-use crate::ports::{OperationUpdate, RedemptionUpdate, StoreError, TradeUpdate, TradingChange, WalletAdapterTarget};
+use crate::ports::StoreError;
+use crate::wallet::ports::WalletAdapterTarget;
 
 /// What one pass did.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -65,7 +67,7 @@ pub(crate) fn mutation_of(record: &WalletOperationRecord) -> Result<WalletMutati
     ))
 }
 
-impl Settlement {
+impl MarketSettlement {
     /// One pass of the wallet worker at the clock's `now`, over every operator with work.
     /// A failure of one operation is logged and leaves it for the sweeper; a store that
     /// cannot be read ends the pass with the error.
@@ -204,7 +206,7 @@ impl Settlement {
         let open = self
             .trading
             .ports
-            .store
+            .trades
             .find_trade(record.operator_id, trade_id)
             .await?
             .ok_or_else(|| AppError::Internal(format!("wallet operation {} without its trade", record.id)))?;
@@ -218,7 +220,7 @@ impl Settlement {
     /// Applies a change; a lost compare-and-set means another worker or staff got there
     /// first, which is logged and not an error.
     pub(crate) async fn apply(&self, operator: OperatorId, change: &TradingChange) -> Result<(), AppError> {
-        match self.trading.ports.store.apply(operator, change).await {
+        match self.trading.ports.trades.apply(operator, change).await {
             Err(StoreError::Conflict(what)) => {
                 tracing::info!(operator_id = %operator, what, "changed concurrently; left to whoever changed it");
                 Ok(())

@@ -10,9 +10,9 @@ use crate::access::operator_currency;
 use crate::error::AppError;
 use crate::model::Trade;
 use crate::opinion::trading::opening::trade_mutation;
+use crate::opinion::trading::ports::{NewTrade, TradingChange};
 use crate::opinion::trading::{OrderRequest, Trading, order};
 use crate::players::PlayerPrincipal;
-use crate::ports::{NewTrade, TradingChange};
 
 impl Trading {
     /// Buys for the player; the answer is the trade as it ended (executed, failed, or in

@@ -12,8 +12,10 @@ use opinion_wallet::{Classification, OperationState, WalletFlow};
 use opinion_webhook::EventType;
 
 use crate::error::AppError;
-use crate::opinion::trading::fixtures::*;
-use crate::ports::{MutationOutcome, OpenTrade, StoreError, TradingChange};
+use crate::opinion::trading::ports::{OpenTrade, TradingChange};
+use crate::ports::StoreError;
+use crate::test_support::trading::*;
+use crate::wallet::ports::MutationOutcome;
 
 /// Records every change the store is asked to apply.
 #[derive(Clone, Default)]
@@ -32,10 +34,10 @@ fn buy_mocks(outcome: MutationOutcome, placement_pool: Pool) -> (TradingMocks, A
     let applied = Applied::default();
     let mut reads = 0;
     mocks
-        .store
+        .trades
         .expect_find_trade_by_client_order()
         .returning(|_, _, _| Ok(None));
-    mocks.store.expect_find_operator_market().returning(move |_, _| {
+    mocks.markets.expect_find_operator_market().returning(move |_, _| {
         reads += 1;
         let pool = if reads == 1 {
             Pool::new(liquidity())
@@ -44,11 +46,11 @@ fn buy_mocks(outcome: MutationOutcome, placement_pool: Pool) -> (TradingMocks, A
         };
         Ok(Some(market_with(pool, opinion_market::MarketStatus::Open)))
     });
-    mocks.store.expect_find_position().returning(|_, _, _| Ok(None));
+    mocks.trades.expect_find_position().returning(|_, _, _| Ok(None));
     let recorder = applied.clone();
     let mut sequence = Sequence::new();
     mocks
-        .store
+        .trades
         .expect_apply()
         .times(1)
         .in_sequence(&mut sequence)
@@ -66,7 +68,7 @@ fn buy_mocks(outcome: MutationOutcome, placement_pool: Pool) -> (TradingMocks, A
         .in_sequence(&mut sequence)
         .returning(move |_, _| outcome.clone());
     mocks
-        .store
+        .trades
         .expect_apply()
         .times(1)
         .in_sequence(&mut sequence)
@@ -220,7 +222,7 @@ async fn a_repeated_client_order_id_returns_the_first_trade_without_calling_the_
     let mut mocks = TradingMocks::new();
     let stored = first.clone();
     mocks
-        .store
+        .trades
         .expect_find_trade_by_client_order()
         .returning(move |_, _, _| {
             Ok(Some(OpenTrade {
@@ -232,7 +234,7 @@ async fn a_repeated_client_order_id_returns_the_first_trade_without_calling_the_
             }))
         });
     mocks.wallet.expect_mutate().never();
-    mocks.store.expect_apply().never();
+    mocks.trades.expect_apply().never();
     let trading = mocks.build();
     let again = trading
         .buy(&player(), &order(Side::Buy, 1_000), "order-1")
@@ -253,15 +255,15 @@ async fn a_repeated_client_order_id_returns_the_first_trade_without_calling_the_
 async fn a_second_open_order_on_the_same_market_never_reaches_the_wallet() {
     let mut mocks = TradingMocks::new();
     mocks
-        .store
+        .trades
         .expect_find_trade_by_client_order()
         .returning(|_, _, _| Ok(None));
     mocks
-        .store
+        .markets
         .expect_find_operator_market()
         .returning(|_, _| Ok(Some(open_market())));
     mocks
-        .store
+        .trades
         .expect_apply()
         .times(1)
         .returning(|_, _| Err(StoreError::Duplicate("open_trade")));
@@ -288,14 +290,14 @@ async fn orders_on_hidden_closed_or_unknown_markets_are_refused_before_anything_
     ] {
         let mut mocks = TradingMocks::new();
         mocks
-            .store
+            .trades
             .expect_find_trade_by_client_order()
             .returning(|_, _, _| Ok(None));
         mocks
-            .store
+            .markets
             .expect_find_operator_market()
             .returning(move |_, _| Ok(market.clone()));
-        mocks.store.expect_apply().never();
+        mocks.trades.expect_apply().never();
         mocks.wallet.expect_mutate().never();
         let error = mocks
             .build()

@@ -4,24 +4,11 @@
 
 use opinion_core::{EventId, OperatorId};
 use opinion_webhook::EventType;
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 use time::OffsetDateTime;
-use time::format_description::well_known::Rfc3339;
 
-use crate::model::{NewEvent, Trade, User, WalletOperationRecord};
+use crate::model::{NewEvent, Trade, WalletOperationRecord, rfc3339};
 use crate::opinion::trading::Trading;
-
-/// RFC 3339 text of a UTC time.
-pub(crate) fn rfc3339(at: OffsetDateTime) -> String {
-    at.format(&Rfc3339).unwrap_or_else(|_| at.unix_timestamp().to_string())
-}
-
-fn object(value: Value) -> Map<String, Value> {
-    match value {
-        Value::Object(map) => map,
-        _ => Map::new(),
-    }
-}
 
 impl Trading {
     pub(crate) fn event(
@@ -31,19 +18,13 @@ impl Trading {
         data: Value,
         at: OffsetDateTime,
     ) -> NewEvent {
-        NewEvent {
-            id: EventId::from_ulid(self.ports.random.ulid()),
+        NewEvent::new(
+            EventId::from_ulid(self.ports.random.ulid()),
             operator_id,
             event_type,
-            data: object(data),
-            created_at: at,
-        }
-    }
-
-    /// `user.launched`.
-    pub(crate) fn user_launched(&self, user: &User, at: OffsetDateTime) -> NewEvent {
-        let data = json!({ "externalUserId": user.external_user_id, "launchedAt": rfc3339(at) });
-        self.event(user.operator_id, EventType::UserLaunched, data, at)
+            data,
+            at,
+        )
     }
 
     /// `trade.executed`.

@@ -13,10 +13,12 @@ use time::OffsetDateTime;
 use crate::error::AppError;
 use crate::model::Trade;
 use crate::opinion::trading::buy::same_order;
+use crate::opinion::trading::ports::TradingChange;
 use crate::opinion::trading::wallet_call::OperationSubject;
 use crate::opinion::trading::{OrderRequest, Trading};
 use crate::players::PlayerPrincipal;
-use crate::ports::{StoreError, TradingChange, WalletAdapterTarget};
+use crate::ports::StoreError;
+use crate::wallet::ports::WalletAdapterTarget;
 
 /// How often a repeated order looks again at a first order still in flight.
 const REPLAY_POLL: Duration = Duration::from_millis(50);
@@ -36,7 +38,7 @@ impl Trading {
     ) -> Result<Option<Trade>, AppError> {
         let Some(first) = self
             .ports
-            .store
+            .trades
             .find_trade_by_client_order(player.operator_id, player.user.id, client_order_id)
             .await?
         else {
@@ -67,7 +69,7 @@ impl Trading {
             tokio::time::sleep(REPLAY_POLL).await;
             current = self
                 .ports
-                .store
+                .trades
                 .find_trade(operator, current.id)
                 .await?
                 .map(|open| open.trade)
@@ -96,7 +98,7 @@ impl Trading {
         request: &OrderRequest,
         change: &TradingChange,
     ) -> Result<Option<Trade>, AppError> {
-        match self.ports.store.apply(player.operator_id, change).await {
+        match self.ports.trades.apply(player.operator_id, change).await {
             Ok(()) => Ok(None),
             Err(StoreError::Duplicate("client_order")) => {
                 let client_order_id = change

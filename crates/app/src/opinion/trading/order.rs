@@ -15,7 +15,6 @@ use crate::model::OperatorMarket;
 /// A player's order (or request for a quote).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct OrderRequest {
-    /// The market.
     pub market_id: MarketId,
     /// Buy or sell.
     pub side: Side,
@@ -32,7 +31,6 @@ pub struct OrderRequest {
 /// A priced order, as shown to the player.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct QuoteView {
-    /// The market.
     pub market_id: MarketId,
     /// The priced trade: shares, amount, fee, prices before and after.
     pub quote: Quote,

@@ -25,7 +25,7 @@ impl Trading {
     ) -> Result<crate::model::OperatorMarket, AppError> {
         let market = self
             .ports
-            .store
+            .markets
             .find_operator_market(player.operator_id, request.market_id)
             .await?
             .ok_or(AppError::NotFound("market"))?;

@@ -9,10 +9,10 @@ use crate::access::operator_currency;
 use crate::error::AppError;
 use crate::model::Trade;
 use crate::opinion::trading::opening::trade_mutation;
+use crate::opinion::trading::ports::{NewTrade, PoolChange, TradingChange};
 use crate::opinion::trading::settle_buy::position_change;
 use crate::opinion::trading::{OrderRequest, Trading, order};
 use crate::players::PlayerPrincipal;
-use crate::ports::{NewTrade, PoolChange, TradingChange};
 
 /// How often opening a sale is tried again when the pool changed under it.
 const OPENING_ATTEMPTS: usize = 16;
@@ -41,7 +41,7 @@ impl Trading {
             let market = self.tradable_market(player, request).await?;
             let before = self
                 .ports
-                .store
+                .trades
                 .find_position(player.operator_id, player.user.id, request.market_id)
                 .await?
                 .map(|record| record.position);

@@ -9,9 +9,10 @@ use opinion_wallet::{OperationState, WalletFlow};
 
 use crate::error::AppError;
 use crate::model::PositionRecord;
-use crate::opinion::trading::fixtures::*;
-use crate::ports::{MutationOutcome, OpenTrade, TradingChange};
+use crate::opinion::trading::ports::{OpenTrade, TradingChange};
 use crate::test_support::NOW;
+use crate::test_support::trading::*;
+use crate::wallet::ports::MutationOutcome;
 
 fn holding_yes(shares: i64) -> Position {
     let yes = Holding {
@@ -30,11 +31,11 @@ fn sell_mocks(outcome: MutationOutcome) -> (TradingMocks, Arc<Mutex<Vec<TradingC
     let mut mocks = TradingMocks::new();
     let applied = Arc::new(Mutex::new(Vec::<TradingChange>::new()));
     mocks
-        .store
+        .trades
         .expect_find_trade_by_client_order()
         .returning(|_, _, _| Ok(None));
     let recorder = applied.clone();
-    mocks.store.expect_find_operator_market().returning(move |_, _| {
+    mocks.markets.expect_find_operator_market().returning(move |_, _| {
         // After the sale is opened, the pool is what it stored.
         let opened = recorder
             .lock()
@@ -45,7 +46,7 @@ fn sell_mocks(outcome: MutationOutcome) -> (TradingMocks, Arc<Mutex<Vec<TradingC
         Ok(Some(market_with(pool, MarketStatus::Open)))
     });
     let recorder = applied.clone();
-    mocks.store.expect_find_position().returning(move |_, _, _| {
+    mocks.trades.expect_find_position().returning(move |_, _, _| {
         let opened = recorder.lock().expect("lock").first().and_then(|c| c.position.clone());
         let position = opened.map_or_else(|| holding_yes(1_000), |change| change.after);
         Ok(Some(PositionRecord {
@@ -57,7 +58,7 @@ fn sell_mocks(outcome: MutationOutcome) -> (TradingMocks, Arc<Mutex<Vec<TradingC
         }))
     });
     let recorder = applied.clone();
-    mocks.store.expect_find_trade().returning(move |_, _| {
+    mocks.trades.expect_find_trade().returning(move |_, _| {
         let opened = recorder.lock().expect("lock")[0].new_trade.clone().expect("trade");
         Ok(Some(OpenTrade {
             trade: opened.trade,
@@ -65,7 +66,7 @@ fn sell_mocks(outcome: MutationOutcome) -> (TradingMocks, Arc<Mutex<Vec<TradingC
         }))
     });
     let recorder = applied.clone();
-    mocks.store.expect_apply().times(2).returning(move |_, change| {
+    mocks.trades.expect_apply().times(2).returning(move |_, change| {
         recorder.lock().expect("lock").push(change.clone());
         Ok(())
     });
@@ -140,15 +141,15 @@ async fn an_ambiguous_credit_goes_to_manual_review_and_keeps_the_sale_in_place()
 async fn nobody_sells_shares_they_do_not_hold() {
     let mut mocks = TradingMocks::new();
     mocks
-        .store
+        .trades
         .expect_find_trade_by_client_order()
         .returning(|_, _, _| Ok(None));
     mocks
-        .store
+        .markets
         .expect_find_operator_market()
         .returning(|_, _| Ok(Some(market_with(sold_pool(), MarketStatus::Open))));
-    mocks.store.expect_find_position().returning(|_, _, _| Ok(None));
-    mocks.store.expect_apply().never();
+    mocks.trades.expect_find_position().returning(|_, _, _| Ok(None));
+    mocks.trades.expect_apply().never();
     mocks.wallet.expect_mutate().never();
     let refused = mocks.build().sell(&player(), &order(Side::Sell, 400), "sale-2").await;
     assert!(matches!(

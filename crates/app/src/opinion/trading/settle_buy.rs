@@ -9,8 +9,9 @@ use opinion_wallet::{Amount, BuyCompensationMetadata, Classification, FlowMetada
 use crate::error::AppError;
 use crate::model::{NewEvent, Trade};
 use crate::opinion::trading::Trading;
+use crate::opinion::trading::ports::{OperationUpdate, PoolChange, PositionChange, TradeUpdate, TradingChange};
 use crate::opinion::trading::wallet_call::{OperationSubject, restored};
-use crate::ports::{OperationUpdate, PoolChange, PositionChange, StoreError, TradeUpdate, TradingChange};
+use crate::ports::StoreError;
 
 /// How often placing a debited buy is tried again when the pool changed under it.
 const PLACEMENT_ATTEMPTS: usize = 16;
@@ -53,7 +54,7 @@ impl Trading {
         for _ in 0..PLACEMENT_ATTEMPTS {
             let market = self
                 .ports
-                .store
+                .markets
                 .find_operator_market(trade.operator_id, trade.market_id)
                 .await?
                 .ok_or(AppError::NotFound("market"))?;
@@ -72,7 +73,7 @@ impl Trading {
             };
             let before = self
                 .ports
-                .store
+                .trades
                 .find_position(trade.operator_id, trade.user_id, trade.market_id)
                 .await?
                 .map(|record| record.position);
@@ -102,7 +103,7 @@ impl Trading {
                 events: [vec![self.trade_executed(&executed, now)], also.clone()].concat(),
                 ..TradingChange::default()
             };
-            match self.ports.store.apply(trade.operator_id, &change).await {
+            match self.ports.trades.apply(trade.operator_id, &change).await {
                 Ok(()) => return Ok(executed),
                 Err(StoreError::Conflict(what)) => tracing::debug!(what, "placing again: changed concurrently"),
                 Err(other) => return Err(other.into()),
@@ -145,7 +146,7 @@ impl Trading {
             events: [vec![self.trade_failed(&failed, reason, now)], also].concat(),
             ..TradingChange::default()
         };
-        self.ports.store.apply(failed.operator_id, &change).await?;
+        self.ports.trades.apply(failed.operator_id, &change).await?;
         Ok(failed)
     }
 
@@ -166,7 +167,7 @@ impl Trading {
             events: [vec![self.trade_failed(&failed, reason, now)], also].concat(),
             ..TradingChange::default()
         };
-        self.ports.store.apply(failed.operator_id, &change).await?;
+        self.ports.trades.apply(failed.operator_id, &change).await?;
         Ok(failed)
     }
 
@@ -189,7 +190,7 @@ impl Trading {
             operation: Some(update),
             ..TradingChange::default()
         };
-        self.ports.store.apply(in_review.operator_id, &change).await?;
+        self.ports.trades.apply(in_review.operator_id, &change).await?;
         Ok(in_review)
     }
 }

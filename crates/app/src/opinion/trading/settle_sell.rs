@@ -8,8 +8,9 @@ use opinion_wallet::Classification;
 use crate::error::AppError;
 use crate::model::{NewEvent, Trade};
 use crate::opinion::trading::Trading;
+use crate::opinion::trading::ports::{OperationUpdate, PoolChange, TradingChange};
 use crate::opinion::trading::settle_buy::{failed_trade, position_change, trade_update};
-use crate::ports::{OperationUpdate, PoolChange, StoreError, TradingChange};
+use crate::ports::StoreError;
 
 /// How often unwinding a sale is tried again when the pool changed under it.
 const UNWIND_ATTEMPTS: usize = 16;
@@ -57,7 +58,7 @@ impl Trading {
             events: [vec![self.trade_executed(&executed, now)], also].concat(),
             ..TradingChange::default()
         };
-        self.ports.store.apply(executed.operator_id, &change).await?;
+        self.ports.trades.apply(executed.operator_id, &change).await?;
         Ok(executed)
     }
 
@@ -74,7 +75,7 @@ impl Trading {
     ) -> Result<Trade, AppError> {
         let open = self
             .ports
-            .store
+            .trades
             .find_trade(trade.operator_id, trade.id)
             .await?
             .ok_or(AppError::NotFound("trade"))?;
@@ -82,13 +83,13 @@ impl Trading {
         for _ in 0..UNWIND_ATTEMPTS {
             let market = self
                 .ports
-                .store
+                .markets
                 .find_operator_market(trade.operator_id, trade.market_id)
                 .await?
                 .ok_or(AppError::NotFound("market"))?;
             let current = self
                 .ports
-                .store
+                .trades
                 .find_position(trade.operator_id, trade.user_id, trade.market_id)
                 .await?
                 .map(|record| record.position);
@@ -117,7 +118,7 @@ impl Trading {
                 events: [vec![self.trade_failed(&failed, reason, now)], also.clone()].concat(),
                 ..TradingChange::default()
             };
-            match self.ports.store.apply(trade.operator_id, &change).await {
+            match self.ports.trades.apply(trade.operator_id, &change).await {
                 Ok(()) => return Ok(failed),
                 Err(StoreError::Conflict(what)) => tracing::debug!(what, "unwinding again: changed concurrently"),
                 Err(other) => return Err(other.into()),

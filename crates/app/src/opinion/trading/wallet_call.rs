@@ -10,16 +10,15 @@ use time::OffsetDateTime;
 use crate::error::AppError;
 use crate::model::{WalletOperationRecord, WalletOperationStep};
 use crate::opinion::trading::Trading;
-use crate::ports::{NewOperation, OperationUpdate, WalletAdapterTarget};
+use crate::opinion::trading::ports::{NewOperation, OperationUpdate};
+use crate::wallet::ports::WalletAdapterTarget;
 
 /// What a wallet operation is about.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct OperationSubject {
-    /// The operator.
     pub operator_id: OperatorId,
     /// The player.
     pub user_id: UserId,
-    /// The market.
     pub market_id: MarketId,
     /// The trade, for buys, sells and compensations.
     pub trade_id: Option<TradeId>,

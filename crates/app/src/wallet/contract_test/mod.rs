@@ -21,8 +21,10 @@ use opinion_core::ExternalUserId;
 
 use crate::access::Principal;
 use crate::access::operator_currency;
+use crate::access::ports::OperatorStore;
 use crate::error::AppError;
-use crate::ports::{OperatorStore, Random, WalletAdapterStore, WalletGateway};
+use crate::ports::Random;
+use crate::wallet::ports::{WalletAdapterStore, WalletGateway};
 
 pub use report::{CheckResult, Exchange, Verdict, WalletTestReport};
 

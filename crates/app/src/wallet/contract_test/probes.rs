@@ -10,7 +10,9 @@ use opinion_wallet::{
 };
 use serde_json::{Map, Value};
 
-use crate::ports::{ProbeObserved, ProbePath, ProbeSigning, Random, WalletProbe};
+use crate::ports::Random;
+
+use crate::wallet::ports::{ProbeObserved, ProbePath, ProbeSigning, WalletProbe};
 
 /// A mutation the test sends: its key and its body fields but `requestedAt`.
 #[derive(Debug, Clone)]

@@ -22,12 +22,12 @@ mod refusals;
 use opinion_core::MarketId;
 use opinion_wallet::{Currency, RefusalCode, WalletFlow, required_metadata};
 
-use crate::ports::{ProbeObserved, ProbeSigning, WalletAdapterTarget, WalletProbe};
 use crate::wallet::WalletTestPorts;
 use crate::wallet::contract_test::probes::{
     MutationFactory, TestMutation, balance_probe, expect_applied, expect_balance, expect_refusal, received,
 };
 use crate::wallet::contract_test::report::{CheckResult, Exchange, Verdict, WalletTestReport};
+use crate::wallet::ports::{ProbeObserved, ProbeSigning, WalletAdapterTarget, WalletProbe};
 
 /// How far in the past the stale signature's timestamp is.
 const STALE_SECS: i64 = 600;

@@ -8,8 +8,8 @@ use opinion_wallet::{RefusalCode, WalletFlow, required_metadata};
 use opinion_webhook::SigningSecret;
 
 use super::{Running, STALE_SECS, TestRun};
-use crate::ports::ProbeSigning;
 use crate::wallet::contract_test::probes::{balance_probe, expect_balance_refusal, expect_refusal};
+use crate::wallet::ports::ProbeSigning;
 
 impl TestRun<'_> {
     pub(super) async fn insufficient_check(&mut self) {

@@ -26,9 +26,7 @@ pub struct BalanceMove {
 /// The answer recorded under a key in progress, with the balance change it made.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SettledKey {
-    /// The operator.
     pub operator_id: OperatorId,
-    /// The key.
     pub key: IdempotencyKey,
     /// The answer given.
     pub answer: WalletAnswer,

@@ -1,7 +1,7 @@
 //! Persistence of what happens to markets after trading: platform staff's market list,
 //! a market's resolution with its payouts (one transaction), the wallet worker's claims
 //! and sweeps, and the reads of manual review. Changes of single operations, trades and
-//! redemptions go through `TradingStore::apply`, like every other step of the write path.
+//! redemptions go through `TradeStore::apply`, like every other step of the write path.
 
 use async_trait::async_trait;
 use opinion_core::{MarketId, OperatorId, RedemptionId, WalletOperationId};
@@ -12,12 +12,12 @@ use time::OffsetDateTime;
 use crate::model::{
     Market, MarketResolution, NewEvent, PositionRecord, Redemption, WalletOperationRecord, WalletOperationStep,
 };
-use crate::ports::{NewOperation, StoreError};
+use crate::opinion::trading::ports::NewOperation;
+use crate::ports::StoreError;
 
 /// A position still to be paid out, with what the payout needs to know about its owner.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RedeemablePosition {
-    /// The operator.
     pub operator_id: OperatorId,
     /// The player's id at the operator (what its wallet knows).
     pub external_user_id: String,
@@ -28,7 +28,6 @@ pub struct RedeemablePosition {
 /// An operator that traded a market: it gets a resolution row and a `market.resolved` event.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MarketOperator {
-    /// The operator.
     pub operator_id: OperatorId,
     /// Its currency (every payout is in it).
     pub currency: Currency,
@@ -54,13 +53,11 @@ pub struct ResolutionPlan {
     pub events: Vec<NewEvent>,
 }
 
-/// Persistence of market administration, resolution, the wallet worker and review.
+/// Persistence of resolution, the wallet worker and review.
 #[cfg_attr(any(test, feature = "mock"), mockall::automock)]
 #[async_trait]
 pub trait SettlementStore: Send + Sync {
     /// Every market, newest first, at most `limit` (platform staff).
-    async fn list_markets(&self, limit: u16) -> Result<Vec<Market>, StoreError>;
-    /// How many trades on the market, of any operator, are pending or in manual review.
     async fn count_open_trades(&self, market: MarketId) -> Result<i64, StoreError>;
     /// The operators with a pool or a position on the market, with their currency.
     async fn market_operators(&self, market: MarketId) -> Result<Vec<MarketOperator>, StoreError>;

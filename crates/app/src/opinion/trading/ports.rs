@@ -5,22 +5,18 @@
 //! the same transaction.
 
 use async_trait::async_trait;
-use opinion_core::{LaunchId, MarketId, OperatorId, PlayerSessionId, RedemptionId, TradeId, UserId, WalletOperationId};
-use opinion_market::{MarketStatus, Pool, Position, RedemptionStatus, TradeStatus};
+use opinion_core::{MarketId, OperatorId, RedemptionId, TradeId, UserId, WalletOperationId};
+use opinion_market::{Pool, Position, RedemptionStatus, TradeStatus};
 use opinion_wallet::{OperationState, RequestFingerprint};
 use time::OffsetDateTime;
 
-use crate::model::{
-    Launch, Market, NewEvent, OperatorMarket, PlayerSession, PositionRecord, Trade, User, WalletOperationRecord,
-    WalletOperationStep,
-};
+use crate::model::{NewEvent, PositionRecord, Trade, WalletOperationRecord, WalletOperationStep};
 use crate::ports::StoreError;
 
 /// A pool change, applied only if the pool still holds `before` (a missing pool row is
 /// an empty, visible pool).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PoolChange {
-    /// The market.
     pub market_id: MarketId,
     /// The pool as read.
     pub before: Pool,
@@ -33,7 +29,6 @@ pub struct PoolChange {
 pub struct PositionChange {
     /// The player.
     pub user_id: UserId,
-    /// The market.
     pub market_id: MarketId,
     /// The position as read.
     pub before: Option<Position>,
@@ -139,7 +134,6 @@ pub struct TradingChange {
 /// A trade and the state it was in when read.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct OpenTrade {
-    /// The trade.
     pub trade: Trade,
     /// For a sale: the position before it.
     pub position_before: Option<Position>,
@@ -148,45 +142,12 @@ pub struct OpenTrade {
 /// The trading write path's store.
 #[cfg_attr(any(test, feature = "mock"), mockall::automock)]
 #[async_trait]
-pub trait TradingStore: Send + Sync {
+pub trait TradeStore: Send + Sync {
     /// Applies `change` for `operator` atomically. `Conflict` if a precondition no longer
     /// holds; `Duplicate("client_order")` if the player already used the trade's client
     /// order id; `Duplicate("open_trade")` if the player already has an open trade on the
     /// market. Nothing is written unless everything is.
     async fn apply(&self, operator: OperatorId, change: &TradingChange) -> Result<(), StoreError>;
-
-    /// Stores a new market (platform staff).
-    async fn insert_market(&self, market: &Market) -> Result<(), StoreError>;
-    /// Moves a market to `market.status` if it is still in `expected` (platform staff).
-    async fn update_market_status(&self, market: &Market, expected: MarketStatus) -> Result<(), StoreError>;
-    /// Reads a market.
-    async fn find_market(&self, id: MarketId) -> Result<Option<Market>, StoreError>;
-    /// Reads a market as `operator` sees it.
-    async fn find_operator_market(
-        &self,
-        operator: OperatorId,
-        id: MarketId,
-    ) -> Result<Option<OperatorMarket>, StoreError>;
-
-    /// Creates the player or updates its details, stores the launch and the
-    /// `user.launched` event, in one transaction; returns the player as stored.
-    async fn record_launch(&self, user: &User, launch: &Launch, event: &NewEvent) -> Result<User, StoreError>;
-    /// Marks the launch used and opens session `id` for its player until `expires_at`, if
-    /// the launch is unused and unexpired at `at`; `None` otherwise.
-    async fn open_player_session(
-        &self,
-        operator: OperatorId,
-        launch: LaunchId,
-        id: PlayerSessionId,
-        at: OffsetDateTime,
-        expires_at: OffsetDateTime,
-    ) -> Result<Option<(PlayerSession, User)>, StoreError>;
-    /// A live or ended player session and its player.
-    async fn find_player_session(
-        &self,
-        operator: OperatorId,
-        id: PlayerSessionId,
-    ) -> Result<Option<(PlayerSession, User)>, StoreError>;
 
     /// A player's position in a market.
     async fn find_position(

@@ -10,6 +10,7 @@ use opinion_core::OperatorId;
 use opinion_wallet::{BalanceReading, Classification, TransportOutcome, WalletMutation};
 use opinion_webhook::SigningSecret;
 
+use crate::model::WalletAdapterConfig;
 use crate::ports::StoreError;
 
 /// Where and how to call one operator's wallet adapter.
@@ -150,4 +151,16 @@ pub trait WalletGateway: Send + Sync {
 pub trait WalletAdapterStore: Send + Sync {
     /// The operator's wallet adapter, if it configured one.
     async fn find_wallet_target(&self, operator: OperatorId) -> Result<Option<WalletAdapterTarget>, StoreError>;
+
+    /// The operator's configuration, if it has one.
+    async fn find_wallet_adapter(&self, operator: OperatorId) -> Result<Option<WalletAdapterConfig>, StoreError>;
+
+    /// Writes `config` if the stored revision is still `expected` (`None`: if the
+    /// operator has none yet). `Ok(false)` when another change came first; nothing is
+    /// written then.
+    async fn save_wallet_adapter(
+        &self,
+        config: &WalletAdapterConfig,
+        expected: Option<i64>,
+    ) -> Result<bool, StoreError>;
 }

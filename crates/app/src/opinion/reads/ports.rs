@@ -113,7 +113,6 @@ pub struct WalletOperationFilter {
 /// A player's position together with the market (and the operator's pool) it is in.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct HeldPosition {
-    /// The position.
     pub position: PositionRecord,
     /// Its market, as the operator sees it.
     pub market: OperatorMarket,

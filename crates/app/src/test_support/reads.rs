@@ -2,46 +2,36 @@
 //! clock, and records with fixed ids.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
 
-use opinion_core::{IdKind, MarketId, OperatorId, Page, UserId};
+use opinion_core::{IdKind, MarketId, Page, UserId};
 use opinion_market::{FeeRate, Liquidity, MarketStatus, Pool};
-use time::OffsetDateTime;
-use time::macros::datetime;
-use ulid::Ulid;
 
+use crate::access::ports::MockOperatorStore;
 use crate::model::{Market, Operator, OperatorMarket, User};
+use crate::opinion::ports::MockMarketStore;
+use crate::opinion::reads::ports::MockOperatorReadStore;
 use crate::opinion::reads::{OperatorReads, PortfolioLinks, ReadPorts};
-use crate::ports::{MockClock, MockMarketVisibilityStore, MockOperatorReadStore, MockOperatorStore, MockRandom};
+use crate::test_support::{NOW, OPERATOR, counting_random, fixed_clock};
 
-pub const NOW: OffsetDateTime = datetime!(2026-11-22 12:00 UTC);
-pub const OPERATOR: OperatorId = OperatorId::from_u128(1);
 pub const SECRET: [u8; 32] = [9; 32];
 
 /// The mocks, to be given expectations before `build`.
 #[derive(Default)]
 pub struct ReadMocks {
     pub reads: MockOperatorReadStore,
-    pub visibility: MockMarketVisibilityStore,
+    pub markets: MockMarketStore,
     pub operators: MockOperatorStore,
 }
 
 impl ReadMocks {
     pub fn build(self) -> OperatorReads {
-        let mut clock = MockClock::new();
-        clock.expect_now().return_const(NOW);
-        let mut random = MockRandom::new();
-        let counter = Arc::new(AtomicU64::new(500));
-        random
-            .expect_ulid()
-            .returning(move || Ulid(u128::from(counter.fetch_add(1, Ordering::SeqCst))));
         OperatorReads::new(
             ReadPorts {
                 reads: Arc::new(self.reads),
-                visibility: Arc::new(self.visibility),
+                markets: Arc::new(self.markets),
                 operators: Arc::new(self.operators),
-                clock: Arc::new(clock),
-                random: Arc::new(random),
+                clock: fixed_clock(),
+                random: counting_random(500, [0; 32]),
             },
             PortfolioLinks::new(&SECRET).expect("signer"),
         )
