@@ -1,17 +1,13 @@
 //! The operator HTTP API (actix-web): every route of the contract mounted from the
 //! access domain's route table, guarded by one mechanism, answering RFC 9457 problems.
 
-mod auth;
-mod dto;
-mod error;
-mod extract;
-mod openapi;
-mod player_auth;
-mod problem;
-mod request_id;
-mod router;
-mod routes;
-mod simulator_gate;
+mod http;
+mod operational;
+mod operator;
+mod player;
+mod routing;
+mod shared;
+mod simulator;
 mod state;
 mod views;
 
@@ -20,12 +16,14 @@ use actix_web::dev::{ServiceFactory, ServiceRequest, ServiceResponse};
 use actix_web::middleware::from_fn;
 use actix_web::{App, HttpResponse, web};
 
-pub use auth::SESSION_COOKIE;
-pub use dto::{BalanceOperationBody, RedemptionBody, ResolutionBody, StepBody, TradeBody};
-pub use error::ApiError;
-pub use openapi::document as openapi_document;
-pub use problem::{PROBLEM_JSON, Problem};
-pub use request_id::REQUEST_ID_HEADER;
+pub use http::auth::SESSION_COOKIE;
+pub use http::error::ApiError;
+pub use http::problem::{PROBLEM_JSON, Problem};
+pub use http::request_id::REQUEST_ID_HEADER;
+pub use operator::balance_operations::dto::{BalanceOperationBody, StepBody};
+pub use operator::payouts::dto::{RedemptionBody, ResolutionBody};
+pub use operator::trades::dto::TradeBody;
+pub use routing::openapi::document as openapi_document;
 pub use state::ApiState;
 
 /// The whole HTTP application, ready for `HttpServer::new`.
@@ -42,19 +40,19 @@ pub fn app(
 > {
     App::new()
         .app_data(web::Data::new(state))
-        .app_data(extract::json_config())
-        .app_data(extract::query_config())
-        .wrap(from_fn(request_id::middleware))
-        .route("/healthz", web::get().to(routes::operational::healthz))
-        .route("/readyz", web::get().to(routes::operational::readyz))
+        .app_data(http::extract::json_config())
+        .app_data(http::extract::query_config())
+        .wrap(from_fn(http::request_id::middleware))
+        .route("/healthz", web::get().to(operational::handlers::healthz))
+        .route("/readyz", web::get().to(operational::handlers::readyz))
         .route("/play", web::get().to(views::play_page))
         .route(
-            routes::users::PORTFOLIO_VIEW_PATH,
-            web::get().to(routes::views::portfolio),
+            operator::users::handlers::PORTFOLIO_VIEW_PATH,
+            web::get().to(views::handlers::portfolio),
         )
-        .configure(router::mount)
-        .configure(routes::player::mount)
-        .configure(routes::simulator_wallet::mount)
+        .configure(routing::router::mount)
+        .configure(player::handlers::mount)
+        .configure(simulator::simulated_wallet::handlers::mount)
         .default_service(web::to(route_not_found))
 }
 

@@ -4,42 +4,19 @@
 //! Every tenant-owned query filters by `operator_id` (DESIGN.md §3); the only reads
 //! that do not are the two platform-wide lookups the ports define: an API key by its
 //! secret's hash and a staff login by e-mail. Signing secrets are sealed at rest
-//! (`sealing.rs`) under the data key the store is given.
+//! (`db/sealing.rs`) under the data key the store is given.
+//!
+//! One folder per feature, as in the app: `access/`, `wallet/`, `webhooks/`, `opinion/`
+//! (`trading/`, `settlement/`, `reads/`) and `simulator/`; `db/` holds what they share.
 
-mod api_keys;
-mod database;
-mod error;
-mod market_visibility;
-mod migrate;
-mod operator_reads;
-mod operators;
-mod outbox;
-mod player_external_ids;
-mod pool;
-mod rows;
-mod schema;
-mod sealing;
-mod sessions;
-mod settlement;
-mod settlement_review;
-mod settlement_rows;
-mod settlement_worker;
-mod simulator_users;
-mod simulator_wallet;
-mod staff;
-mod trading_apply;
-mod trading_rows;
-mod trading_store;
-mod trading_write_rows;
-mod wallet_adapters;
-mod webhook_attempts;
-mod webhook_claims;
-mod webhook_deliveries;
-mod webhook_endpoints;
-mod webhook_rows;
-mod webhook_store;
+mod access;
+mod db;
+mod opinion;
+mod simulator;
+mod wallet;
+mod webhooks;
 
-pub use database::create_database_if_missing;
-pub use migrate::run_migrations;
-pub use pool::PgStore;
-pub use sealing::{DataKey, DataKeyError};
+pub use db::database::create_database_if_missing;
+pub use db::migrate::run_migrations;
+pub use db::pool::PgStore;
+pub use db::sealing::{DataKey, DataKeyError};

@@ -3,7 +3,9 @@
 //! pages carry a Content-Security-Policy that allows nothing but their own inline style
 //! (by hash), so even a value that escaped escaping could not run or load anything.
 
+pub mod dto;
 mod format;
+pub mod handlers;
 mod history;
 mod play;
 mod portfolio;

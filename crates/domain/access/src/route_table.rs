@@ -1,11 +1,32 @@
-//! Every route of the operator contract, with its requirement, declared once.
-//! The endpoint table and the flight table of the contract map onto this list; the
-//! flight paths are the platform's own choice (the contract leaves them open).
+//! Every route of the operator contract, with its requirement, declared once, and the
+//! shape of one declaration. The endpoint table and the flight table of the contract map onto
+//! this list; the flight paths are the platform's own choice (the contract leaves them open).
 
+use crate::http_method::HttpMethod::{self, Delete, Get, Patch, Post, Put};
 use crate::requirement::Requirement;
-use crate::route::HttpMethod::{Delete, Get, Patch, Post, Put};
-use crate::route::RouteSpec;
 use crate::scope::Scope::{self, *};
+
+/// The declaration of one route; the API mounts and guards routes from these alone.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RouteSpec {
+    /// Which route this is.
+    pub id: RouteId,
+    /// Its HTTP method.
+    pub method: HttpMethod,
+    /// Its path below the service root, with `{name}` parameters.
+    pub path: &'static str,
+    /// What a caller must present.
+    pub requirement: Requirement,
+}
+
+impl RouteSpec {
+    /// The path's segments that are parameters, in order.
+    pub fn parameters(&self) -> impl Iterator<Item = &'static str> {
+        self.path
+            .split('/')
+            .filter_map(|segment| segment.strip_prefix('{').and_then(|s| s.strip_suffix('}')))
+    }
+}
 
 macro_rules! routes {
     ($($id:ident: $method:ident $path:literal => $requirement:expr,)+) => {

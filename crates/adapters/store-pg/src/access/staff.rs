@@ -1,0 +1,164 @@
+//! `StaffStore`: dashboard staff members. Disabling a member or resetting their
+//! password ends all their sessions in the same transaction, so no token outlives it.
+
+use async_trait::async_trait;
+use diesel::prelude::*;
+use diesel::result::Error as DieselError;
+use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl};
+use opinion_app::model::{StaffMember, StaffPatch};
+use opinion_app::ports::{StaffStore, StoreError};
+use opinion_core::{OperatorId, Page, PageRequest, StaffId, StaffKind};
+use time::OffsetDateTime;
+use uuid::Uuid;
+
+use crate::access::rows::{NewStaffRow, StaffChanges, StaffRow};
+use crate::db::error::from_diesel;
+use crate::db::ids::uuid_of;
+use crate::db::pool::PgStore;
+use crate::db::schema::{staff_members, staff_sessions};
+
+/// Ends every live session of a member at `at`; sessions already ended keep their time.
+async fn end_member_sessions(
+    conn: &mut AsyncPgConnection,
+    operator: Uuid,
+    staff: Uuid,
+    at: OffsetDateTime,
+) -> Result<(), DieselError> {
+    let ended = diesel::update(
+        staff_sessions::table
+            .filter(staff_sessions::operator_id.eq(operator))
+            .filter(staff_sessions::staff_id.eq(staff))
+            .filter(staff_sessions::ended_at.is_null()),
+    )
+    .set(staff_sessions::ended_at.eq(at))
+    .execute(conn)
+    .await?;
+    tracing::debug!(ended, "ended the member's sessions");
+    Ok(())
+}
+
+#[async_trait]
+impl StaffStore for PgStore {
+    #[tracing::instrument(skip_all, fields(operator_id = %member.operator_id, staff_id = %member.id))]
+    async fn insert_staff(&self, member: &StaffMember, password_hash: &str) -> Result<(), StoreError> {
+        let mut conn = self.conn().await?;
+        diesel::insert_into(staff_members::table)
+            .values(NewStaffRow::new(member, password_hash))
+            .execute(&mut conn)
+            .await
+            .map(drop)
+            .map_err(from_diesel)
+    }
+
+    #[tracing::instrument(skip_all)]
+    async fn find_staff_login(&self, email: &str) -> Result<Option<(StaffMember, String)>, StoreError> {
+        let mut conn = self.conn().await?;
+        let row = staff_members::table
+            .filter(staff_members::email.eq(email))
+            .select((StaffRow::as_select(), staff_members::password_hash))
+            .first::<(StaffRow, String)>(&mut conn)
+            .await
+            .optional()
+            .map_err(from_diesel)?;
+        row.map(|(member, hash)| Ok((member.into_record()?, hash))).transpose()
+    }
+
+    #[tracing::instrument(skip_all, fields(operator_id = %operator, staff_id = %id))]
+    async fn find_staff(&self, operator: OperatorId, id: StaffId) -> Result<Option<StaffMember>, StoreError> {
+        let mut conn = self.conn().await?;
+        staff_members::table
+            .find((uuid_of(operator), uuid_of(id)))
+            .select(StaffRow::as_select())
+            .first(&mut conn)
+            .await
+            .optional()
+            .map_err(from_diesel)?
+            .map(StaffRow::into_record)
+            .transpose()
+    }
+
+    #[tracing::instrument(skip_all, fields(operator_id = %operator))]
+    async fn list_staff(
+        &self,
+        operator: OperatorId,
+        page: PageRequest<StaffKind>,
+    ) -> Result<Page<StaffMember, StaffKind>, StoreError> {
+        let mut query = staff_members::table
+            .filter(staff_members::operator_id.eq(uuid_of(operator)))
+            .select(StaffRow::as_select())
+            .order(staff_members::id.desc())
+            .limit(i64::from(page.limit.get()) + 1)
+            .into_boxed();
+        if let Some(after) = page.after {
+            query = query.filter(staff_members::id.lt(uuid_of(after.position())));
+        }
+        let mut conn = self.conn().await?;
+        let rows = query.load(&mut conn).await.map_err(from_diesel)?;
+        let members = rows
+            .into_iter()
+            .map(StaffRow::into_record)
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(Page::from_overfetch(members, page.limit, |member| member.id))
+    }
+
+    #[tracing::instrument(skip_all, fields(operator_id = %operator, staff_id = %id))]
+    async fn update_staff(
+        &self,
+        operator: OperatorId,
+        id: StaffId,
+        patch: &StaffPatch,
+        at: OffsetDateTime,
+    ) -> Result<Option<StaffMember>, StoreError> {
+        let (operator, id) = (uuid_of(operator), uuid_of(id));
+        let changes = StaffChanges::new(patch, at);
+        let disabling = patch.disabled == Some(true);
+        let mut conn = self.conn().await?;
+        let row = conn
+            .transaction::<_, DieselError, _>(async |conn| {
+                let row = diesel::update(staff_members::table.find((operator, id)))
+                    .set(&changes)
+                    .returning(StaffRow::as_returning())
+                    .get_result(conn)
+                    .await
+                    .optional()?;
+                if row.is_some() && disabling {
+                    end_member_sessions(conn, operator, id, at).await?;
+                }
+                Ok(row)
+            })
+            .await
+            .map_err(from_diesel)?;
+        row.map(StaffRow::into_record).transpose()
+    }
+
+    #[tracing::instrument(skip_all, fields(operator_id = %operator, staff_id = %id))]
+    async fn reset_staff_password(
+        &self,
+        operator: OperatorId,
+        id: StaffId,
+        password_hash: &str,
+        at: OffsetDateTime,
+    ) -> Result<Option<StaffMember>, StoreError> {
+        let (operator, id) = (uuid_of(operator), uuid_of(id));
+        let mut conn = self.conn().await?;
+        let row = conn
+            .transaction::<_, DieselError, _>(async |conn| {
+                let row = diesel::update(staff_members::table.find((operator, id)))
+                    .set((
+                        staff_members::password_hash.eq(password_hash),
+                        staff_members::updated_at.eq(at),
+                    ))
+                    .returning(StaffRow::as_returning())
+                    .get_result(conn)
+                    .await
+                    .optional()?;
+                if row.is_some() {
+                    end_member_sessions(conn, operator, id, at).await?;
+                }
+                Ok(row)
+            })
+            .await
+            .map_err(from_diesel)?;
+        row.map(StaffRow::into_record).transpose()
+    }
+}

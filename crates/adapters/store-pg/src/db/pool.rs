@@ -1,0 +1,103 @@
+//! `PgStore`: the pool of `diesel_async` connections every port implementation draws
+//! from. Waiting for a connection is bounded, so a database that stops answering makes
+//! requests fail with `Unavailable` instead of piling up.
+
+use std::fmt;
+use std::sync::Arc;
+use std::time::Duration;
+
+use diesel_async::pooled_connection::deadpool::{Object, Pool};
+use diesel_async::pooled_connection::{AsyncDieselConnectionManager, ManagerConfig, RecyclingMethod};
+use diesel_async::{AsyncPgConnection, RunQueryDsl};
+use opinion_app::ports::StoreError;
+
+use crate::db::error::{from_diesel, unavailable};
+use crate::db::sealing::DataKey;
+
+/// How long a request waits for a connection (creating one included) before giving up.
+const ACQUIRE_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// A pooled connection.
+pub(crate) type Conn = Object<AsyncPgConnection>;
+
+/// The PostgreSQL implementation of every store port. Cloning shares the pool, so one
+/// store can be handed to every use case. Tables holding signing secrets also need the
+/// data key that seals them ([`PgStore::with_data_key`]).
+#[derive(Clone)]
+pub struct PgStore {
+    pool: Pool<AsyncPgConnection>,
+    data_key: Option<Arc<DataKey>>,
+}
+
+impl PgStore {
+    /// Opens a pool of at most `max_connections` connections and proves the database
+    /// answers, so a wrong `DATABASE_URL` fails at start-up rather than on the first
+    /// request. Fails with `Unavailable` when it does not answer within a few seconds.
+    pub async fn connect(database_url: &str, max_connections: usize) -> Result<PgStore, StoreError> {
+        // A connection goes back to the pool unchecked (a broken one is still dropped):
+        // verifying it would cost a round trip on every checkout, and authentication
+        // alone checks out twice per request.
+        let mut config = ManagerConfig::default();
+        config.recycling_method = RecyclingMethod::Fast;
+        let manager = AsyncDieselConnectionManager::<AsyncPgConnection>::new_with_config(database_url, config);
+        let pool = Pool::builder(manager)
+            .max_size(max_connections.max(1))
+            .build()
+            .map_err(|error| unavailable("cannot build the connection pool", &error))?;
+        let store = PgStore { pool, data_key: None };
+        store.select_one().await?;
+        Ok(store)
+    }
+
+    /// The same store, sealing and opening secrets at rest with `key`.
+    pub fn with_data_key(self, key: DataKey) -> Self {
+        Self {
+            data_key: Some(Arc::new(key)),
+            ..self
+        }
+    }
+
+    /// The data key, or `Unavailable` when the store was built without one.
+    pub(crate) fn data_key(&self) -> Result<&DataKey, StoreError> {
+        self.data_key.as_deref().ok_or_else(|| {
+            unavailable(
+                "cannot reach sealed secrets",
+                &"the store has no data key (OPINION_DATA_KEY)",
+            )
+        })
+    }
+
+    /// A connection from the pool, waiting at most `ACQUIRE_TIMEOUT`.
+    pub(crate) async fn conn(&self) -> Result<Conn, StoreError> {
+        match tokio::time::timeout(ACQUIRE_TIMEOUT, self.pool.get()).await {
+            Ok(Ok(conn)) => Ok(conn),
+            Ok(Err(error)) => Err(unavailable("cannot get a database connection", &error)),
+            Err(_) => Err(unavailable(
+                "cannot get a database connection",
+                &format_args!("timed out after {ACQUIRE_TIMEOUT:?}"),
+            )),
+        }
+    }
+
+    /// `SELECT 1` on a pooled connection: the database is reachable and answers.
+    pub(crate) async fn select_one(&self) -> Result<(), StoreError> {
+        let mut conn = self.conn().await?;
+        diesel::sql_query("SELECT 1")
+            .execute(&mut conn)
+            .await
+            .map(drop)
+            .map_err(from_diesel)
+    }
+}
+
+impl fmt::Debug for PgStore {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let status = self.pool.status();
+        f.debug_struct("PgStore")
+            .field("max_size", &status.max_size)
+            .field("size", &status.size)
+            .field("available", &status.available)
+            .field("data_key", &self.data_key.is_some())
+            .finish()
+    }
+}

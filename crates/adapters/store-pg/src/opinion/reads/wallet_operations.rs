@@ -1,0 +1,105 @@
+//! The operator's wallet operations and their step logs.
+
+use diesel::prelude::*;
+use diesel_async::{AsyncPgConnection, RunQueryDsl};
+use opinion_app::model::{WalletOperationRecord, WalletOperationStep};
+use opinion_app::ports::{StoreError, WalletOperationFilter};
+use opinion_core::{OperatorId, Page, PageRequest, TradeId, WalletOperationId, WalletOperationKind};
+use uuid::Uuid;
+
+use super::overfetch;
+use crate::db::error::from_diesel;
+use crate::db::ids::uuid_of;
+use crate::db::schema::{trades, wallet_operation_steps, wallet_operations};
+use crate::opinion::trading::rows::{WalletOperationRow, WalletOperationStepRow};
+
+/// One page of operations, newest first.
+pub(super) async fn list(
+    conn: &mut AsyncPgConnection,
+    operator: OperatorId,
+    filter: &WalletOperationFilter,
+    page: PageRequest<WalletOperationKind>,
+) -> Result<Page<WalletOperationRecord, WalletOperationKind>, StoreError> {
+    let mut query = wallet_operations::table
+        .filter(wallet_operations::operator_id.eq(uuid_of(operator)))
+        .select(WalletOperationRow::as_select())
+        .order(wallet_operations::id.desc())
+        .limit(overfetch(&page))
+        .into_boxed();
+    if let Some(external) = &filter.external_user_id {
+        query = query.filter(wallet_operations::external_user_id.eq(external.clone()));
+    }
+    if let Some(market) = filter.market_id {
+        query = query.filter(wallet_operations::market_id.eq(uuid_of(market)));
+    }
+    if let Some(flow) = filter.flow {
+        query = query.filter(wallet_operations::flow.eq(flow.as_str()));
+    }
+    if let Some(state) = filter.state {
+        query = query.filter(wallet_operations::state.eq(state.as_str()));
+    }
+    if let Some(from) = filter.created.from {
+        query = query.filter(wallet_operations::created_at.ge(from));
+    }
+    if let Some(to) = filter.created.to {
+        query = query.filter(wallet_operations::created_at.lt(to));
+    }
+    if let Some(after) = page.after {
+        query = query.filter(wallet_operations::id.lt(uuid_of(after.position())));
+    }
+    let rows = query.load(conn).await.map_err(from_diesel)?;
+    let operations = rows
+        .into_iter()
+        .map(WalletOperationRow::into_record)
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(Page::from_overfetch(
+        operations,
+        page.limit,
+        |operation: &WalletOperationRecord| operation.id,
+    ))
+}
+
+/// The operations made for one trade, oldest first. Restricted to the trade's player
+/// so the query walks that player's operations by index.
+pub(super) async fn of_trade(
+    conn: &mut AsyncPgConnection,
+    operator: OperatorId,
+    trade: TradeId,
+) -> Result<Vec<WalletOperationRecord>, StoreError> {
+    let operator = uuid_of(operator);
+    let trade = uuid_of(trade);
+    let player = trades::table
+        .find((operator, trade))
+        .select(trades::user_id)
+        .single_value();
+    let rows = wallet_operations::table
+        .filter(wallet_operations::operator_id.eq(operator))
+        .filter(wallet_operations::user_id.nullable().eq(player))
+        .filter(wallet_operations::trade_id.eq(trade))
+        .select(WalletOperationRow::as_select())
+        .order(wallet_operations::id.asc())
+        .load(conn)
+        .await
+        .map_err(from_diesel)?;
+    rows.into_iter().map(WalletOperationRow::into_record).collect()
+}
+
+/// The steps of the given operations, each operation's in order.
+pub(super) async fn steps(
+    conn: &mut AsyncPgConnection,
+    operator: OperatorId,
+    operations: &[WalletOperationId],
+) -> Result<Vec<(WalletOperationId, WalletOperationStep)>, StoreError> {
+    let ids: Vec<Uuid> = operations.iter().copied().map(uuid_of).collect();
+    let rows = wallet_operation_steps::table
+        .filter(wallet_operation_steps::operator_id.eq(uuid_of(operator)))
+        .filter(wallet_operation_steps::operation_id.eq_any(ids))
+        .select(WalletOperationStepRow::as_select())
+        .order((wallet_operation_steps::operation_id, wallet_operation_steps::step))
+        .load(conn)
+        .await
+        .map_err(from_diesel)?;
+    rows.into_iter()
+        .map(|row| Ok((row.operation_id(), row.into_record()?)))
+        .collect()
+}

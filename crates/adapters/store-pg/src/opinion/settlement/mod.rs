@@ -1,0 +1,8 @@
+//! Settlement: the `SettlementStore` port, a market's resolution with its redemptions,
+//! the wallet worker's claims and the reads of manual review.
+
+mod resolution;
+mod review;
+pub(crate) mod rows;
+mod store;
+mod wallet_worker;

@@ -1,0 +1,130 @@
+//! The wallet worker's reads and claims.
+//! Claims take the due rows `FOR UPDATE SKIP LOCKED` and mark them `sent` in the same
+//! transaction, so concurrent workers get disjoint operations and an operation is never
+//! sent by two of them. These are the platform's background queries: the first names
+//! no operator because it finds which operators have work; the others filter by one.
+
+use diesel::prelude::*;
+use diesel::result::Error as DieselError;
+use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl};
+use opinion_app::model::{WalletOperationRecord, WalletOperationStep};
+use opinion_app::ports::StoreError;
+use opinion_core::OperatorId;
+use opinion_wallet::{OperationState, WalletFlow};
+use time::OffsetDateTime;
+use uuid::Uuid;
+
+use crate::db::error::from_diesel;
+use crate::db::ids::{id_of, uuid_of};
+use crate::db::pool::PgStore;
+use crate::db::schema::wallet_operations;
+use crate::opinion::trading::apply::append_step;
+use crate::opinion::trading::rows::WalletOperationRow;
+
+/// The flows the worker sends (primaries of trades are sent by the order itself).
+const WORKER_FLOWS: [&str; 2] = [WalletFlow::Redemption.as_str(), WalletFlow::BuyCompensation.as_str()];
+
+pub(crate) async fn operators_with_wallet_work(
+    store: &PgStore,
+    now: OffsetDateTime,
+) -> Result<Vec<OperatorId>, StoreError> {
+    let mut conn = store.conn().await?;
+    let due = wallet_operations::state
+        .eq(OperationState::Prepared.as_str())
+        .and(wallet_operations::flow.eq_any(WORKER_FLOWS))
+        .and(wallet_operations::next_attempt_at.le(now));
+    let sent = wallet_operations::state.eq(OperationState::Sent.as_str());
+    let ids: Vec<Uuid> = wallet_operations::table
+        .filter(due.or(sent))
+        .select(wallet_operations::operator_id)
+        .distinct()
+        .order(wallet_operations::operator_id)
+        .load(&mut conn)
+        .await
+        .map_err(from_diesel)?;
+    Ok(ids.into_iter().map(id_of).collect())
+}
+
+pub(crate) async fn claim_due_operations(
+    store: &PgStore,
+    operator: OperatorId,
+    now: OffsetDateTime,
+    limit: u16,
+) -> Result<Vec<WalletOperationRecord>, StoreError> {
+    let mut conn = store.conn().await?;
+    let claimed = conn
+        .transaction::<_, DieselError, _>(async |conn| {
+            let keys: Vec<(Uuid, Uuid)> = wallet_operations::table
+                .filter(wallet_operations::operator_id.eq(uuid_of(operator)))
+                .filter(wallet_operations::state.eq(OperationState::Prepared.as_str()))
+                .filter(wallet_operations::flow.eq_any(WORKER_FLOWS))
+                .filter(wallet_operations::next_attempt_at.le(now))
+                .order((wallet_operations::next_attempt_at, wallet_operations::id))
+                .limit(i64::from(limit))
+                .select((wallet_operations::operator_id, wallet_operations::id))
+                .for_update()
+                .skip_locked()
+                .load(conn)
+                .await?;
+            let mut claimed = Vec::with_capacity(keys.len());
+            for key in keys {
+                claimed.push(mark_sent(conn, key, now).await?);
+            }
+            Ok(claimed)
+        })
+        .await
+        .map_err(from_diesel)?;
+    claimed.into_iter().collect()
+}
+
+/// Moves a locked `prepared` row to `sent` and logs the step; the record is read back
+/// through the domain's parsing (a corrupt row is reported, after the commit).
+async fn mark_sent(
+    conn: &mut AsyncPgConnection,
+    (operator_id, id): (Uuid, Uuid),
+    now: OffsetDateTime,
+) -> QueryResult<Result<WalletOperationRecord, StoreError>> {
+    let updated: WalletOperationRow = diesel::update(wallet_operations::table.find((operator_id, id)))
+        .set((
+            wallet_operations::state.eq(OperationState::Sent.as_str()),
+            wallet_operations::attempts.eq(wallet_operations::attempts + 1),
+            wallet_operations::sent_at.eq(now),
+            wallet_operations::next_attempt_at.eq(None::<OffsetDateTime>),
+        ))
+        .returning(WalletOperationRow::as_returning())
+        .get_result(conn)
+        .await?;
+    let record = match updated.into_record() {
+        Ok(record) => record,
+        Err(error) => return Ok(Err(error)),
+    };
+    // A send is not an answer: the step carries no status (the row keeps the last answer's).
+    let step = WalletOperationStep {
+        state: record.state,
+        http_status: None,
+        detail: None,
+        at: now,
+    };
+    append_step(conn, record.operator_id, id, &step).await?;
+    Ok(Ok(record))
+}
+
+pub(crate) async fn stale_sent_operations(
+    store: &PgStore,
+    operator: OperatorId,
+    sent_before: OffsetDateTime,
+    limit: u16,
+) -> Result<Vec<WalletOperationRecord>, StoreError> {
+    let mut conn = store.conn().await?;
+    let rows: Vec<WalletOperationRow> = wallet_operations::table
+        .filter(wallet_operations::operator_id.eq(uuid_of(operator)))
+        .filter(wallet_operations::state.eq(OperationState::Sent.as_str()))
+        .filter(wallet_operations::sent_at.lt(sent_before))
+        .order((wallet_operations::sent_at, wallet_operations::id))
+        .limit(i64::from(limit))
+        .select(WalletOperationRow::as_select())
+        .load(&mut conn)
+        .await
+        .map_err(from_diesel)?;
+    rows.into_iter().map(WalletOperationRow::into_record).collect()
+}

@@ -1,0 +1,326 @@
+//! `TradingStore::apply`: one step of the trading write path in one transaction. Every
+//! move is a compare-and-set on the state the use case read (trade status, operation
+//! state, pool quantities, position values, redemption status); if any no longer holds,
+//! the whole step is rolled back and reported as `Conflict`, so the use case reads again.
+//! A position already paid out on its market's resolution (`redeemed_at` set) is never
+//! changed again. The settlement store's transactions share the inserts of new wallet
+//! operations and the step log's numbering from here.
+
+use diesel::dsl::max;
+use diesel::prelude::*;
+use diesel::result::Error as DieselError;
+use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl};
+use opinion_app::model::WalletOperationStep;
+use opinion_app::ports::{
+    NewOperation, OperationUpdate, PoolChange, PositionChange, RedemptionUpdate, StoreError, TradeUpdate, TradingChange,
+};
+use opinion_core::OperatorId;
+use opinion_market::{Outcome, Position};
+use time::OffsetDateTime;
+use uuid::Uuid;
+
+use crate::db::error::from_diesel;
+use crate::db::ids::uuid_of;
+use crate::db::pool::PgStore;
+use crate::db::schema::{market_pools, positions, redemptions, trades, wallet_operation_steps, wallet_operations};
+use crate::opinion::trading::write_rows::{NewOperationRow, NewStepRow, NewTradeRow, attempts, ppm};
+use crate::webhooks::outbox::enqueue_events;
+
+/// Why a step (or a settlement transaction) was not committed.
+#[derive(Debug)]
+pub(crate) enum StepError {
+    /// The database refused or failed.
+    Database(DieselError),
+    /// A compare-and-set found something else than expected.
+    Conflict(&'static str),
+}
+
+impl From<DieselError> for StepError {
+    fn from(error: DieselError) -> Self {
+        Self::Database(error)
+    }
+}
+
+impl From<StepError> for StoreError {
+    fn from(error: StepError) -> Self {
+        match error {
+            StepError::Conflict(what) => StoreError::Conflict(what),
+            StepError::Database(error) => from_diesel(error),
+        }
+    }
+}
+
+/// Fails the step unless exactly one row was changed.
+fn exactly_one(changed: usize, what: &'static str) -> Result<(), StepError> {
+    if changed == 1 {
+        Ok(())
+    } else {
+        Err(StepError::Conflict(what))
+    }
+}
+
+impl PgStore {
+    /// Applies `change` for `operator` in one transaction.
+    pub(crate) async fn apply_trading_change(
+        &self,
+        operator: OperatorId,
+        change: &TradingChange,
+    ) -> Result<(), StoreError> {
+        let mut conn = self.conn().await?;
+        // The step's own time when it has events; otherwise the pool and position rows'
+        // `updated_at` bookkeeping takes the database host's clock.
+        let now = <[_]>::first(&change.events).map_or_else(OffsetDateTime::now_utc, |event| event.created_at);
+        conn.transaction::<_, StepError, _>(async |conn| apply_in(conn, operator, change, now).await)
+            .await
+            .map_err(StoreError::from)
+    }
+}
+
+/// Inserts new wallet operations, each with its first step (its state at creation), in
+/// two statements whatever their number (a resolution may prepare many).
+pub(crate) async fn insert_operations(conn: &mut AsyncPgConnection, operations: &[NewOperation]) -> QueryResult<()> {
+    if operations.is_empty() {
+        return Ok(());
+    }
+    let rows: Vec<NewOperationRow> = operations.iter().map(NewOperationRow::new).collect();
+    let firsts: Vec<WalletOperationStep> = operations
+        .iter()
+        .map(|operation| WalletOperationStep {
+            state: operation.record.state,
+            http_status: None,
+            detail: None,
+            at: operation.record.created_at,
+        })
+        .collect();
+    let steps: Vec<NewStepRow> = operations
+        .iter()
+        .zip(&firsts)
+        .map(|(operation, first)| {
+            let record = &operation.record;
+            NewStepRow::new(record.operator_id, uuid_of(record.id), 1, first)
+        })
+        .collect();
+    diesel::insert_into(wallet_operations::table)
+        .values(&rows)
+        .execute(conn)
+        .await?;
+    diesel::insert_into(wallet_operation_steps::table)
+        .values(&steps)
+        .execute(conn)
+        .await
+        .map(drop)
+}
+
+/// Appends `step` to the log of operation `operation`, numbered after its last step.
+pub(crate) async fn append_step(
+    conn: &mut AsyncPgConnection,
+    operator: OperatorId,
+    operation: Uuid,
+    step: &WalletOperationStep,
+) -> QueryResult<()> {
+    let last: Option<i32> = wallet_operation_steps::table
+        .filter(wallet_operation_steps::operator_id.eq(uuid_of(operator)))
+        .filter(wallet_operation_steps::operation_id.eq(operation))
+        .select(max(wallet_operation_steps::step))
+        .first(conn)
+        .await?;
+    diesel::insert_into(wallet_operation_steps::table)
+        .values(NewStepRow::new(operator, operation, last.unwrap_or(0) + 1, step))
+        .execute(conn)
+        .await
+        .map(drop)
+}
+
+async fn apply_in(
+    conn: &mut AsyncPgConnection,
+    operator: OperatorId,
+    change: &TradingChange,
+    now: OffsetDateTime,
+) -> Result<(), StepError> {
+    let op = uuid_of(operator);
+    if let Some(new) = &change.new_trade {
+        diesel::insert_into(trades::table)
+            .values(NewTradeRow::new(&new.trade, new.position_before.as_ref()))
+            .execute(conn)
+            .await?;
+    }
+    if let Some(update) = &change.trade {
+        update_trade(conn, op, update).await?;
+    }
+    insert_operations(conn, &change.new_operations).await?;
+    if let Some(update) = &change.operation {
+        update_operation(conn, operator, update).await?;
+    }
+    if let Some(pool) = &change.pool {
+        update_pool(conn, op, pool, now).await?;
+    }
+    if let Some(position) = &change.position {
+        update_position(conn, op, position, now).await?;
+    }
+    if let Some(redemption) = &change.redemption {
+        update_redemption(conn, op, redemption).await?;
+    }
+    enqueue_events(conn, &change.events).await?;
+    Ok(())
+}
+
+async fn update_trade(conn: &mut AsyncPgConnection, op: Uuid, update: &TradeUpdate) -> Result<(), StepError> {
+    let changed = diesel::update(
+        trades::table
+            .find((op, uuid_of(update.id)))
+            .filter(trades::status.eq(update.expected.as_str())),
+    )
+    .set((
+        trades::status.eq(update.status.as_str()),
+        trades::shares.eq(update.shares),
+        trades::amount.eq(update.amount),
+        trades::fee.eq(update.fee),
+        trades::price_after_ppm.eq(ppm(update.price_after_ppm)),
+        trades::failure_reason.eq(&update.failure_reason),
+        trades::settled_at.eq(update.settled_at),
+    ))
+    .execute(conn)
+    .await?;
+    exactly_one(changed, "trade")
+}
+
+async fn update_operation(
+    conn: &mut AsyncPgConnection,
+    operator: OperatorId,
+    update: &OperationUpdate,
+) -> Result<(), StepError> {
+    let op = uuid_of(operator);
+    let id = uuid_of(update.id);
+    let record = &update.record;
+    let (resolved_by, resolution_note) = update.resolution.clone().unzip();
+    let changed = diesel::update(
+        wallet_operations::table
+            .find((op, id))
+            .filter(wallet_operations::state.eq(update.expected.as_str())),
+    )
+    .set((
+        wallet_operations::state.eq(record.state.as_str()),
+        wallet_operations::attempts.eq(attempts(record)),
+        wallet_operations::http_status.eq(record.http_status.map(i32::from)),
+        wallet_operations::detail.eq(&record.detail),
+        wallet_operations::remote_reference.eq(&record.remote_reference),
+        wallet_operations::balance_after.eq(record.balance_after),
+        wallet_operations::sent_at.eq(record.sent_at),
+        wallet_operations::answered_at.eq(record.answered_at),
+        wallet_operations::next_attempt_at.eq(update.next_attempt_at),
+        wallet_operations::resolved_at.eq(record.resolved_at),
+        wallet_operations::resolved_by.eq(resolved_by),
+        wallet_operations::resolution_note.eq(resolution_note),
+    ))
+    .execute(conn)
+    .await?;
+    exactly_one(changed, "wallet operation")?;
+    append_step(conn, operator, id, &update.step).await?;
+    Ok(())
+}
+
+async fn update_pool(
+    conn: &mut AsyncPgConnection,
+    op: Uuid,
+    pool: &PoolChange,
+    now: OffsetDateTime,
+) -> Result<(), StepError> {
+    let market = uuid_of(pool.market_id);
+    diesel::insert_into(market_pools::table)
+        .values((
+            market_pools::operator_id.eq(op),
+            market_pools::market_id.eq(market),
+            market_pools::updated_at.eq(now),
+        ))
+        .on_conflict_do_nothing()
+        .execute(conn)
+        .await?;
+    let changed = diesel::update(
+        market_pools::table
+            .find((op, market))
+            .filter(market_pools::yes_outstanding.eq(pool.before.outstanding(Outcome::Yes)))
+            .filter(market_pools::no_outstanding.eq(pool.before.outstanding(Outcome::No))),
+    )
+    .set((
+        market_pools::yes_outstanding.eq(pool.after.outstanding(Outcome::Yes)),
+        market_pools::no_outstanding.eq(pool.after.outstanding(Outcome::No)),
+        market_pools::updated_at.eq(now),
+    ))
+    .execute(conn)
+    .await?;
+    exactly_one(changed, "pool")
+}
+
+async fn update_position(
+    conn: &mut AsyncPgConnection,
+    op: Uuid,
+    change: &PositionChange,
+    now: OffsetDateTime,
+) -> Result<(), StepError> {
+    let (user, market) = (uuid_of(change.user_id), uuid_of(change.market_id));
+    let after = &change.after;
+    let (yes, no) = (after.holding(Outcome::Yes), after.holding(Outcome::No));
+    let values = (
+        positions::yes_shares.eq(yes.shares),
+        positions::yes_cost_basis.eq(yes.cost_basis),
+        positions::no_shares.eq(no.shares),
+        positions::no_cost_basis.eq(no.cost_basis),
+        positions::realized_pnl.eq(after.realized_pnl()),
+        positions::updated_at.eq(now),
+    );
+    let changed = match &change.before {
+        None => {
+            diesel::insert_into(positions::table)
+                .values((
+                    positions::operator_id.eq(op),
+                    positions::user_id.eq(user),
+                    positions::market_id.eq(market),
+                    values,
+                ))
+                .on_conflict_do_nothing()
+                .execute(conn)
+                .await?
+        }
+        Some(before) => {
+            diesel::update(position_as_read(op, user, market, *before))
+                .set(values)
+                .execute(conn)
+                .await?
+        }
+    };
+    exactly_one(changed, "position")
+}
+
+async fn update_redemption(conn: &mut AsyncPgConnection, op: Uuid, update: &RedemptionUpdate) -> Result<(), StepError> {
+    let changed = diesel::update(
+        redemptions::table
+            .find((op, uuid_of(update.id)))
+            .filter(redemptions::status.eq(update.expected.as_str())),
+    )
+    .set((
+        redemptions::status.eq(update.status.as_str()),
+        redemptions::paid_at.eq(update.paid_at),
+    ))
+    .execute(conn)
+    .await?;
+    exactly_one(changed, "redemption")
+}
+
+/// A position row that is still exactly `read` and not yet paid out: the precondition of
+/// every change of a position (a trading step's or a resolution's).
+#[diesel::dsl::auto_type]
+pub(crate) fn position_as_read(op: Uuid, user: Uuid, market: Uuid, read: Position) -> _ {
+    let yes_shares: i64 = read.holding(Outcome::Yes).shares;
+    let yes_cost_basis: i64 = read.holding(Outcome::Yes).cost_basis;
+    let no_shares: i64 = read.holding(Outcome::No).shares;
+    let no_cost_basis: i64 = read.holding(Outcome::No).cost_basis;
+    let realized_pnl: i64 = read.realized_pnl();
+    positions::table
+        .find((op, user, market))
+        .filter(positions::redeemed_at.is_null())
+        .filter(positions::yes_shares.eq(yes_shares))
+        .filter(positions::yes_cost_basis.eq(yes_cost_basis))
+        .filter(positions::no_shares.eq(no_shares))
+        .filter(positions::no_cost_basis.eq(no_cost_basis))
+        .filter(positions::realized_pnl.eq(realized_pnl))
+}

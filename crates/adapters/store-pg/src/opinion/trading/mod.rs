@@ -1,0 +1,11 @@
+//! Trading: the `TradingStore` port (markets, launches, player sessions, the atomic
+//! trading step) and market visibility, with the rows of markets, pools, positions,
+//! trades and wallet operations that settlement and the reads also use.
+
+pub(crate) mod apply;
+pub(crate) mod finds;
+mod market_visibility;
+pub(crate) mod player_external_ids;
+pub(crate) mod rows;
+mod store;
+mod write_rows;

@@ -1,0 +1,167 @@
+//! `WebhookStore`, the workers' side: claiming due deliveries across all operators and
+//! instances, and reserving rate-limited endpoints' send slots.
+//!
+//! A claim is one transaction: lock due candidates with `FOR UPDATE SKIP LOCKED` (rows
+//! another worker is claiming are skipped, not waited for), keep at most a few in flight
+//! per endpoint, reserve each rate-limited endpoint's next slot (a conditional update
+//! of its `next_send_at`, so two instances can never both take it), then stamp the kept
+//! ones with this claim's token and lease. A worker that dies leaves its lease to expire,
+//! and the delivery is claimed again.
+
+use std::collections::HashMap;
+
+use diesel::prelude::*;
+use diesel::result::Error as DieselError;
+use diesel::sql_types::{BigInt, Int4, Nullable, Timestamptz, Uuid as SqlUuid};
+use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl};
+use opinion_app::model::AttemptTarget;
+use opinion_app::ports::{Claim, StoreError};
+use opinion_core::{OperatorId, WebhookEndpointId};
+use opinion_webhook::MAX_IN_FLIGHT_PER_ENDPOINT;
+use time::{Duration, OffsetDateTime};
+use uuid::Uuid;
+
+use crate::db::error::from_diesel;
+use crate::db::ids::uuid_of;
+use crate::db::pool::PgStore;
+use crate::db::schema::{webhook_deliveries, webhook_endpoints};
+use crate::webhooks::deliveries::load_targets;
+
+/// How many candidates a claim locks per delivery it may take: room for skipping those
+/// of endpoints at their in-flight cap or rate limit.
+const CANDIDATES_PER_CLAIM: i64 = 4;
+
+/// Due deliveries of enabled endpoints whose slot is open, oldest due first, locked.
+const CANDIDATES: &str = "\
+SELECT d.operator_id, d.id, d.endpoint_id, e.rate_limit_per_minute,
+       (SELECT count(*) FROM webhook_deliveries l
+         WHERE l.operator_id = d.operator_id AND l.endpoint_id = d.endpoint_id
+           AND l.status = 'pending' AND l.lease_expires_at > $1) AS in_flight
+FROM webhook_deliveries d
+JOIN webhook_endpoints e ON e.operator_id = d.operator_id AND e.id = d.endpoint_id
+WHERE d.status = 'pending' AND d.next_attempt_at <= $1
+  AND (d.lease_expires_at IS NULL OR d.lease_expires_at <= $1)
+  AND e.enabled AND e.deleted_at IS NULL
+  AND (e.next_send_at IS NULL OR e.next_send_at <= $1)
+ORDER BY d.next_attempt_at, d.id
+LIMIT $2
+FOR UPDATE OF d SKIP LOCKED";
+
+#[derive(Debug, QueryableByName)]
+struct Candidate {
+    #[diesel(sql_type = SqlUuid)]
+    operator_id: Uuid,
+    #[diesel(sql_type = SqlUuid)]
+    id: Uuid,
+    #[diesel(sql_type = SqlUuid)]
+    endpoint_id: Uuid,
+    #[diesel(sql_type = Nullable<Int4>)]
+    rate_limit_per_minute: Option<i32>,
+    #[diesel(sql_type = BigInt)]
+    in_flight: i64,
+}
+
+/// Takes the endpoint's next send slot at `now` if it is open; `false` if it is not.
+async fn take_slot(
+    conn: &mut AsyncPgConnection,
+    operator: Uuid,
+    endpoint: Uuid,
+    now: OffsetDateTime,
+    spacing_micros: i64,
+) -> Result<bool, DieselError> {
+    let taken = diesel::update(
+        webhook_endpoints::table.find((operator, endpoint)).filter(
+            webhook_endpoints::next_send_at
+                .is_null()
+                .or(webhook_endpoints::next_send_at.le(now)),
+        ),
+    )
+    .set(webhook_endpoints::next_send_at.eq(now + Duration::microseconds(spacing_micros)))
+    .execute(conn)
+    .await?;
+    Ok(taken == 1)
+}
+
+/// The spacing of a stored per-minute limit.
+fn spacing_of(per_minute: i32) -> Option<i64> {
+    u32::try_from(per_minute)
+        .ok()
+        .and_then(|n| opinion_webhook::RateLimit::per_minute(n).ok())
+        .map(opinion_webhook::RateLimit::spacing_micros)
+}
+
+impl PgStore {
+    pub(crate) async fn claim_due(&self, claim: &Claim) -> Result<Vec<AttemptTarget>, StoreError> {
+        let mut conn = self.conn().await?;
+        let lease = Uuid::from_u128(claim.token);
+        let claimed = conn
+            .transaction::<_, DieselError, _>(async |conn| {
+                let candidates: Vec<Candidate> = diesel::sql_query(CANDIDATES)
+                    .bind::<Timestamptz, _>(claim.now)
+                    .bind::<BigInt, _>(i64::from(claim.limit) * CANDIDATES_PER_CLAIM)
+                    .load(conn)
+                    .await?;
+                let mut in_flight: HashMap<Uuid, i64> = HashMap::new();
+                let mut kept = Vec::new();
+                for candidate in candidates {
+                    if kept.len() >= claim.limit as usize {
+                        break;
+                    }
+                    let count = in_flight.entry(candidate.endpoint_id).or_insert(candidate.in_flight);
+                    if *count >= i64::from(MAX_IN_FLIGHT_PER_ENDPOINT) {
+                        continue;
+                    }
+                    if let Some(spacing) = candidate.rate_limit_per_minute.and_then(spacing_of)
+                        && !take_slot(conn, candidate.operator_id, candidate.endpoint_id, claim.now, spacing).await?
+                    {
+                        continue;
+                    }
+                    *count += 1;
+                    kept.push(candidate.id);
+                }
+                if !kept.is_empty() {
+                    diesel::update(webhook_deliveries::table.filter(webhook_deliveries::id.eq_any(&kept)))
+                        .set((
+                            webhook_deliveries::lease_token.eq(lease),
+                            webhook_deliveries::lease_expires_at.eq(claim.lease_until),
+                        ))
+                        .execute(conn)
+                        .await?;
+                }
+                Ok(kept)
+            })
+            .await
+            .map_err(from_diesel)?;
+        if claimed.is_empty() {
+            return Ok(Vec::new());
+        }
+        let targets = load_targets(&mut conn, None, &claimed).await?;
+        Ok(targets.into_iter().map(|(target, _, _)| target).collect())
+    }
+
+    pub(crate) async fn reserve_slot(
+        &self,
+        operator: OperatorId,
+        endpoint: WebhookEndpointId,
+        now: OffsetDateTime,
+        spacing_micros: i64,
+    ) -> Result<Option<OffsetDateTime>, StoreError> {
+        let (operator, endpoint) = (uuid_of(operator), uuid_of(endpoint));
+        let mut conn = self.conn().await?;
+        if take_slot(&mut conn, operator, endpoint, now, spacing_micros)
+            .await
+            .map_err(from_diesel)?
+        {
+            return Ok(None);
+        }
+        let opens_at: Option<OffsetDateTime> = webhook_endpoints::table
+            .find((operator, endpoint))
+            .select(webhook_endpoints::next_send_at)
+            .first(&mut conn)
+            .await
+            .optional()
+            .map_err(from_diesel)?
+            .flatten();
+        Ok(Some(opens_at.unwrap_or(now)))
+    }
+}

@@ -1,0 +1,185 @@
+//! `WebhookStore`, the delivery log: filtered keyset pages of deliveries with their
+//! attempts, and the targets attempts are made at.
+
+use std::collections::HashMap;
+
+use diesel::prelude::*;
+use diesel_async::{AsyncPgConnection, RunQueryDsl};
+use opinion_app::model::{AttemptRecord, AttemptTarget, DeliveryFilter, DeliveryRecord};
+use opinion_app::ports::{ReplayTarget, StoreError};
+use opinion_core::{OperatorId, Page, PageRequest, WebhookDeliveryId, WebhookDeliveryKind};
+use opinion_webhook::RateLimit;
+use time::OffsetDateTime;
+use uuid::Uuid;
+
+use crate::db::error::from_diesel;
+use crate::db::ids::{first_ulid_at, id_of, uuid_of};
+use crate::db::pool::PgStore;
+use crate::db::schema::{webhook_attempts, webhook_deliveries, webhook_endpoints, webhook_events};
+use crate::webhooks::rows::{AttemptRow, DeliveryRow, EndpointRow, EventRow};
+
+/// The attempts of `deliveries`, grouped by delivery, oldest first.
+async fn attempts_of(
+    conn: &mut AsyncPgConnection,
+    operator: Uuid,
+    deliveries: &[Uuid],
+) -> Result<HashMap<Uuid, Vec<AttemptRecord>>, StoreError> {
+    let rows: Vec<AttemptRow> = webhook_attempts::table
+        .filter(webhook_attempts::operator_id.eq(operator))
+        .filter(webhook_attempts::delivery_id.eq_any(deliveries))
+        .order((webhook_attempts::delivery_id, webhook_attempts::number))
+        .select(AttemptRow::as_select())
+        .load(conn)
+        .await
+        .map_err(from_diesel)?;
+    let mut grouped: HashMap<Uuid, Vec<AttemptRecord>> = HashMap::new();
+    for row in rows {
+        let delivery = row.delivery_id;
+        grouped.entry(delivery).or_default().push(row.into_record()?);
+    }
+    Ok(grouped)
+}
+
+/// Deliveries of one operator (or, for workers, of any) with their endpoints and events:
+/// what an attempt needs. Also says whether each endpoint still receives deliveries.
+pub(crate) async fn load_targets(
+    conn: &mut AsyncPgConnection,
+    operator: Option<Uuid>,
+    ids: &[Uuid],
+) -> Result<Vec<(AttemptTarget, bool, Option<RateLimit>)>, StoreError> {
+    let mut query = webhook_deliveries::table
+        .inner_join(
+            webhook_endpoints::table.on(webhook_endpoints::operator_id
+                .eq(webhook_deliveries::operator_id)
+                .and(webhook_endpoints::id.eq(webhook_deliveries::endpoint_id))),
+        )
+        .inner_join(
+            webhook_events::table.on(webhook_events::operator_id
+                .eq(webhook_deliveries::operator_id)
+                .and(webhook_events::id.eq(webhook_deliveries::event_id))),
+        )
+        .filter(webhook_deliveries::id.eq_any(ids))
+        .select((
+            DeliveryRow::as_select(),
+            EndpointRow::as_select(),
+            EventRow::as_select(),
+            webhook_endpoints::deleted_at,
+        ))
+        .into_boxed();
+    if let Some(operator) = operator {
+        query = query.filter(webhook_deliveries::operator_id.eq(operator));
+    }
+    let rows: Vec<(DeliveryRow, EndpointRow, EventRow, Option<OffsetDateTime>)> =
+        query.load(conn).await.map_err(from_diesel)?;
+    rows.into_iter()
+        .map(|(delivery, endpoint, event, deleted_at)| {
+            let endpoint = endpoint.into_record()?;
+            let rate_limit = endpoint.rate_limit;
+            let active = endpoint.enabled && deleted_at.is_none();
+            let target = AttemptTarget {
+                delivery_id: id_of(delivery.id),
+                operator_id: id_of(delivery.operator_id),
+                endpoint_id: endpoint.id,
+                url: endpoint.url,
+                secrets: endpoint.secrets,
+                failing_since: endpoint.failing_since,
+                event: event.into_record()?,
+                scheduled_attempts: u32::try_from(delivery.scheduled_attempts).unwrap_or(0),
+            };
+            Ok((target, active, rate_limit))
+        })
+        .collect()
+}
+
+impl PgStore {
+    pub(crate) async fn list_delivery_rows(
+        &self,
+        operator: OperatorId,
+        filter: &DeliveryFilter,
+        page: PageRequest<WebhookDeliveryKind>,
+    ) -> Result<Page<DeliveryRecord, WebhookDeliveryKind>, StoreError> {
+        let operator = uuid_of(operator);
+        let mut query = webhook_deliveries::table
+            .filter(webhook_deliveries::operator_id.eq(operator))
+            .select(DeliveryRow::as_select())
+            .order(webhook_deliveries::id.desc())
+            .limit(i64::from(page.limit.get()) + 1)
+            .into_boxed();
+        if let Some(after) = page.after {
+            query = query.filter(webhook_deliveries::id.lt(uuid_of(after.position())));
+        }
+        if let Some(endpoint) = filter.endpoint_id {
+            query = query.filter(webhook_deliveries::endpoint_id.eq(uuid_of(endpoint)));
+        }
+        if let Some(event_type) = filter.event_type {
+            query = query.filter(webhook_deliveries::event_type.eq(event_type.as_str()));
+        }
+        if let Some(status) = filter.status {
+            query = query.filter(webhook_deliveries::status.eq(status.as_str()));
+        }
+        if let Some(from) = filter.created_from {
+            query = query
+                .filter(webhook_deliveries::id.ge(first_ulid_at(from)))
+                .filter(webhook_deliveries::created_at.ge(from));
+        }
+        if let Some(before) = filter.created_before {
+            let next_millisecond = before + time::Duration::milliseconds(1);
+            query = query
+                .filter(webhook_deliveries::id.lt(first_ulid_at(next_millisecond)))
+                .filter(webhook_deliveries::created_at.lt(before));
+        }
+        let mut conn = self.conn().await?;
+        let rows = query.load(&mut conn).await.map_err(from_diesel)?;
+        let ids: Vec<Uuid> = rows.iter().map(|row| row.id).collect();
+        let mut attempts = attempts_of(&mut conn, operator, &ids).await?;
+        let records = rows
+            .into_iter()
+            .map(|row| {
+                let own = attempts.remove(&row.id).unwrap_or_default();
+                row.into_record(own)
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(Page::from_overfetch(records, page.limit, |delivery| delivery.id))
+    }
+
+    pub(crate) async fn find_delivery_row(
+        &self,
+        operator: OperatorId,
+        id: WebhookDeliveryId,
+    ) -> Result<Option<DeliveryRecord>, StoreError> {
+        let (operator, id) = (uuid_of(operator), uuid_of(id));
+        let mut conn = self.conn().await?;
+        let row = webhook_deliveries::table
+            .find((operator, id))
+            .select(DeliveryRow::as_select())
+            .first(&mut conn)
+            .await
+            .optional()
+            .map_err(from_diesel)?;
+        let Some(row) = row else {
+            return Ok(None);
+        };
+        let mut attempts = attempts_of(&mut conn, operator, &[id]).await?;
+        row.into_record(attempts.remove(&id).unwrap_or_default()).map(Some)
+    }
+
+    pub(crate) async fn replay_target(
+        &self,
+        operator: OperatorId,
+        id: WebhookDeliveryId,
+    ) -> Result<Option<ReplayTarget>, StoreError> {
+        let mut conn = self.conn().await?;
+        let loaded = load_targets(&mut conn, Some(uuid_of(operator)), &[uuid_of(id)]).await?;
+        loaded
+            .into_iter()
+            .next()
+            .map(|(target, endpoint_active, rate_limit)| {
+                Ok(ReplayTarget {
+                    target,
+                    endpoint_active,
+                    rate_limit,
+                })
+            })
+            .transpose()
+    }
+}

@@ -1,0 +1,213 @@
+//! Webhook rows as diesel reads and writes them, and their conversions to the app's
+//! records. A stored value the domain refuses is a corrupt row, not a panic.
+
+use diesel::prelude::*;
+use opinion_app::model::{AttemptRecord, DeliveryRecord, EndpointSecrets, StoredEvent, WebhookEndpoint};
+use opinion_app::ports::StoreError;
+use opinion_webhook::{EventType, RateLimit, SigningSecret, Subscription};
+use serde_json::Value;
+use time::OffsetDateTime;
+use uuid::Uuid;
+
+use crate::db::error::{corrupt, parsed};
+use crate::db::ids::{id_of, uuid_of};
+use crate::db::schema::{webhook_attempts, webhook_deliveries, webhook_endpoints, webhook_events};
+
+/// A `webhook_endpoints` row, read and written whole except the worker-owned columns
+/// (`failing_since`, `next_send_at`) and `deleted_at`, which have their own writes.
+#[derive(Debug, Queryable, Selectable, Insertable, AsChangeset)]
+#[diesel(table_name = webhook_endpoints, primary_key(operator_id, id))]
+#[diesel(check_for_backend(diesel::pg::Pg), treat_none_as_null = true)]
+pub(crate) struct EndpointRow {
+    pub(crate) operator_id: Uuid,
+    pub(crate) id: Uuid,
+    url: String,
+    description: Option<String>,
+    event_types: Vec<String>,
+    enabled: bool,
+    disabled_reason: Option<String>,
+    rate_limit_per_minute: Option<i32>,
+    secret: String,
+    previous_secret: Option<String>,
+    previous_secret_expires_at: Option<OffsetDateTime>,
+    #[diesel(skip_update)]
+    failing_since: Option<OffsetDateTime>,
+    #[diesel(skip_update)]
+    created_at: OffsetDateTime,
+    updated_at: OffsetDateTime,
+}
+
+impl EndpointRow {
+    /// The row that stores `endpoint`.
+    pub(crate) fn from_record(endpoint: &WebhookEndpoint) -> Self {
+        Self {
+            operator_id: uuid_of(endpoint.operator_id),
+            id: uuid_of(endpoint.id),
+            url: endpoint.url.clone(),
+            description: endpoint.description.clone(),
+            event_types: endpoint.subscription.types().map(|t| t.as_str().to_owned()).collect(),
+            enabled: endpoint.enabled,
+            disabled_reason: endpoint.disabled_reason.map(|r| r.as_str().to_owned()),
+            rate_limit_per_minute: endpoint
+                .rate_limit
+                .map(|limit| i32::try_from(limit.get()).unwrap_or(i32::MAX)),
+            secret: endpoint.secrets.current.reveal(),
+            previous_secret: endpoint.secrets.previous.as_ref().map(SigningSecret::reveal),
+            previous_secret_expires_at: endpoint.secrets.previous_expires_at,
+            failing_since: endpoint.failing_since,
+            created_at: endpoint.created_at,
+            updated_at: endpoint.updated_at,
+        }
+    }
+
+    /// The endpoint this row stores.
+    pub(crate) fn into_record(self) -> Result<WebhookEndpoint, StoreError> {
+        let table = "webhook_endpoints";
+        let id = self.id;
+        let types = self
+            .event_types
+            .iter()
+            .map(|name| parsed::<EventType>(table, id, name))
+            .collect::<Result<Vec<_>, _>>()?;
+        let secret = |text: &str| parsed::<SigningSecret>(table, id, text);
+        Ok(WebhookEndpoint {
+            id: id_of(id),
+            operator_id: id_of(self.operator_id),
+            url: self.url,
+            description: self.description,
+            subscription: Subscription::new(types).map_err(|e| corrupt(table, id, &e))?,
+            enabled: self.enabled,
+            disabled_reason: self.disabled_reason.map(|r| parsed(table, id, &r)).transpose()?,
+            rate_limit: self
+                .rate_limit_per_minute
+                .map(|n| {
+                    u32::try_from(n)
+                        .ok()
+                        .and_then(|n| RateLimit::per_minute(n).ok())
+                        .ok_or_else(|| corrupt(table, id, &"rate limit out of range"))
+                })
+                .transpose()?,
+            secrets: EndpointSecrets {
+                current: secret(&self.secret)?,
+                previous: self.previous_secret.as_deref().map(secret).transpose()?,
+                previous_expires_at: self.previous_secret_expires_at,
+            },
+            failing_since: self.failing_since,
+            created_at: self.created_at,
+            updated_at: self.updated_at,
+        })
+    }
+}
+
+/// A `webhook_deliveries` row as the log shows it.
+#[derive(Debug, Queryable, Selectable)]
+#[diesel(table_name = webhook_deliveries, check_for_backend(diesel::pg::Pg))]
+pub(crate) struct DeliveryRow {
+    pub(crate) operator_id: Uuid,
+    pub(crate) id: Uuid,
+    pub(crate) endpoint_id: Uuid,
+    event_id: Uuid,
+    event_type: String,
+    status: String,
+    pub(crate) scheduled_attempts: i32,
+    next_attempt_at: Option<OffsetDateTime>,
+    created_at: OffsetDateTime,
+    updated_at: OffsetDateTime,
+}
+
+impl DeliveryRow {
+    /// The delivery this row stores, with `attempts`.
+    pub(crate) fn into_record(self, attempts: Vec<AttemptRecord>) -> Result<DeliveryRecord, StoreError> {
+        let table = "webhook_deliveries";
+        Ok(DeliveryRecord {
+            event_type: parsed(table, self.id, &self.event_type)?,
+            status: parsed(table, self.id, &self.status)?,
+            id: id_of(self.id),
+            operator_id: id_of(self.operator_id),
+            endpoint_id: id_of(self.endpoint_id),
+            event_id: id_of(self.event_id),
+            next_attempt_at: self.next_attempt_at,
+            created_at: self.created_at,
+            updated_at: self.updated_at,
+            attempts,
+        })
+    }
+}
+
+/// A `webhook_attempts` row, read and written whole.
+#[derive(Debug, Queryable, Selectable, Insertable)]
+#[diesel(table_name = webhook_attempts, check_for_backend(diesel::pg::Pg))]
+pub(crate) struct AttemptRow {
+    pub(crate) operator_id: Uuid,
+    pub(crate) delivery_id: Uuid,
+    pub(crate) number: i32,
+    trigger: String,
+    started_at: OffsetDateTime,
+    duration_ms: i32,
+    status_code: Option<i32>,
+    error: Option<String>,
+    response_body: Option<String>,
+    next_attempt_at: Option<OffsetDateTime>,
+}
+
+impl AttemptRow {
+    /// The row that stores `attempt` as number `number` of a delivery.
+    pub(crate) fn new(operator_id: Uuid, delivery_id: Uuid, number: i32, attempt: &AttemptRecord) -> Self {
+        Self {
+            operator_id,
+            delivery_id,
+            number,
+            trigger: attempt.trigger.as_str().to_owned(),
+            started_at: attempt.started_at,
+            duration_ms: i32::try_from(attempt.duration_ms).unwrap_or(i32::MAX),
+            status_code: attempt.status_code.map(i32::from),
+            error: attempt.error.clone(),
+            response_body: attempt.response_body.clone(),
+            next_attempt_at: attempt.next_attempt_at,
+        }
+    }
+
+    /// The attempt this row stores.
+    pub(crate) fn into_record(self) -> Result<AttemptRecord, StoreError> {
+        let table = "webhook_attempts";
+        Ok(AttemptRecord {
+            number: u32::try_from(self.number).map_err(|e| corrupt(table, self.delivery_id, &e))?,
+            trigger: parsed(table, self.delivery_id, &self.trigger)?,
+            started_at: self.started_at,
+            duration_ms: u32::try_from(self.duration_ms).map_err(|e| corrupt(table, self.delivery_id, &e))?,
+            status_code: self
+                .status_code
+                .map(|code| u16::try_from(code).map_err(|e| corrupt(table, self.delivery_id, &e)))
+                .transpose()?,
+            error: self.error,
+            response_body: self.response_body,
+            next_attempt_at: self.next_attempt_at,
+        })
+    }
+}
+
+/// A `webhook_events` row as delivery reads it.
+#[derive(Debug, Queryable, Selectable)]
+#[diesel(table_name = webhook_events, check_for_backend(diesel::pg::Pg))]
+pub(crate) struct EventRow {
+    id: Uuid,
+    event_type: String,
+    data: Value,
+    created_at: OffsetDateTime,
+}
+
+impl EventRow {
+    /// The event this row stores.
+    pub(crate) fn into_record(self) -> Result<StoredEvent, StoreError> {
+        let table = "webhook_events";
+        let Value::Object(data) = self.data else {
+            return Err(corrupt(table, self.id, &"data is not an object"));
+        };
+        Ok(StoredEvent {
+            id: id_of(self.id),
+            event_type: parsed(table, self.id, &self.event_type)?,
+            created_at: self.created_at,
+            data,
+        })
+    }
+}

@@ -1,0 +1,7 @@
+//! Access: operators and their API keys, staff members, staff sessions, and tenant
+//! isolation between operators.
+
+mod api_keys;
+mod isolation;
+mod sessions;
+mod staff;

@@ -1,0 +1,239 @@
+//! The API's error type and its single mapping to HTTP: status, stable code, detail.
+//! 5xx bodies say nothing internal; the log line (inside the request's span) says all.
+
+use actix_web::http::StatusCode;
+use actix_web::http::header::{ALLOW, HeaderValue, RETRY_AFTER, WWW_AUTHENTICATE};
+use actix_web::{HttpResponse, ResponseError};
+use opinion_access::{Denial, IssuanceError, RouteId, SecretFormatError};
+use opinion_app::ports::StoreError;
+use opinion_app::{AppError, AuthFailure};
+
+use crate::http::problem::Problem;
+
+/// Everything a request can fail with.
+#[derive(Debug, thiserror::Error)]
+pub enum ApiError {
+    /// A use case refused or failed.
+    #[error(transparent)]
+    App(#[from] AppError),
+    /// The caller is authenticated but may not call the route.
+    #[error("access denied: {0:?}")]
+    Denied(Denial),
+    /// The request itself is malformed (body, query, path).
+    #[error("bad request ({code}): {detail}")]
+    BadRequest {
+        /// Stable code.
+        code: &'static str,
+        /// What is wrong.
+        detail: String,
+    },
+    /// The body is larger than allowed.
+    #[error("payload too large")]
+    PayloadTooLarge {
+        /// The limit in bytes.
+        limit: usize,
+    },
+    /// The body is not JSON.
+    #[error("unsupported media type")]
+    UnsupportedMediaType,
+    /// No route has this path.
+    #[error("no such route")]
+    RouteNotFound,
+    /// The path exists but not with this method; carries the methods it takes.
+    #[error("method not allowed")]
+    MethodNotAllowed(std::sync::Arc<str>),
+    /// The route is part of the contract but its capability is not built yet.
+    #[error("{0:?} is not implemented yet")]
+    NotImplemented(RouteId),
+    /// The route exists only in development and staging (the simulator).
+    #[error("not available in production")]
+    NotAvailableInProduction,
+    /// The service cannot serve (e.g. the database is down) — readiness.
+    #[error("not ready: {0}")]
+    NotReady(String),
+}
+
+impl ApiError {
+    /// Shorthand for a malformed request.
+    pub fn bad_request(code: &'static str, detail: impl Into<String>) -> Self {
+        Self::BadRequest {
+            code,
+            detail: detail.into(),
+        }
+    }
+
+    fn problem(&self) -> Problem {
+        match self {
+            Self::App(error) => app_problem(error),
+            Self::Denied(Denial::StaffSessionRequired) => Problem::new(
+                StatusCode::FORBIDDEN,
+                "staff_session_required",
+                "this route accepts dashboard staff sessions only; API keys cannot call it",
+            ),
+            Self::Denied(Denial::MissingScopes { missing, any_of }) => {
+                let names: Vec<&str> = missing.iter().map(|s| s.as_str()).collect();
+                let detail = if *any_of {
+                    format!("the credential needs one of these scopes: {}", names.join(", "))
+                } else {
+                    format!("the credential lacks these scopes: {}", names.join(", "))
+                };
+                Problem::new(StatusCode::FORBIDDEN, "insufficient_scope", detail)
+                    .with("missingScopes", &names)
+                    .with("anyOf", any_of)
+            }
+            Self::BadRequest { code, detail } => Problem::new(StatusCode::BAD_REQUEST, code, detail),
+            Self::PayloadTooLarge { limit } => Problem::new(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                "payload_too_large",
+                format!("the request body is larger than {limit} bytes"),
+            ),
+            Self::UnsupportedMediaType => Problem::new(
+                StatusCode::UNSUPPORTED_MEDIA_TYPE,
+                "unsupported_media_type",
+                "the request body must be JSON, sent with `Content-Type: application/json`",
+            ),
+            Self::RouteNotFound => Problem::new(StatusCode::NOT_FOUND, "route_not_found", "no route has this path"),
+            Self::MethodNotAllowed(allowed) => Problem::new(
+                StatusCode::METHOD_NOT_ALLOWED,
+                "method_not_allowed",
+                format!("this path takes only: {allowed}"),
+            ),
+            Self::NotImplemented(route) => {
+                let spec = route.spec();
+                Problem::new(
+                    StatusCode::NOT_IMPLEMENTED,
+                    "not_implemented",
+                    format!(
+                        "{} {} is part of the contract but not available yet",
+                        spec.method.as_str(),
+                        spec.path
+                    ),
+                )
+            }
+            Self::NotAvailableInProduction => Problem::new(
+                StatusCode::NOT_FOUND,
+                "not_available_in_production",
+                "the simulator exists only in development and staging",
+            ),
+            Self::NotReady(_) => Problem::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "not_ready",
+                "the service cannot reach its database",
+            ),
+        }
+    }
+}
+
+fn app_problem(error: &AppError) -> Problem {
+    match error {
+        AppError::Unauthenticated(failure) => Problem::new(
+            StatusCode::UNAUTHORIZED,
+            auth_failure_code(*failure),
+            failure.to_string(),
+        ),
+        AppError::NotFound(what) => Problem::new(StatusCode::NOT_FOUND, "not_found", format!("{what} not found")),
+        AppError::Invalid { field, message } => Problem::new(
+            StatusCode::BAD_REQUEST,
+            "validation_failed",
+            format!("`{field}` {message}"),
+        )
+        .with("field", field),
+        AppError::Issuance(IssuanceError::StaffScopeOnApiKey(scopes)) => {
+            let names: Vec<&str> = scopes.iter().map(|s| s.as_str()).collect();
+            Problem::new(
+                StatusCode::BAD_REQUEST,
+                "staff_scope_not_assignable",
+                "staffs:read and staffs:write are assignable only to dashboard staff, never to API keys",
+            )
+            .with("scopes", names)
+        }
+        AppError::Issuance(IssuanceError::ExceedsIssuer { beyond }) => {
+            let names: Vec<&str> = beyond.iter().map(|s| s.as_str()).collect();
+            let detail = if names.is_empty() {
+                "only a credential holding `*` may grant `*`".to_owned()
+            } else {
+                format!(
+                    "a credential can only grant scopes it holds; it lacks: {}",
+                    names.join(", ")
+                )
+            };
+            Problem::new(StatusCode::FORBIDDEN, "scope_escalation", detail).with("scopes", names)
+        }
+        AppError::Conflict { code, detail } => Problem::new(StatusCode::CONFLICT, code, detail.clone()),
+        AppError::RateLimited { retry_after_secs } => Problem::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            "rate_limited",
+            format!("a rate limit applies; retry after {retry_after_secs} seconds"),
+        )
+        .with("retryAfterSeconds", retry_after_secs),
+        AppError::Store(StoreError::Duplicate(what)) => Problem::new(
+            StatusCode::CONFLICT,
+            "conflict",
+            format!("a {what} with these values already exists"),
+        ),
+        AppError::Store(StoreError::Conflict(what)) => Problem::new(
+            StatusCode::CONFLICT,
+            "concurrent_change",
+            format!("the {what} changed while the request was processed; try again"),
+        ),
+        AppError::Store(StoreError::Unavailable(_)) | AppError::Internal(_) => Problem::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "internal_error",
+            "the service failed to complete the request; quote the request id to support",
+        ),
+    }
+}
+
+/// The stable code of each authentication failure.
+fn auth_failure_code(failure: AuthFailure) -> &'static str {
+    match failure {
+        AuthFailure::Missing => "credential_missing",
+        AuthFailure::Malformed | AuthFailure::ApiKeyFormat(SecretFormatError::Malformed) => "credential_malformed",
+        AuthFailure::ApiKeyFormat(SecretFormatError::BadChecksum) => "api_key_checksum_mismatch",
+        AuthFailure::WrongEnvironment => "api_key_wrong_environment",
+        AuthFailure::UnknownKey => "api_key_unknown",
+        AuthFailure::RevokedKey => "api_key_revoked",
+        AuthFailure::ExpiredKey => "api_key_expired",
+        AuthFailure::InvalidSession => "session_invalid",
+        AuthFailure::SessionEnded => "session_ended",
+        AuthFailure::StaffDisabled => "staff_disabled",
+        AuthFailure::BadLogin => "login_failed",
+        AuthFailure::InvalidLaunch => "launch_token_invalid",
+        AuthFailure::LaunchUsedOrExpired => "launch_token_used_or_expired",
+        AuthFailure::InvalidViewLink => "view_link_invalid",
+        AuthFailure::ExpiredViewLink => "view_link_expired",
+    }
+}
+
+impl ResponseError for ApiError {
+    fn status_code(&self) -> StatusCode {
+        StatusCode::from_u16(self.problem().status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR)
+    }
+
+    fn error_response(&self) -> HttpResponse {
+        let problem = self.problem();
+        if problem.status >= 500 {
+            tracing::error!(error = %self, source = ?self, "request failed");
+        } else {
+            tracing::info!(code = %problem.code, "request refused");
+        }
+        let unauthenticated = problem.status == StatusCode::UNAUTHORIZED.as_u16();
+        let mut response = problem.into_response();
+        if unauthenticated {
+            response
+                .headers_mut()
+                .insert(WWW_AUTHENTICATE, HeaderValue::from_static("Bearer realm=\"opinion\""));
+        }
+        if let Self::App(AppError::RateLimited { retry_after_secs }) = self {
+            response
+                .headers_mut()
+                .insert(RETRY_AFTER, HeaderValue::from(*retry_after_secs));
+        }
+        if let Self::MethodNotAllowed(allowed) = self
+            && let Ok(value) = HeaderValue::from_str(allowed)
+        {
+            response.headers_mut().insert(ALLOW, value);
+        }
+        response
+    }
+}

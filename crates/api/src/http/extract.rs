@@ -1,0 +1,65 @@
+//! Request parsing with clear 4xx answers: JSON bodies, query strings, path ids.
+
+use actix_web::error::{JsonPayloadError, QueryPayloadError};
+use actix_web::{HttpRequest, web};
+use opinion_core::{Id, IdKind};
+use serde::Deserialize;
+
+use crate::http::error::ApiError;
+
+/// Largest JSON body accepted.
+pub const MAX_JSON_BYTES: usize = 64 * 1024;
+
+/// Body extraction errors as problems.
+pub fn json_config() -> web::JsonConfig {
+    web::JsonConfig::default()
+        .limit(MAX_JSON_BYTES)
+        .error_handler(|error, _: &HttpRequest| json_error(error).into())
+}
+
+/// Query extraction errors as problems.
+pub fn query_config() -> web::QueryConfig {
+    web::QueryConfig::default().error_handler(|error, _: &HttpRequest| {
+        let detail = match error {
+            QueryPayloadError::Deserialize(e) => e.to_string(),
+            other => other.to_string(),
+        };
+        ApiError::bad_request("invalid_query", format!("the query string is invalid: {detail}")).into()
+    })
+}
+
+fn json_error(error: JsonPayloadError) -> ApiError {
+    match error {
+        JsonPayloadError::OverflowKnownLength { .. } | JsonPayloadError::Overflow { .. } => {
+            ApiError::PayloadTooLarge { limit: MAX_JSON_BYTES }
+        }
+        JsonPayloadError::ContentType => ApiError::UnsupportedMediaType,
+        JsonPayloadError::Deserialize(e) if e.is_data() => {
+            ApiError::bad_request("invalid_body", format!("the request body is invalid: {e}"))
+        }
+        JsonPayloadError::Deserialize(e) => {
+            ApiError::bad_request("malformed_json", format!("the request body is not valid JSON: {e}"))
+        }
+        other => ApiError::bad_request("malformed_json", format!("the request body could not be read: {other}")),
+    }
+}
+
+/// A JSON body that may be empty (then the type's default is used).
+pub fn optional_json<T: for<'de> Deserialize<'de> + Default>(body: &web::Bytes) -> Result<T, ApiError> {
+    if body.iter().all(u8::is_ascii_whitespace) {
+        return Ok(T::default());
+    }
+    if body.len() > MAX_JSON_BYTES {
+        return Err(ApiError::PayloadTooLarge { limit: MAX_JSON_BYTES });
+    }
+    serde_json::from_slice(body).map_err(|e| {
+        let code = if e.is_data() { "invalid_body" } else { "malformed_json" };
+        ApiError::bad_request(code, format!("the request body is invalid: {e}"))
+    })
+}
+
+/// A path id of the expected kind, or a 400 naming the problem.
+pub fn path_id<K: IdKind>(text: &str) -> Result<Id<K>, ApiError> {
+    text.parse()
+        .map_err(|e| ApiError::bad_request("invalid_id", format!("`{text}` is not a valid id: {e}")))
+}

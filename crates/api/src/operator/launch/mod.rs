@@ -1,0 +1,4 @@
+//! `/api/operator/launch`: a player's entry into the hosted app.
+
+pub mod dto;
+pub mod handlers;

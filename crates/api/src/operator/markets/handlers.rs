@@ -1,0 +1,59 @@
+//! `/api/operator/markets`: markets with the operator's pool, the trending ranking, and
+//! the visibility of a market to the operator's players.
+
+use actix_web::{HttpResponse, web};
+use opinion_core::PageLimit;
+
+use crate::http::auth::Caller;
+use crate::http::error::ApiError;
+use crate::http::extract::path_id;
+use crate::operator::markets::dto::{MarketBody, TrendingBody, VisibilityBody};
+use crate::operator::markets::dto::{MarketsQuery, TrendingQuery};
+use crate::shared::list::ListBody;
+use crate::state::ApiState;
+
+/// Lists markets as the operator sees them, newest first.
+pub async fn list(
+    state: web::Data<ApiState>,
+    caller: Caller,
+    query: web::Query<MarketsQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let page = query.page_query().page()?;
+    let markets = state
+        .reads
+        .list_markets(caller.0.operator_id, &(&*query).into(), page)
+        .await?;
+    Ok(HttpResponse::Ok().json(ListBody::from_page(markets, MarketBody::from)))
+}
+
+/// The operator's open, visible markets ranked by recent activity.
+pub async fn trending(
+    state: web::Data<ApiState>,
+    caller: Caller,
+    query: web::Query<TrendingQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let limit = match query.limit {
+        Some(limit) => PageLimit::new(limit).map_err(|e| ApiError::bad_request("invalid_limit", e.to_string()))?,
+        None => PageLimit::default(),
+    };
+    let trending = state
+        .reads
+        .trending_markets(caller.0.operator_id, query.window.as_deref(), limit)
+        .await?;
+    Ok(HttpResponse::Ok().json(TrendingBody::from(trending)))
+}
+
+/// Shows or hides a market to the operator's players.
+pub async fn set_visibility(
+    state: web::Data<ApiState>,
+    caller: Caller,
+    id: web::Path<String>,
+    body: web::Json<VisibilityBody>,
+) -> Result<HttpResponse, ApiError> {
+    let id = path_id(&id)?;
+    let market = state
+        .reads
+        .set_market_visibility(caller.0.operator_id, id, body.visible)
+        .await?;
+    Ok(HttpResponse::Ok().json(MarketBody::from(market)))
+}

@@ -1,0 +1,4 @@
+//! `/api/operator/staff/sessions`: staff log in and out.
+
+pub mod dto;
+pub mod handlers;

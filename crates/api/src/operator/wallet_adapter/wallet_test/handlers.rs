@@ -1,0 +1,27 @@
+//! `POST /api/operator/wallet-adapter/test`: the full-contract test of the configured
+//! wallet adapter.
+
+use actix_web::{HttpResponse, web};
+use opinion_app::WalletTestRequest;
+
+use crate::http::auth::Caller;
+use crate::http::error::ApiError;
+use crate::http::extract::optional_json;
+use crate::operator::wallet_adapter::wallet_test::dto::{WalletTestBody, WalletTestReportBody};
+use crate::shared::minor_units::minor_units;
+use crate::state::ApiState;
+
+/// Runs the full-contract test against the configured adapter and answers its report.
+pub async fn test(state: web::Data<ApiState>, caller: Caller, body: web::Bytes) -> Result<HttpResponse, ApiError> {
+    let body: WalletTestBody = optional_json(&body)?;
+    let request = WalletTestRequest {
+        external_user_id: body.external_user_id,
+        amount: body
+            .amount
+            .as_deref()
+            .map(|text| minor_units("amount", text))
+            .transpose()?,
+    };
+    let report = state.wallet_test.run(&caller.0, request).await?;
+    Ok(HttpResponse::Ok().json(WalletTestReportBody::from(report)))
+}

@@ -1,0 +1,4 @@
+//! `/api/operator/webhooks/deliveries`: the delivery log and replays.
+
+pub mod dto;
+pub mod handlers;

@@ -1,0 +1,74 @@
+//! `/api/operator/webhooks/endpoints`: register, list, change (rotate the secret), delete.
+
+use actix_web::{HttpResponse, web};
+use opinion_app::{NewWebhookEndpoint, WebhookEndpointChange};
+
+use crate::http::auth::Caller;
+use crate::http::error::ApiError;
+use crate::http::extract::path_id;
+use crate::operator::webhooks::endpoints::dto::{
+    CreateWebhookEndpointBody, UpdateWebhookEndpointBody, WebhookEndpointBody, WebhookEndpointWithSecretBody,
+};
+use crate::shared::list::ListBody;
+use crate::shared::page_query::PageQuery;
+use crate::state::ApiState;
+
+/// Lists the operator's endpoints, newest first.
+pub async fn list(
+    state: web::Data<ApiState>,
+    caller: Caller,
+    query: web::Query<PageQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let page = state.webhooks.list_endpoints(&caller.0, query.page()?).await?;
+    Ok(HttpResponse::Ok().json(ListBody::from_page(page, WebhookEndpointBody::from)))
+}
+
+/// Registers an endpoint; its signing secret is in this response only.
+pub async fn create(
+    state: web::Data<ApiState>,
+    caller: Caller,
+    body: web::Json<CreateWebhookEndpointBody>,
+) -> Result<HttpResponse, ApiError> {
+    let body = body.into_inner();
+    let request = NewWebhookEndpoint {
+        url: body.url,
+        event_types: body.event_types,
+        enabled: body.enabled,
+        description: body.description,
+        rate_limit_per_minute: body.rate_limit_per_minute,
+    };
+    let created = state.webhooks.create_endpoint(&caller.0, request).await?;
+    Ok(HttpResponse::Created().json(WebhookEndpointWithSecretBody::from(created)))
+}
+
+/// Changes an endpoint; with `rotateSecret: true` the new secret is in this response only.
+pub async fn update(
+    state: web::Data<ApiState>,
+    caller: Caller,
+    id: web::Path<String>,
+    body: web::Json<UpdateWebhookEndpointBody>,
+) -> Result<HttpResponse, ApiError> {
+    let id = path_id(&id)?;
+    let body = body.into_inner();
+    let change = WebhookEndpointChange {
+        url: body.url,
+        event_types: body.event_types,
+        enabled: body.enabled,
+        description: body.description,
+        rate_limit_per_minute: body.rate_limit_per_minute,
+        rotate_secret: body.rotate_secret,
+    };
+    let changed = state.webhooks.update_endpoint(&caller.0, id, change).await?;
+    Ok(HttpResponse::Ok().json(WebhookEndpointWithSecretBody::from(changed)))
+}
+
+/// Deletes an endpoint (`DELETE …/{id}` or `POST …/{id}/delete`).
+pub async fn delete(
+    state: web::Data<ApiState>,
+    caller: Caller,
+    id: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let id = path_id(&id)?;
+    state.webhooks.delete_endpoint(&caller.0, id).await?;
+    Ok(HttpResponse::NoContent().finish())
+}

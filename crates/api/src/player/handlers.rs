@@ -1,0 +1,131 @@
+//! The hosted app's player API (`/api/player/…`): open a session with a launch token, list
+//! the markets on offer, quote, place orders, and read the player's own positions and
+//! trades. Every call but the first carries the session token; every read is confined to
+//! the player's operator and, for positions and trades, to the player.
+
+use actix_web::{HttpResponse, web};
+use opinion_app::ports::{MarketFilter, MarketStage, TradeFilter};
+use opinion_app::{AppError, OrderRequest};
+use opinion_market::Side;
+
+use crate::http::error::ApiError;
+use crate::http::extract::path_id;
+use crate::http::player_auth::Player;
+use crate::operator::markets::dto::MarketBody;
+use crate::operator::users::dto::PortfolioBody;
+use crate::player::dto::{OpenSessionBody, OrderBody, PlayerTradeBody, QuoteBody, SessionOpenedBody};
+use crate::shared::list::ListBody;
+use crate::shared::page_query::PageQuery;
+use crate::state::ApiState;
+
+/// Mounts the player API on `config`.
+pub fn mount(config: &mut web::ServiceConfig) {
+    config.service(
+        web::scope("/api/player")
+            .route("/sessions", web::post().to(open_session))
+            .route("/markets", web::get().to(markets))
+            .route("/quotes", web::post().to(quote))
+            .route("/orders", web::post().to(place_order))
+            .route("/positions", web::get().to(positions))
+            .route("/trades", web::get().to(trades)),
+    );
+}
+
+/// Exchanges a launch token (once) for a player session.
+async fn open_session(state: web::Data<ApiState>, body: web::Json<OpenSessionBody>) -> Result<HttpResponse, ApiError> {
+    let opened = state.trading.open_player_session(&body.launch_token).await?;
+    Ok(HttpResponse::Created().json(SessionOpenedBody::from(opened)))
+}
+
+/// The markets the player may trade now (open and not hidden by the operator), with
+/// their prices, newest first.
+async fn markets(
+    state: web::Data<ApiState>,
+    player: Player,
+    query: web::Query<PageQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let offered = MarketFilter {
+        stage: Some(MarketStage::Open),
+        hidden: Some(false),
+    };
+    let page = state
+        .reads
+        .markets_matching(player.0.operator_id, offered, query.page()?)
+        .await?;
+    Ok(HttpResponse::Ok().json(ListBody::from_page(page, MarketBody::from)))
+}
+
+/// The player's own positions with their valuation.
+async fn positions(state: web::Data<ApiState>, player: Player) -> Result<HttpResponse, ApiError> {
+    let portfolio = state.reads.portfolio_of(player.0.user).await?;
+    Ok(HttpResponse::Ok().json(PortfolioBody::from(portfolio)))
+}
+
+/// The player's own trades, newest first.
+async fn trades(
+    state: web::Data<ApiState>,
+    player: Player,
+    query: web::Query<PageQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let own = TradeFilter {
+        external_user_id: Some(player.0.user.external_user_id.clone()),
+        ..TradeFilter::default()
+    };
+    let page = state
+        .reads
+        .trades_matching(player.0.operator_id, &own, query.page()?)
+        .await?;
+    Ok(HttpResponse::Ok().json(ListBody::from_page(page, PlayerTradeBody::from)))
+}
+
+/// Prices an order without trading.
+async fn quote(
+    state: web::Data<ApiState>,
+    player: Player,
+    body: web::Json<OrderBody>,
+) -> Result<HttpResponse, ApiError> {
+    let request = order_request(&body)?;
+    let quote = state.trading.quote(&player.0, &request).await?;
+    Ok(HttpResponse::Ok().json(QuoteBody::from(quote)))
+}
+
+/// Places a buy or a sale; repeating a client order id returns the first trade.
+async fn place_order(
+    state: web::Data<ApiState>,
+    player: Player,
+    body: web::Json<OrderBody>,
+) -> Result<HttpResponse, ApiError> {
+    let request = order_request(&body)?;
+    let client_order_id = body
+        .client_order_id
+        .as_deref()
+        .ok_or(AppError::invalid("clientOrderId", "is required for an order"))?;
+    let trade = match request.side {
+        Side::Buy => state.trading.buy(&player.0, &request, client_order_id).await?,
+        Side::Sell => state.trading.sell(&player.0, &request, client_order_id).await?,
+    };
+    Ok(HttpResponse::Ok().json(PlayerTradeBody::from(trade)))
+}
+
+/// The order a body describes, each field checked.
+fn order_request(body: &OrderBody) -> Result<OrderRequest, ApiError> {
+    Ok(OrderRequest {
+        market_id: path_id(&body.market_id)?,
+        side: body.side,
+        outcome: body.outcome,
+        kind: body
+            .kind
+            .parse()
+            .map_err(|_| AppError::invalid("kind", "must be `shares` or `amount`"))?,
+        value: integer("value", &body.value)?,
+        limit: body.limit.as_deref().map(|limit| integer("limit", limit)).transpose()?,
+    })
+}
+
+/// A positive integer sent as a string.
+fn integer(field: &'static str, text: &str) -> Result<i64, ApiError> {
+    text.parse::<i64>()
+        .ok()
+        .filter(|value| *value > 0)
+        .ok_or_else(|| AppError::invalid(field, "must be a positive integer, as a string").into())
+}

@@ -1,0 +1,5 @@
+//! The hosted app's player API (`/api/player/…`), authenticated by player sessions. It is
+//! the hosted app's own API, not part of the operator contract.
+
+pub mod dto;
+pub mod handlers;

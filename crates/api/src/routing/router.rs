@@ -1,0 +1,203 @@
+//! Mounts every route of the access domain's route table: one actix resource per path,
+//! guarded by that path's requirements, each route bound to its handler, and the routes
+//! whose capability is not built yet answering 501 after the same guard.
+
+use std::sync::Arc;
+
+use actix_web::http::Method;
+use actix_web::middleware::from_fn;
+use actix_web::{HttpResponse, Route, web};
+use opinion_access::{HttpMethod, ROUTES, RouteId, RouteSpec};
+
+use crate::http::auth::{MethodRequirements, guard};
+use crate::http::error::ApiError;
+use crate::http::simulator_gate::{self, SIMULATOR_ROUTES};
+use crate::operational::handlers as operational;
+use crate::operator::api_keys::handlers as api_keys;
+use crate::operator::balance_operations::handlers as balance_operations;
+use crate::operator::launch::handlers as launch;
+use crate::operator::markets::handlers as markets;
+use crate::operator::payouts::handlers as payouts;
+use crate::operator::staff::handlers as staff;
+use crate::operator::staff::sessions::handlers as staff_sessions;
+use crate::operator::trades::handlers as trades;
+use crate::operator::users::handlers as users;
+use crate::operator::wallet_adapter::handlers as wallet_adapter;
+use crate::operator::wallet_adapter::wallet_test::handlers as wallet_test;
+use crate::operator::webhooks::deliveries::handlers as webhooks_deliveries;
+use crate::operator::webhooks::endpoints::handlers as webhooks_endpoints;
+use crate::simulator::operations::handlers as simulator_operations;
+use crate::simulator::users::handlers as simulator;
+
+/// Registers every route of the table on `config`.
+pub fn mount(config: &mut web::ServiceConfig) {
+    for (path, specs) in resources() {
+        let allowed: Arc<str> = specs
+            .iter()
+            .map(|spec| spec.method.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+            .into();
+        let requirements: MethodRequirements = Arc::new(
+            specs
+                .iter()
+                .map(|spec| (actix_method(spec.method), spec.requirement))
+                .collect(),
+        );
+        let resource = specs
+            .iter()
+            .fold(web::resource(path), |resource, spec| resource.route(route_for(spec)))
+            .default_service(web::to(move || method_not_allowed(allowed.clone())))
+            .wrap(from_fn(move |request, next| guard(requirements.clone(), request, next)));
+        if path.starts_with(SIMULATOR_ROUTES) {
+            config.service(resource.wrap(from_fn(simulator_gate::gate)));
+        } else {
+            config.service(resource);
+        }
+    }
+}
+
+/// The table's routes grouped by path, most specific path first, so that a literal
+/// segment (`/staff/sessions`, `/flights/export`) wins over a parameter (`/staff/{id}`).
+fn resources() -> Vec<(&'static str, Vec<&'static RouteSpec>)> {
+    let mut specs: Vec<&RouteSpec> = ROUTES.iter().collect();
+    specs.sort_by_key(|spec| specificity(spec.path));
+    let mut resources: Vec<(&str, Vec<&RouteSpec>)> = Vec::new();
+    for spec in specs {
+        match resources.iter_mut().find(|(path, _)| *path == spec.path) {
+            Some((_, group)) => group.push(spec),
+            None => resources.push((spec.path, vec![spec])),
+        }
+    }
+    resources
+}
+
+/// Sort key: segment by segment, literals before parameters.
+fn specificity(path: &str) -> Vec<bool> {
+    path.split('/').map(|segment| segment.starts_with('{')).collect()
+}
+
+fn actix_method(method: HttpMethod) -> Method {
+    match method {
+        HttpMethod::Get => Method::GET,
+        HttpMethod::Post => Method::POST,
+        HttpMethod::Put => Method::PUT,
+        HttpMethod::Patch => Method::PATCH,
+        HttpMethod::Delete => Method::DELETE,
+    }
+}
+
+/// Whether a route's capability is built; the others answer 501 `not_implemented`.
+pub fn is_implemented(id: RouteId) -> bool {
+    !matches!(handler(id), Handler::NotImplemented)
+}
+
+enum Handler {
+    Bound(fn(Route) -> Route),
+    NotImplemented,
+}
+
+fn route_for(spec: &RouteSpec) -> Route {
+    let route = web::method(actix_method(spec.method));
+    match handler(spec.id) {
+        Handler::Bound(bind) => bind(route),
+        Handler::NotImplemented => {
+            let id = spec.id;
+            route.to(move || async move { Err::<HttpResponse, _>(ApiError::NotImplemented(id)) })
+        }
+    }
+}
+
+fn handler(id: RouteId) -> Handler {
+    use Handler::{Bound, NotImplemented};
+    use RouteId as R;
+    match id {
+        R::OpenApiDocument => Bound(|r| r.to(operational::openapi_document)),
+        R::ApiKeysList => Bound(|r| r.to(api_keys::list)),
+        R::ApiKeyCreate => Bound(|r| r.to(api_keys::create)),
+        R::ApiKeyRevoke => Bound(|r| r.to(api_keys::revoke)),
+        R::StaffSessionCreate => Bound(|r| r.to(staff_sessions::create)),
+        R::StaffSessionEnd => Bound(|r| r.to(staff_sessions::end)),
+        R::StaffList => Bound(|r| r.to(staff::list)),
+        R::StaffCreate => Bound(|r| r.to(staff::create)),
+        R::StaffUpdate => Bound(|r| r.to(staff::update)),
+        R::StaffPasswordReset => Bound(|r| r.to(staff::reset_password)),
+        R::Launch => Bound(|r| r.to(launch::launch)),
+        R::WebhookEndpointsList => Bound(|r| r.to(webhooks_endpoints::list)),
+        R::WebhookEndpointCreate => Bound(|r| r.to(webhooks_endpoints::create)),
+        R::WebhookEndpointUpdate => Bound(|r| r.to(webhooks_endpoints::update)),
+        R::WebhookEndpointDelete | R::WebhookEndpointDeleteByPost => Bound(|r| r.to(webhooks_endpoints::delete)),
+        R::WebhookDeliveriesList => Bound(|r| r.to(webhooks_deliveries::list)),
+        R::WebhookDeliveryReplay => Bound(|r| r.to(webhooks_deliveries::replay)),
+        R::WalletAdapterGet => Bound(|r| r.to(wallet_adapter::get)),
+        R::WalletAdapterPut => Bound(|r| r.to(wallet_adapter::put)),
+        R::PortfolioViewLink => Bound(|r| r.to(users::portfolio_link)),
+        R::UsersList => Bound(|r| r.to(users::list)),
+        R::UserPortfolio => Bound(|r| r.to(users::portfolio)),
+        R::UserPortfolioView => Bound(|r| r.to(users::portfolio_view)),
+        R::MarketsList => Bound(|r| r.to(markets::list)),
+        R::MarketsTrending => Bound(|r| r.to(markets::trending)),
+        R::MarketVisibilitySet => Bound(|r| r.to(markets::set_visibility)),
+        R::TradesList => Bound(|r| r.to(trades::list)),
+        R::TradeGet => Bound(|r| r.to(trades::get)),
+        R::TradeView => Bound(|r| r.to(trades::view)),
+        R::TradeHistoryPage => Bound(|r| r.to(trades::history)),
+        R::ResolutionsList => Bound(|r| r.to(payouts::resolutions)),
+        R::RedemptionsList => Bound(|r| r.to(payouts::redemptions)),
+        R::BalanceOperationsList => Bound(|r| r.to(balance_operations::list)),
+        R::WalletAdapterTest => Bound(|r| r.to(wallet_test::test)),
+        R::SimulatorUsersList => Bound(|r| r.to(simulator::list)),
+        R::SimulatorUserGet => Bound(|r| r.to(simulator::get)),
+        R::SimulatorWalletGet => Bound(|r| r.to(simulator::wallet)),
+        R::SimulatorUserCreate => Bound(|r| r.to(simulator::create)),
+        R::SimulatorUserUpdate => Bound(|r| r.to(simulator::update)),
+        R::SimulatorUserOperation => Bound(|r| r.to(simulator_operations::user_operation_run)),
+        R::SimulatorWalletPut => Bound(|r| r.to(simulator::put_wallet)),
+        R::SimulatorOperation => Bound(|r| r.to(simulator_operations::scenario_run)),
+        R::FlightOverview
+        | R::FlightFlightsList
+        | R::FlightFlightGet
+        | R::FlightFlightsExport
+        | R::FlightTicketsList
+        | R::FlightTicketGet
+        | R::FlightTicketsExport
+        | R::FlightWalletOperationsList
+        | R::FlightWebhookDeliveriesList
+        | R::FlightTermsCurrent
+        | R::FlightTermsScheduled
+        | R::FlightTermsHistory
+        | R::FlightSettlementReportsList
+        | R::FlightSettlementReportGet
+        | R::FlightSettlementReportExport
+        | R::FlightPaymentsList
+        | R::FlightSettlementReportPayments
+        | R::FlightStatementCorrectionsList => NotImplemented,
+    }
+}
+
+async fn method_not_allowed(allowed: Arc<str>) -> Result<HttpResponse, ApiError> {
+    Err(ApiError::MethodNotAllowed(allowed))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn literal_segments_are_mounted_before_parameters() {
+        let order: Vec<&str> = resources().into_iter().map(|(path, _)| path).collect();
+        let position = |path: &str| order.iter().position(|p| *p == path).expect("mounted");
+        assert!(position("/api/operator/staff/sessions") < position("/api/operator/staff/{id}"));
+        assert!(position("/api/operator/flight/flights/export") < position("/api/operator/flight/flights/{id}"));
+        assert!(
+            position("/api/operator/trades/{tradeId}/view")
+                < position("/api/operator/trades/{marketId}/{externalUserId}")
+        );
+    }
+
+    #[test]
+    fn every_route_is_mounted_once() {
+        let mounted: usize = resources().iter().map(|(_, specs)| specs.len()).sum();
+        assert_eq!(mounted, ROUTES.len());
+    }
+}

@@ -1,0 +1,14 @@
+//! Amounts sent as integer strings of minor units, the way every amount travels on the wire.
+
+use opinion_app::AppError;
+
+use crate::http::error::ApiError;
+
+/// An integer string field of minor units.
+pub fn minor_units(field: &'static str, text: &str) -> Result<i64, ApiError> {
+    let valid = !text.is_empty() && text.len() <= 18 && text.bytes().all(|b| b.is_ascii_digit());
+    valid
+        .then(|| text.parse().ok())
+        .flatten()
+        .ok_or_else(|| AppError::invalid(field, "must be an integer string of minor units").into())
+}

@@ -1,0 +1,156 @@
+//! `POST /api/operator/simulator/users/{id}/operations` and
+//! `POST /api/operator/simulator/operations`: the wire's words turned into the
+//! simulator's operations and scenarios, each answered with its step-by-step report.
+
+use actix_web::{HttpResponse, web};
+use opinion_access::{Requirement, Scope};
+use opinion_app::{AppError, Scenario, UserOperation};
+use opinion_core::{MarketId, SimulatorUserId};
+use opinion_market::{OrderKind, Outcome, Resolution};
+
+use crate::http::auth::Caller;
+use crate::http::error::ApiError;
+use crate::http::extract::path_id;
+use crate::shared::minor_units::minor_units;
+use crate::simulator::available::simulator;
+use crate::simulator::users::dto::{FaultBody, OperationReportBody, ScenarioBody, UserOperationBody};
+use crate::state::ApiState;
+
+fn required<'a>(field: &'static str, value: Option<&'a str>) -> Result<&'a str, ApiError> {
+    value.ok_or_else(|| AppError::invalid(field, "is required for this operation").into())
+}
+
+fn market(value: Option<&str>) -> Result<MarketId, ApiError> {
+    required("marketId", value)?
+        .parse()
+        .map_err(|e| AppError::invalid("marketId", e).into())
+}
+
+fn outcome(value: Option<&str>) -> Result<Outcome, ApiError> {
+    required("outcome", value)?
+        .parse()
+        .map_err(|_| AppError::invalid("outcome", "must be `yes` or `no`").into())
+}
+
+fn faults(bodies: Vec<FaultBody>) -> Result<Vec<opinion_app::FaultRequest>, ApiError> {
+    bodies.into_iter().map(FaultBody::into_fault).collect()
+}
+
+fn user_operation(body: &UserOperationBody) -> Result<UserOperation, ApiError> {
+    Ok(match body.operation.as_str() {
+        "launch" => UserOperation::Launch,
+        "inject_faults" => UserOperation::InjectFaults,
+        "clear_faults" => UserOperation::ClearFaults,
+        "buy" => {
+            let (kind, value) = match (body.shares.as_deref(), body.amount.as_deref()) {
+                (Some(shares), None) => (OrderKind::Shares, minor_units("shares", shares)?),
+                (None, Some(amount)) => (OrderKind::Amount, minor_units("amount", amount)?),
+                _ => return Err(AppError::invalid("shares", "give either `shares` or `amount`").into()),
+            };
+            UserOperation::Buy {
+                market_id: market(body.market_id.as_deref())?,
+                outcome: outcome(body.outcome.as_deref())?,
+                kind,
+                value,
+            }
+        }
+        "sell" => UserOperation::Sell {
+            market_id: market(body.market_id.as_deref())?,
+            outcome: outcome(body.outcome.as_deref())?,
+            shares: minor_units("shares", required("shares", body.shares.as_deref())?)?,
+        },
+        _ => {
+            return Err(AppError::invalid(
+                "operation",
+                "must be `launch`, `buy`, `sell`, `inject_faults` or `clear_faults`",
+            )
+            .into());
+        }
+    })
+}
+
+fn scenario(body: &ScenarioBody) -> Result<Scenario, ApiError> {
+    Ok(match body.scenario.as_str() {
+        "connect_wallet" => Scenario::ConnectWallet {
+            timeout_ms: body.timeout_ms,
+        },
+        "create_market" => Scenario::CreateMarket {
+            question: body
+                .question
+                .clone()
+                .unwrap_or_else(|| "Will the staging integration pass?".to_owned()),
+            close_in_minutes: body.close_in_minutes.unwrap_or(60),
+            liquidity: body
+                .liquidity
+                .as_deref()
+                .map(|text| minor_units("liquidity", text))
+                .transpose()?
+                .unwrap_or(100_000),
+            fee_bps: body.fee_bps.unwrap_or(0),
+        },
+        "trade_batch" => Scenario::TradeBatch {
+            market_id: market(body.market_id.as_deref())?,
+            outcome: outcome(body.outcome.as_deref())?,
+            shares: minor_units("shares", required("shares", body.shares.as_deref())?)?,
+            users: body
+                .users
+                .iter()
+                .map(|id| {
+                    id.parse::<SimulatorUserId>()
+                        .map_err(|e| AppError::invalid("users", e).into())
+                })
+                .collect::<Result<_, ApiError>>()?,
+        },
+        "resolve_market" => Scenario::ResolveMarket {
+            market_id: market(body.market_id.as_deref())?,
+            resolution: required("resolution", body.resolution.as_deref())?
+                .parse::<Resolution>()
+                .map_err(|_| AppError::invalid("resolution", "must be `yes`, `no` or `void`"))?,
+        },
+        _ => {
+            return Err(AppError::invalid(
+                "scenario",
+                "must be `connect_wallet`, `create_market`, `trade_batch` or `resolve_market`",
+            )
+            .into());
+        }
+    })
+}
+
+/// Runs an operation for one simulated user.
+pub async fn user_operation_run(
+    state: web::Data<ApiState>,
+    caller: Caller,
+    id: web::Path<String>,
+    body: web::Json<UserOperationBody>,
+) -> Result<HttpResponse, ApiError> {
+    let simulator = simulator(&state)?;
+    let id = path_id(&id)?;
+    let body = body.into_inner();
+    let operation = user_operation(&body)?;
+    let faults = faults(body.faults)?;
+    let report = simulator.run_user_operation(&caller.0, id, operation, faults).await?;
+    Ok(HttpResponse::Ok().json(OperationReportBody::from(report)))
+}
+
+/// What `connect_wallet` needs beyond the route's own scope.
+const CONNECT_WALLET: Requirement = Requirement::all_of(&[Scope::WalletAdapterWrite]);
+
+/// Runs an operator-wide scenario.
+pub async fn scenario_run(
+    state: web::Data<ApiState>,
+    caller: Caller,
+    body: web::Json<ScenarioBody>,
+) -> Result<HttpResponse, ApiError> {
+    let simulator = simulator(&state)?;
+    let scenario = scenario(&body)?;
+    if matches!(scenario, Scenario::ConnectWallet { .. }) {
+        // Connecting the simulated wallet changes the wallet adapter: the credential needs
+        // that route's scope too, refused as the router refuses any missing scope.
+        CONNECT_WALLET
+            .check(caller.0.kind(), &caller.0.grant)
+            .map_err(ApiError::Denied)?;
+    }
+    let report = simulator.run_scenario(&caller.0, scenario).await?;
+    Ok(HttpResponse::Ok().json(OperationReportBody::from(report)))
+}

@@ -1,0 +1,4 @@
+//! `/api/operator/simulator/users/{id}/operations` and `/api/operator/simulator/operations`:
+//! operations and scenarios, each answered with its step-by-step report.
+
+pub mod handlers;

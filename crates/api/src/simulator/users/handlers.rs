@@ -1,0 +1,120 @@
+//! `/api/operator/simulator/users` and `/simulator/wallets`: simulated users and their
+//! wallets (development and staging only; production answers 404, see `simulator_gate`).
+
+use actix_web::{HttpResponse, web};
+use opinion_app::{NewSimulatedUser, SimulatedUserChange};
+
+use crate::http::auth::Caller;
+use crate::http::error::ApiError;
+use crate::http::extract::path_id;
+use crate::shared::list::ListBody;
+use crate::shared::minor_units::minor_units;
+use crate::shared::page_query::PageQuery;
+use crate::simulator::available::simulator;
+use crate::simulator::users::dto::{
+    CreateSimulatedUserBody, PutSimulatedWalletBody, SimulatedUserBody, SimulatedWalletBody, UpdateSimulatedUserBody,
+    WalletLogEntryBody,
+};
+use crate::state::ApiState;
+
+/// Lists the operator's simulated users, newest first.
+pub async fn list(
+    state: web::Data<ApiState>,
+    caller: Caller,
+    query: web::Query<PageQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let page = simulator(&state)?.list_users(&caller.0, query.page()?).await?;
+    Ok(HttpResponse::Ok().json(ListBody::from_page(page, SimulatedUserBody::from)))
+}
+
+/// Creates a simulated user and its wallet.
+pub async fn create(
+    state: web::Data<ApiState>,
+    caller: Caller,
+    body: web::Json<CreateSimulatedUserBody>,
+) -> Result<HttpResponse, ApiError> {
+    let body = body.into_inner();
+    let new = NewSimulatedUser {
+        external_user_id: body.external_user_id,
+        display_name: body.display_name,
+        currency: body.currency,
+        starting_balance: body
+            .starting_balance
+            .as_deref()
+            .map(|text| minor_units("startingBalance", text))
+            .transpose()?,
+    };
+    let user = simulator(&state)?.create_user(&caller.0, new).await?;
+    Ok(HttpResponse::Created().json(SimulatedUserBody::from(user)))
+}
+
+/// One simulated user.
+pub async fn get(state: web::Data<ApiState>, caller: Caller, id: web::Path<String>) -> Result<HttpResponse, ApiError> {
+    let user = simulator(&state)?.user(&caller.0, path_id(&id)?).await?;
+    Ok(HttpResponse::Ok().json(SimulatedUserBody::from(user)))
+}
+
+/// Changes a simulated user's display name or disables it.
+pub async fn update(
+    state: web::Data<ApiState>,
+    caller: Caller,
+    id: web::Path<String>,
+    body: web::Json<UpdateSimulatedUserBody>,
+) -> Result<HttpResponse, ApiError> {
+    let body = body.into_inner();
+    let change = SimulatedUserChange {
+        display_name: body.display_name,
+        disabled: body.disabled,
+    };
+    let user = simulator(&state)?.update_user(&caller.0, path_id(&id)?, change).await?;
+    Ok(HttpResponse::Ok().json(SimulatedUserBody::from(user)))
+}
+
+/// A simulated wallet: its balance and a page of its log.
+pub async fn wallet(
+    state: web::Data<ApiState>,
+    caller: Caller,
+    external_user_id: web::Path<String>,
+    query: web::Query<PageQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let simulator = simulator(&state)?;
+    let user = simulator.wallet(&caller.0, &external_user_id).await?;
+    let log = simulator
+        .wallet_log(&caller.0, &external_user_id, query.page()?)
+        .await?;
+    Ok(HttpResponse::Ok().json(wallet_body(user, log)))
+}
+
+/// Sets a simulated wallet's balance.
+pub async fn put_wallet(
+    state: web::Data<ApiState>,
+    caller: Caller,
+    external_user_id: web::Path<String>,
+    body: web::Json<PutSimulatedWalletBody>,
+) -> Result<HttpResponse, ApiError> {
+    let balance = minor_units("balance", &body.balance)?;
+    let simulator = simulator(&state)?;
+    let user = simulator
+        .set_wallet_balance(&caller.0, &external_user_id, balance)
+        .await?;
+    let log = simulator
+        .wallet_log(&caller.0, &external_user_id, opinion_core::PageRequest::default())
+        .await?;
+    Ok(HttpResponse::Ok().json(wallet_body(user, log)))
+}
+
+fn wallet_body(
+    user: opinion_app::model::SimulatedUser,
+    log: opinion_core::Page<opinion_app::model::WalletLogEntry, opinion_core::SimulatorLogKind>,
+) -> SimulatedWalletBody {
+    let list = ListBody::from_page(log, WalletLogEntryBody::from);
+    SimulatedWalletBody {
+        external_user_id: user.external_user_id,
+        balance: user.balance.to_string(),
+        currency: user.currency.as_str().to_owned(),
+        disabled: user.disabled,
+        log: list.data,
+        next_cursor: list.next_cursor,
+        has_more: list.has_more,
+    }
+}
