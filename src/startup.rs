@@ -10,14 +10,16 @@ use actix_web::dev::Server;
 use anyhow::Context;
 use opinion_access::ApiKeyEnvironment;
 use opinion_api::ApiState;
-use opinion_app::ports::Clock;
 use opinion_app::access::{Access, AccessPorts, AccessSettings, SessionTokens};
 use opinion_app::opinion::reads::{OperatorReads, PortfolioLinks, ReadPorts};
 use opinion_app::opinion::settlement::{MarketSettlement, WorkerSettings};
 use opinion_app::opinion::trading::{Trading, TradingPorts};
 use opinion_app::players::{PlayerTokens, Players, PlayersPorts, PlayersSettings};
+use opinion_app::ports::Clock;
 use opinion_app::simulator::{Simulator, SimulatorPorts};
-use opinion_app::wallet::{WalletAdapterPorts, WalletAdapterSettings, WalletAdapterTest, WalletAdapters, WalletTestPorts};
+use opinion_app::wallet::{
+    WalletAdapterPorts, WalletAdapterSettings, WalletAdapterTest, WalletAdapters, WalletTestPorts,
+};
 use opinion_app::webhooks::{WebhookPorts, WebhookSettings, Webhooks};
 use opinion_store_pg::{DataKey, PgStore};
 use opinion_wallet_http::{AddressPolicy, HttpWalletGateway};
@@ -147,7 +149,7 @@ pub fn webhooks(config: &Config, store: Arc<PgStore>, clock: Arc<dyn Clock>) -> 
 fn reads(store: Arc<PgStore>, clock: Arc<dyn Clock>, secret: &[u8]) -> anyhow::Result<OperatorReads> {
     let ports = ReadPorts {
         reads: store.clone(),
-        visibility: store.clone(),
+        markets: store.clone(),
         operators: store,
         clock,
         random: Arc::new(OsRandom),

@@ -4,9 +4,9 @@ use std::sync::Arc;
 
 use opinion::config::Config;
 use opinion::startup::{self, Application, Services};
-use opinion_app::ports::Clock;
 use opinion_app::access::{Access, NewApiKey, NewStaff};
 use opinion_app::opinion::settlement::MarketSettlement;
+use opinion_app::ports::Clock;
 use opinion_app::webhooks::Webhooks;
 use opinion_core::OperatorId;
 use opinion_store_pg::PgStore;

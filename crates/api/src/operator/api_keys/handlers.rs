@@ -1,7 +1,7 @@
 //! `/api/operator/api-keys`: create, list, revoke.
 
 use actix_web::{HttpResponse, web};
-use opinion_app::NewApiKey;
+use opinion_app::access::NewApiKey;
 
 use crate::http::auth::Caller;
 use crate::http::error::ApiError;

@@ -1,7 +1,7 @@
 //! `POST /api/operator/launch`: create or update the player and hand out a launch.
 
 use actix_web::{HttpResponse, web};
-use opinion_app::LaunchRequest;
+use opinion_app::players::LaunchRequest;
 
 use crate::http::auth::Caller;
 use crate::http::error::ApiError;
@@ -22,6 +22,6 @@ pub async fn launch(
         return_url: body.return_url,
         product: body.product,
     };
-    let launched = state.trading.launch(&caller.0, request).await?;
+    let launched = state.players.launch(&caller.0, request).await?;
     Ok(HttpResponse::Created().json(LaunchedBody::from(launched)))
 }

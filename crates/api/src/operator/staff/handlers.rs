@@ -1,7 +1,7 @@
 //! `/api/operator/staff`: dashboard staff management (staff sessions only).
 
 use actix_web::{HttpResponse, web};
-use opinion_app::{NewStaff, StaffChange};
+use opinion_app::access::{NewStaff, StaffChange};
 
 use crate::http::auth::Caller;
 use crate::http::error::ApiError;

@@ -1,7 +1,7 @@
 //! `/api/operator/wallet-adapter`: read and set the operator's wallet adapter.
 
 use actix_web::{HttpResponse, web};
-use opinion_app::WalletAdapterChange;
+use opinion_app::wallet::WalletAdapterChange;
 
 use crate::http::auth::Caller;
 use crate::http::error::ApiError;

@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 
 use opinion_app::model::{LogDelivery, SimulatedFault, SimulatedUser, WalletLogEntry};
-use opinion_app::{OperationReport, ReportStep};
+use opinion_app::simulator::{OperationReport, ReportStep};
 use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
 use utoipa::ToSchema;
@@ -81,7 +81,7 @@ impl FaultBody {
                 SimulatedFault::SlowAnswer { delay_ms }
             }
             _ => {
-                return Err(opinion_app::AppError::invalid(
+                return Err(opinion_app::error::AppError::invalid(
                     "faults",
                     "`delayMs` (1 to 30000) goes with `slow_answer` only, and `slow_answer` needs it",
                 )

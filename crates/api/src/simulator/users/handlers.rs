@@ -2,7 +2,7 @@
 //! wallets (development and staging only; production answers 404, see `simulator_gate`).
 
 use actix_web::{HttpResponse, web};
-use opinion_app::{NewSimulatedUser, SimulatedUserChange};
+use opinion_app::simulator::{NewSimulatedUser, SimulatedUserChange};
 
 use crate::http::auth::Caller;
 use crate::http::error::ApiError;

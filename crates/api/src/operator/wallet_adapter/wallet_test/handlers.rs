@@ -2,7 +2,7 @@
 //! wallet adapter.
 
 use actix_web::{HttpResponse, web};
-use opinion_app::WalletTestRequest;
+use opinion_app::wallet::WalletTestRequest;
 
 use crate::http::auth::Caller;
 use crate::http::error::ApiError;

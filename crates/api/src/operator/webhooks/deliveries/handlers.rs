@@ -4,7 +4,7 @@ use std::fmt::Display;
 use std::str::FromStr;
 
 use actix_web::{HttpResponse, web};
-use opinion_app::AppError;
+use opinion_app::error::AppError;
 use opinion_app::model::DeliveryFilter;
 use opinion_core::PageRequest;
 use time::OffsetDateTime;

@@ -1,7 +1,7 @@
 //! `/api/operator/webhooks/endpoints`: register, list, change (rotate the secret), delete.
 
 use actix_web::{HttpResponse, web};
-use opinion_app::{NewWebhookEndpoint, WebhookEndpointChange};
+use opinion_app::webhooks::{NewWebhookEndpoint, WebhookEndpointChange};
 
 use crate::http::auth::Caller;
 use crate::http::error::ApiError;
