@@ -40,6 +40,7 @@ pub fn app(
 > {
     App::new()
         .app_data(web::Data::new(state))
+        .app_data(web::Data::new(routing::openapi::document()))
         .app_data(http::extract::json_config())
         .app_data(http::extract::query_config())
         .wrap(from_fn(http::request_id::middleware))
@@ -47,7 +48,7 @@ pub fn app(
         .route("/readyz", web::get().to(operational::handlers::readyz))
         .route("/play", web::get().to(views::play_page))
         .route(
-            operator::users::handlers::PORTFOLIO_VIEW_PATH,
+            views::handlers::PORTFOLIO_VIEW_PATH,
             web::get().to(views::handlers::portfolio),
         )
         .configure(routing::router::mount)

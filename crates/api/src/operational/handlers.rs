@@ -2,9 +2,9 @@
 
 use actix_web::{HttpResponse, web};
 use serde_json::json;
+use utoipa::openapi::OpenApi;
 
 use crate::http::error::ApiError;
-use crate::routing::openapi;
 use crate::state::ApiState;
 
 /// Liveness: the process serves HTTP.
@@ -22,7 +22,7 @@ pub async fn readyz(state: web::Data<ApiState>) -> Result<HttpResponse, ApiError
     Ok(HttpResponse::Ok().json(json!({ "status": "ready" })))
 }
 
-/// The OpenAPI 3.1 document of every route.
-pub async fn openapi_document() -> HttpResponse {
-    HttpResponse::Ok().json(openapi::document())
+/// The OpenAPI 3.1 document of every route, as the application registered it.
+pub async fn openapi_document(document: web::Data<OpenApi>) -> HttpResponse {
+    HttpResponse::Ok().json(document.get_ref())
 }

@@ -16,24 +16,21 @@ use utoipa::openapi::{
 
 use crate::http::problem::{PROBLEM_JSON, Problem};
 use crate::operator::api_keys::dto::{ApiKeyBody, CreateApiKeyBody, CreatedApiKeyBody};
-use crate::operator::balance_operations::dto::BalanceOperationsQuery;
-use crate::operator::balance_operations::dto::{BalanceOperationBody, StepBody};
+use crate::operator::balance_operations::dto::{BalanceOperationBody, BalanceOperationsQuery, StepBody};
 use crate::operator::launch::dto::{LaunchBody, LaunchedBody, PlayerBody};
-use crate::operator::markets::dto::{MarketBody, TrendingBody, TrendingMarketBody, TrendingScoreBody, VisibilityBody};
-use crate::operator::markets::dto::{MarketsQuery, TrendingQuery};
-use crate::operator::payouts::dto::{RedemptionBody, ResolutionBody};
-use crate::operator::payouts::dto::{RedemptionsQuery, ResolutionsQuery};
+use crate::operator::markets::dto::{
+    MarketBody, MarketsQuery, TrendingBody, TrendingMarketBody, TrendingQuery, TrendingScoreBody, VisibilityBody,
+};
+use crate::operator::payouts::dto::{RedemptionBody, RedemptionsQuery, ResolutionBody, ResolutionsQuery};
 use crate::operator::staff::dto::{
     CreateStaffBody, ResetPasswordBody, StaffBody, StaffWithPasswordBody, UpdateStaffBody,
 };
 use crate::operator::staff::sessions::dto::{LoginBody, SessionBody};
-use crate::operator::trades::dto::{HistoryQuery, TradesQuery};
-use crate::operator::trades::dto::{TradeBody, TradeDetailBody};
+use crate::operator::trades::dto::{HistoryQuery, TradeBody, TradeDetailBody, TradesQuery};
 use crate::operator::users::dto::{
     PortfolioBody, PortfolioLinkBody, PortfolioLinkRequestBody, PortfolioTotalsBody, PositionBody, UserBody,
 };
 use crate::operator::users::dto::{PortfolioQuery, UsersQuery};
-use crate::operator::users::handlers::PORTFOLIO_VIEW_PATH;
 use crate::operator::wallet_adapter::dto::{PutWalletAdapterBody, SavedWalletAdapterBody, WalletAdapterBody};
 use crate::operator::wallet_adapter::wallet_test::dto::{
     CheckBody, ExchangeBody, WalletTestBody, WalletTestReportBody,
@@ -44,12 +41,12 @@ use crate::operator::webhooks::endpoints::dto::{
 };
 use crate::routing::router::is_implemented;
 use crate::shared::page_query::PageQuery;
-use crate::simulator::users::dto::{
-    CreateSimulatedUserBody, FaultBody, OperationReportBody, PutSimulatedWalletBody, ReportStepBody, ScenarioBody,
-    SimulatedUserBody, SimulatedWalletBody, UpdateSimulatedUserBody, UserOperationBody, WalletLogEntryBody,
-};
+use crate::simulator::operations::dto::{OperationReportBody, ReportStepBody, ScenarioBody, UserOperationBody};
+use crate::simulator::users::dto::{CreateSimulatedUserBody, FaultBody, SimulatedUserBody, UpdateSimulatedUserBody};
+use crate::simulator::wallets::dto::{PutSimulatedWalletBody, SimulatedWalletBody, WalletLogEntryBody};
 use crate::views::HTML_UTF8;
 use crate::views::dto::PortfolioLinkQuery;
+use crate::views::handlers::PORTFOLIO_VIEW_PATH;
 
 /// What a built route reads and answers, for the document.
 struct Shape {

@@ -28,6 +28,7 @@ use crate::operator::webhooks::deliveries::handlers as webhooks_deliveries;
 use crate::operator::webhooks::endpoints::handlers as webhooks_endpoints;
 use crate::simulator::operations::handlers as simulator_operations;
 use crate::simulator::users::handlers as simulator;
+use crate::simulator::wallets::handlers as simulator_wallets;
 
 /// Registers every route of the table on `config`.
 pub fn mount(config: &mut web::ServiceConfig) {
@@ -148,11 +149,11 @@ fn handler(id: RouteId) -> Handler {
         R::WalletAdapterTest => Bound(|r| r.to(wallet_test::test)),
         R::SimulatorUsersList => Bound(|r| r.to(simulator::list)),
         R::SimulatorUserGet => Bound(|r| r.to(simulator::get)),
-        R::SimulatorWalletGet => Bound(|r| r.to(simulator::wallet)),
+        R::SimulatorWalletGet => Bound(|r| r.to(simulator_wallets::get)),
         R::SimulatorUserCreate => Bound(|r| r.to(simulator::create)),
         R::SimulatorUserUpdate => Bound(|r| r.to(simulator::update)),
         R::SimulatorUserOperation => Bound(|r| r.to(simulator_operations::user_operation_run)),
-        R::SimulatorWalletPut => Bound(|r| r.to(simulator::put_wallet)),
+        R::SimulatorWalletPut => Bound(|r| r.to(simulator_wallets::put)),
         R::SimulatorOperation => Bound(|r| r.to(simulator_operations::scenario_run)),
         R::FlightOverview
         | R::FlightFlightsList

@@ -5,3 +5,4 @@ pub mod available;
 pub mod operations;
 pub mod simulated_wallet;
 pub mod users;
+pub mod wallets;

@@ -8,6 +8,9 @@ use crate::state::ApiState;
 use crate::views::dto::PortfolioLinkQuery;
 use crate::views::{page_response, portfolio_page};
 
+/// Where the public portfolio page is served, below the public base URL.
+pub const PORTFOLIO_VIEW_PATH: &str = "/views/portfolio";
+
 /// The page a portfolio link opens.
 pub async fn portfolio(
     state: web::Data<ApiState>,

@@ -4,8 +4,7 @@ use actix_web::{HttpResponse, web};
 
 use crate::http::auth::Caller;
 use crate::http::error::ApiError;
-use crate::operator::balance_operations::dto::BalanceOperationBody;
-use crate::operator::balance_operations::dto::BalanceOperationsQuery;
+use crate::operator::balance_operations::dto::{BalanceOperationBody, BalanceOperationsQuery};
 use crate::shared::list::ListBody;
 use crate::state::ApiState;
 

@@ -7,8 +7,7 @@ use opinion_core::PageLimit;
 use crate::http::auth::Caller;
 use crate::http::error::ApiError;
 use crate::http::extract::path_id;
-use crate::operator::markets::dto::{MarketBody, TrendingBody, VisibilityBody};
-use crate::operator::markets::dto::{MarketsQuery, TrendingQuery};
+use crate::operator::markets::dto::{MarketBody, MarketsQuery, TrendingBody, TrendingQuery, VisibilityBody};
 use crate::shared::list::ListBody;
 use crate::state::ApiState;
 

@@ -4,8 +4,7 @@ use actix_web::{HttpResponse, web};
 
 use crate::http::auth::Caller;
 use crate::http::error::ApiError;
-use crate::operator::payouts::dto::{RedemptionBody, ResolutionBody};
-use crate::operator::payouts::dto::{RedemptionsQuery, ResolutionsQuery};
+use crate::operator::payouts::dto::{RedemptionBody, RedemptionsQuery, ResolutionBody, ResolutionsQuery};
 use crate::shared::list::ListBody;
 use crate::state::ApiState;
 

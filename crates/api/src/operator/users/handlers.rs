@@ -5,14 +5,13 @@ use actix_web::{HttpResponse, web};
 
 use crate::http::auth::Caller;
 use crate::http::error::ApiError;
-use crate::operator::users::dto::{PortfolioBody, PortfolioLinkBody, PortfolioLinkRequestBody, UserBody};
-use crate::operator::users::dto::{PortfolioQuery, UsersQuery};
+use crate::operator::users::dto::{
+    PortfolioBody, PortfolioLinkBody, PortfolioLinkRequestBody, PortfolioQuery, UserBody, UsersQuery,
+};
 use crate::shared::list::ListBody;
 use crate::state::ApiState;
+use crate::views::handlers::PORTFOLIO_VIEW_PATH;
 use crate::views::{page_response, portfolio_page};
-
-/// Where the public portfolio page is served, below the public base URL.
-pub const PORTFOLIO_VIEW_PATH: &str = "/views/portfolio";
 
 /// Lists the operator's players, newest first.
 pub async fn list(

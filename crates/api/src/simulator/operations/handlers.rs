@@ -14,7 +14,8 @@ use crate::http::error::ApiError;
 use crate::http::extract::path_id;
 use crate::shared::minor_units::minor_units;
 use crate::simulator::available::simulator;
-use crate::simulator::users::dto::{FaultBody, OperationReportBody, ScenarioBody, UserOperationBody};
+use crate::simulator::operations::dto::{OperationReportBody, ScenarioBody, UserOperationBody};
+use crate::simulator::users::dto::FaultBody;
 use crate::state::ApiState;
 
 fn required<'a>(field: &'static str, value: Option<&'a str>) -> Result<&'a str, ApiError> {

@@ -1,4 +1,5 @@
 //! `/api/operator/simulator/users/{id}/operations` and `/api/operator/simulator/operations`:
 //! operations and scenarios, each answered with its step-by-step report.
 
+pub mod dto;
 pub mod handlers;

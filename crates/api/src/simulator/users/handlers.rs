@@ -1,5 +1,5 @@
-//! `/api/operator/simulator/users` and `/simulator/wallets`: simulated users and their
-//! wallets (development and staging only; production answers 404, see `simulator_gate`).
+//! `/api/operator/simulator/users`: simulated users (development and staging only;
+//! production answers 404, see `simulator_gate`).
 
 use actix_web::{HttpResponse, web};
 use opinion_app::simulator::{NewSimulatedUser, SimulatedUserChange};
@@ -11,10 +11,7 @@ use crate::shared::list::ListBody;
 use crate::shared::minor_units::minor_units;
 use crate::shared::page_query::PageQuery;
 use crate::simulator::available::simulator;
-use crate::simulator::users::dto::{
-    CreateSimulatedUserBody, PutSimulatedWalletBody, SimulatedUserBody, SimulatedWalletBody, UpdateSimulatedUserBody,
-    WalletLogEntryBody,
-};
+use crate::simulator::users::dto::{CreateSimulatedUserBody, SimulatedUserBody, UpdateSimulatedUserBody};
 use crate::state::ApiState;
 
 /// Lists the operator's simulated users, newest first.
@@ -68,53 +65,4 @@ pub async fn update(
     };
     let user = simulator(&state)?.update_user(&caller.0, path_id(&id)?, change).await?;
     Ok(HttpResponse::Ok().json(SimulatedUserBody::from(user)))
-}
-
-/// A simulated wallet: its balance and a page of its log.
-pub async fn wallet(
-    state: web::Data<ApiState>,
-    caller: Caller,
-    external_user_id: web::Path<String>,
-    query: web::Query<PageQuery>,
-) -> Result<HttpResponse, ApiError> {
-    let simulator = simulator(&state)?;
-    let user = simulator.wallet(&caller.0, &external_user_id).await?;
-    let log = simulator
-        .wallet_log(&caller.0, &external_user_id, query.page()?)
-        .await?;
-    Ok(HttpResponse::Ok().json(wallet_body(user, log)))
-}
-
-/// Sets a simulated wallet's balance.
-pub async fn put_wallet(
-    state: web::Data<ApiState>,
-    caller: Caller,
-    external_user_id: web::Path<String>,
-    body: web::Json<PutSimulatedWalletBody>,
-) -> Result<HttpResponse, ApiError> {
-    let balance = minor_units("balance", &body.balance)?;
-    let simulator = simulator(&state)?;
-    let user = simulator
-        .set_wallet_balance(&caller.0, &external_user_id, balance)
-        .await?;
-    let log = simulator
-        .wallet_log(&caller.0, &external_user_id, opinion_core::PageRequest::default())
-        .await?;
-    Ok(HttpResponse::Ok().json(wallet_body(user, log)))
-}
-
-fn wallet_body(
-    user: opinion_app::model::SimulatedUser,
-    log: opinion_core::Page<opinion_app::model::WalletLogEntry, opinion_core::SimulatorLogKind>,
-) -> SimulatedWalletBody {
-    let list = ListBody::from_page(log, WalletLogEntryBody::from);
-    SimulatedWalletBody {
-        external_user_id: user.external_user_id,
-        balance: user.balance.to_string(),
-        currency: user.currency.as_str().to_owned(),
-        disabled: user.disabled,
-        log: list.data,
-        next_cursor: list.next_cursor,
-        has_more: list.has_more,
-    }
 }

@@ -1,4 +1,4 @@
-//! `/api/operator/simulator/users`: simulated users and their wallets.
+//! `/api/operator/simulator/users`: simulated users.
 
 pub mod dto;
 pub mod handlers;

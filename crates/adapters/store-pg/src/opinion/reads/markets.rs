@@ -8,10 +8,10 @@ use opinion_app::opinion::reads::ports::MarketFilter;
 use opinion_app::ports::StoreError;
 use opinion_core::{MarketKind, OperatorId, Page, PageRequest};
 
-use super::overfetch;
 use crate::db::error::from_diesel;
 use crate::db::ids::uuid_of;
 use crate::db::schema::{market_pools, markets};
+use crate::opinion::reads::page::overfetch;
 use crate::opinion::trading::finds::operator_market;
 use crate::opinion::trading::rows::OperatorMarketRow;
 

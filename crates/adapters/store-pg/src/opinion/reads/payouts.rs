@@ -7,10 +7,11 @@ use opinion_app::opinion::reads::ports::{RedemptionFilter, ResolutionFilter};
 use opinion_app::ports::StoreError;
 use opinion_core::{MarketKind, OperatorId, Page, PageRequest, RedemptionKind};
 
-use super::{overfetch, users as players};
 use crate::db::error::from_diesel;
 use crate::db::ids::uuid_of;
 use crate::db::schema::{market_resolutions, redemptions};
+use crate::opinion::reads::page::overfetch;
+use crate::opinion::reads::users as players;
 use crate::opinion::settlement::rows::{MarketResolutionRow, RedemptionRow};
 
 /// One page of resolutions, newest market first.

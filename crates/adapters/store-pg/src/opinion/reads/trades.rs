@@ -7,10 +7,11 @@ use opinion_app::opinion::reads::ports::TradeFilter;
 use opinion_app::ports::StoreError;
 use opinion_core::{OperatorId, Page, PageRequest, TradeId, TradeKind};
 
-use super::{overfetch, users as players};
 use crate::db::error::from_diesel;
 use crate::db::ids::uuid_of;
 use crate::db::schema::trades;
+use crate::opinion::reads::page::overfetch;
+use crate::opinion::reads::users as players;
 use crate::opinion::trading::rows::TradeRow;
 
 /// One page of trades, newest first.

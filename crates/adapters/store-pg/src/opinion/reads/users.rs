@@ -9,10 +9,10 @@ use opinion_app::ports::StoreError;
 use opinion_core::{OperatorId, Page, PageRequest, UserId, UserKind};
 use uuid::Uuid;
 
-use super::overfetch;
 use crate::db::error::from_diesel;
 use crate::db::ids::uuid_of;
 use crate::db::schema::users;
+use crate::opinion::reads::page::overfetch;
 use crate::opinion::trading::rows::UserRow;
 
 /// The id of the operator's player known by `external`, as a scalar subquery: a list

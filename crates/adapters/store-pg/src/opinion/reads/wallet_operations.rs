@@ -8,10 +8,10 @@ use opinion_app::ports::StoreError;
 use opinion_core::{OperatorId, Page, PageRequest, TradeId, WalletOperationId, WalletOperationKind};
 use uuid::Uuid;
 
-use super::overfetch;
 use crate::db::error::from_diesel;
 use crate::db::ids::uuid_of;
 use crate::db::schema::{trades, wallet_operation_steps, wallet_operations};
+use crate::opinion::reads::page::overfetch;
 use crate::opinion::trading::rows::{WalletOperationRow, WalletOperationStepRow};
 
 /// One page of operations, newest first.

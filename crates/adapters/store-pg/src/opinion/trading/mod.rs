@@ -1,6 +1,6 @@
-//! Trading: the `TradingStore` port (markets, launches, player sessions, the atomic
-//! trading step) and market visibility, with the rows of markets, pools, positions,
-//! trades and wallet operations that settlement and the reads also use.
+//! Trading: the `TradingStore` port (markets, launches and player sessions, the atomic
+//! trading step) and market visibility, with the rows and finds of markets, pools,
+//! positions, trades and wallet operations that settlement and the reads also use.
 
 pub(crate) mod apply;
 pub(crate) mod finds;

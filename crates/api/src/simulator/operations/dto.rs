@@ -1,0 +1,118 @@
+//! Simulator operations and scenarios on the wire, and their step-by-step reports.
+//! Amounts are integer strings of minor units.
+
+use std::collections::BTreeMap;
+
+use opinion_app::simulator::{OperationReport, ReportStep};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use crate::simulator::users::dto::FaultBody;
+
+/// An operation for one simulated user.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct UserOperationBody {
+    /// `launch`, `buy`, `sell`, `inject_faults` or `clear_faults`.
+    pub operation: String,
+    /// For `buy` and `sell`: the market (`mkt_…`).
+    #[serde(default)]
+    pub market_id: Option<String>,
+    /// For `buy` and `sell`: `yes` or `no`.
+    #[serde(default)]
+    pub outcome: Option<String>,
+    /// For `buy` (or `amount`) and `sell`: whole shares, an integer string.
+    #[serde(default)]
+    pub shares: Option<String>,
+    /// For `buy`: minor units to spend instead of `shares`, an integer string.
+    #[serde(default)]
+    pub amount: Option<String>,
+    /// Faults to queue for the user's next mutations before the operation runs.
+    #[serde(default)]
+    pub faults: Vec<FaultBody>,
+}
+
+/// An operator-wide scenario.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ScenarioBody {
+    /// `connect_wallet`, `create_market`, `trade_batch` or `resolve_market`.
+    pub scenario: String,
+    /// `connect_wallet`: the adapter's timeout in milliseconds.
+    #[serde(default)]
+    pub timeout_ms: Option<i64>,
+    /// `create_market`: the question.
+    #[serde(default)]
+    pub question: Option<String>,
+    /// `create_market`: minutes until trading closes (default 60).
+    #[serde(default)]
+    pub close_in_minutes: Option<i64>,
+    /// `create_market`: LMSR liquidity in minor units, an integer string (default "100000").
+    #[serde(default)]
+    pub liquidity: Option<String>,
+    /// `create_market`: fee in basis points (default 0).
+    #[serde(default)]
+    pub fee_bps: Option<u16>,
+    /// `trade_batch`, `resolve_market`: the market.
+    #[serde(default)]
+    pub market_id: Option<String>,
+    /// `trade_batch`: `yes` or `no`.
+    #[serde(default)]
+    pub outcome: Option<String>,
+    /// `trade_batch`: shares each user buys, an integer string.
+    #[serde(default)]
+    pub shares: Option<String>,
+    /// `trade_batch`: the simulated users (`smu_…`); the newest 50 when absent.
+    #[serde(default)]
+    pub users: Vec<String>,
+    /// `resolve_market`: `yes`, `no` or `void`.
+    #[serde(default)]
+    pub resolution: Option<String>,
+}
+
+/// What an operation did, step by step.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct OperationReportBody {
+    /// The operation or scenario.
+    pub operation: String,
+    /// Whether every step completed.
+    pub completed: bool,
+    /// The steps in order.
+    pub steps: Vec<ReportStepBody>,
+}
+
+/// One step.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ReportStepBody {
+    /// What the step did.
+    pub step: String,
+    /// `completed` or `failed`.
+    pub outcome: String,
+    /// What happened.
+    pub detail: String,
+    /// Ids and values to look up.
+    pub ids: BTreeMap<String, String>,
+}
+
+impl From<OperationReport> for OperationReportBody {
+    fn from(report: OperationReport) -> Self {
+        Self {
+            operation: report.operation,
+            completed: report.completed,
+            steps: report.steps.into_iter().map(ReportStepBody::from).collect(),
+        }
+    }
+}
+
+impl From<ReportStep> for ReportStepBody {
+    fn from(step: ReportStep) -> Self {
+        Self {
+            step: step.step,
+            outcome: step.outcome.as_str().to_owned(),
+            detail: step.detail,
+            ids: step.ids,
+        }
+    }
+}
