@@ -6,7 +6,7 @@ mod markets;
 mod review;
 
 use anyhow::Context;
-use opinion_app::NewStaff;
+use opinion_app::access::NewStaff;
 use serde_json::{Value, json};
 use time::OffsetDateTime;
 use time::format_description::well_known::Rfc3339;

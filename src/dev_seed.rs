@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
-use opinion_app::{Access, NewStaff};
+use opinion_app::access::{Access, NewStaff};
 use opinion_core::OperatorId;
 use serde::{Deserialize, Serialize};
 

@@ -10,13 +10,17 @@ use actix_web::dev::Server;
 use anyhow::Context;
 use opinion_access::ApiKeyEnvironment;
 use opinion_api::ApiState;
+use opinion_app::access::{Access, AccessPorts, AccessSettings, SessionTokens};
+use opinion_app::opinion::reads::{OperatorReads, PortfolioLinks, ReadPorts};
+use opinion_app::opinion::settlement::{MarketSettlement, WorkerSettings};
+use opinion_app::opinion::trading::{Trading, TradingPorts};
+use opinion_app::players::{PlayerTokens, Players, PlayersPorts, PlayersSettings};
 use opinion_app::ports::Clock;
-use opinion_app::{
-    Access, AccessPorts, AccessSettings, OperatorReads, PlayerTokens, PortfolioLinks, ReadPorts, SessionTokens,
-    Settlement, Simulator, SimulatorPorts, Trading, TradingPorts, TradingSettings, WalletAdapterPorts,
-    WalletAdapterSettings, WalletAdapterTest, WalletAdapters, WalletTestPorts, WebhookPorts, WebhookSettings, Webhooks,
-    WorkerSettings,
+use opinion_app::simulator::{Simulator, SimulatorPorts};
+use opinion_app::wallet::{
+    WalletAdapterPorts, WalletAdapterSettings, WalletAdapterTest, WalletAdapters, WalletTestPorts,
 };
+use opinion_app::webhooks::{WebhookPorts, WebhookSettings, Webhooks};
 use opinion_store_pg::{DataKey, PgStore};
 use opinion_wallet_http::{AddressPolicy, HttpWalletGateway};
 use opinion_webhook::ATTEMPT_TIMEOUT_SECS;
@@ -49,10 +53,12 @@ pub struct Services {
     pub access: Access,
     /// Operators' wallet adapter configurations.
     pub wallet_adapters: WalletAdapters,
-    /// Launches, the player API and trading.
+    /// Launches and player sessions, for every product.
+    pub players: Players,
+    /// Quotes, buys and sells in the hosted Opinion app.
     pub trading: Trading,
     /// Markets, resolution, payouts, the wallet worker and manual review.
-    pub settlement: Settlement,
+    pub settlement: MarketSettlement,
     /// What operators read, and the visibility of their markets.
     pub reads: OperatorReads,
     /// Webhook endpoints, deliveries, replays and the delivery step.
@@ -77,7 +83,8 @@ pub async fn services(config: &Config, database_url: &str, keys: &Keys) -> anyho
     );
     let clock: Arc<dyn Clock> = Arc::new(SystemClock);
     let production = config.env == Environment::Production;
-    let trading = trading(config, store.clone(), clock.clone(), &keys.session_secret)?;
+    let players = players(config, store.clone(), clock.clone(), &keys.session_secret)?;
+    let trading = trading(config, store.clone(), clock.clone());
     let wallet_adapters = WalletAdapters::new(
         WalletAdapterPorts {
             store: store.clone(),
@@ -86,7 +93,7 @@ pub async fn services(config: &Config, database_url: &str, keys: &Keys) -> anyho
         },
         WalletAdapterSettings { production },
     );
-    let settlement = Settlement::new(trading.clone(), store.clone(), WorkerSettings::default());
+    let settlement = MarketSettlement::new(trading.clone(), store.clone(), WorkerSettings::default());
     let simulator = (!production).then(|| {
         let ports = SimulatorPorts {
             store: store.clone(),
@@ -98,6 +105,7 @@ pub async fn services(config: &Config, database_url: &str, keys: &Keys) -> anyho
         let public_url = config.public_url_for(config.port);
         Simulator::new(
             ports,
+            players.clone(),
             trading.clone(),
             settlement.clone(),
             wallet_adapters.clone(),
@@ -115,6 +123,7 @@ pub async fn services(config: &Config, database_url: &str, keys: &Keys) -> anyho
         simulator,
         wallet_adapters,
         settlement,
+        players,
         trading,
         reads: reads(store.clone(), clock.clone(), &keys.session_secret)?,
         webhooks: webhooks(config, store, clock)?,
@@ -140,7 +149,7 @@ pub fn webhooks(config: &Config, store: Arc<PgStore>, clock: Arc<dyn Clock>) -> 
 fn reads(store: Arc<PgStore>, clock: Arc<dyn Clock>, secret: &[u8]) -> anyhow::Result<OperatorReads> {
     let ports = ReadPorts {
         reads: store.clone(),
-        visibility: store.clone(),
+        markets: store.clone(),
         operators: store,
         clock,
         random: Arc::new(OsRandom),
@@ -167,28 +176,37 @@ fn access(config: &Config, store: Arc<PgStore>, clock: Arc<dyn Clock>, secret: &
     Ok(Access::new(ports, settings))
 }
 
-fn trading(config: &Config, store: Arc<PgStore>, clock: Arc<dyn Clock>, secret: &[u8]) -> anyhow::Result<Trading> {
-    let policy = match config.env {
-        Environment::Production => AddressPolicy::PublicOnly,
-        Environment::Development | Environment::Staging => AddressPolicy::Any,
-    };
-    let random = Arc::new(OsRandom);
-    let ports = TradingPorts {
-        store: store.clone(),
-        operators: store.clone(),
-        wallet_adapters: store,
-        wallet: Arc::new(HttpWalletGateway::new(clock.clone(), random.clone(), policy)),
+fn players(config: &Config, store: Arc<PgStore>, clock: Arc<dyn Clock>, secret: &[u8]) -> anyhow::Result<Players> {
+    let ports = PlayersPorts {
+        store,
         clock,
-        random,
+        random: Arc::new(OsRandom),
     };
-    let settings = TradingSettings {
+    let settings = PlayersSettings {
         // Replaced by the bound address's URL in `Application::bind`.
         public_url: config.public_url_for(config.port),
         launch_ttl: LAUNCH_TTL,
         player_session_ttl: PLAYER_SESSION_TTL,
         tokens: PlayerTokens::new(secret).map_err(|e| anyhow::anyhow!("{e}"))?,
     };
-    Ok(Trading::new(ports, settings))
+    Ok(Players::new(ports, settings))
+}
+
+fn trading(config: &Config, store: Arc<PgStore>, clock: Arc<dyn Clock>) -> Trading {
+    let policy = match config.env {
+        Environment::Production => AddressPolicy::PublicOnly,
+        Environment::Development | Environment::Staging => AddressPolicy::Any,
+    };
+    let random = Arc::new(OsRandom);
+    Trading::new(TradingPorts {
+        trades: store.clone(),
+        markets: store.clone(),
+        operators: store.clone(),
+        wallet_adapters: store,
+        wallet: Arc::new(HttpWalletGateway::new(clock.clone(), random.clone(), policy)),
+        clock,
+        random,
+    })
 }
 
 /// A bound, not yet running HTTP server and its background workers.
@@ -196,7 +214,7 @@ pub struct Application {
     server: Server,
     port: u16,
     webhooks: Webhooks,
-    settlement: Settlement,
+    settlement: MarketSettlement,
     webhook_workers: usize,
     webhook_poll: StdDuration,
     wallet_worker_interval: StdDuration,
@@ -214,7 +232,8 @@ impl Application {
         let state = ApiState {
             access: services.access,
             wallet_adapters: services.wallet_adapters,
-            trading: services.trading.with_public_url(&public_url),
+            players: services.players.with_public_url(&public_url),
+            trading: services.trading,
             reads: services.reads,
             webhooks: services.webhooks,
             wallet_test: services.wallet_test,

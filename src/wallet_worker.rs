@@ -1,10 +1,10 @@
-//! The wallet worker's loop: runs `Settlement::run_wallet_pass` every interval beside the
+//! The wallet worker's loop: runs `MarketSettlement::run_wallet_pass` every interval beside the
 //! HTTP server until told to stop. Several instances may run at once (claims skip what
 //! another holds).
 
 use std::time::Duration;
 
-use opinion_app::Settlement;
+use opinion_app::opinion::settlement::MarketSettlement;
 use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
@@ -16,7 +16,7 @@ pub struct WalletWorker {
 
 impl WalletWorker {
     /// Starts the loop on the current runtime.
-    pub fn start(settlement: Settlement, interval: Duration) -> Self {
+    pub fn start(settlement: MarketSettlement, interval: Duration) -> Self {
         let (stop, mut stopped) = watch::channel(false);
         let task = tokio::spawn(async move {
             loop {

@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use opinion_app::Webhooks;
+use opinion_app::webhooks::Webhooks;
 use tokio::sync::watch;
 use tokio::task::JoinHandle;
 

@@ -4,7 +4,7 @@
 use anyhow::Context;
 use opinion_api::ResolutionBody;
 use opinion_app::model::Market;
-use opinion_app::{NewMarket, Settlement};
+use opinion_app::opinion::settlement::{MarketSettlement, NewMarket};
 use opinion_core::MarketId;
 use opinion_market::Resolution;
 use serde_json::{Value, json};
@@ -15,7 +15,7 @@ use crate::admin::rfc3339;
 use crate::cli::MarketCommand;
 
 /// Runs one market command and returns what to print.
-pub(crate) async fn run(settlement: &Settlement, command: MarketCommand) -> anyhow::Result<Value> {
+pub(crate) async fn run(settlement: &MarketSettlement, command: MarketCommand) -> anyhow::Result<Value> {
     match command {
         MarketCommand::Create {
             question,

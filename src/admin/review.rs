@@ -5,14 +5,15 @@
 use anyhow::Context;
 use opinion_api::{BalanceOperationBody, RedemptionBody, StepBody, TradeBody};
 use opinion_app::model::WalletOperationRecord;
-use opinion_app::{BalanceOperation, ReviewDecision, ReviewFinding, Settlement};
+use opinion_app::opinion::reads::BalanceOperation;
+use opinion_app::opinion::settlement::{MarketSettlement, ReviewDecision, ReviewFinding};
 use opinion_core::WalletOperationId;
 use serde_json::{Value, json};
 
 use crate::cli::ReviewCommand;
 
 /// Runs one review command and returns what to print.
-pub(crate) async fn run(settlement: &Settlement, command: ReviewCommand) -> anyhow::Result<Value> {
+pub(crate) async fn run(settlement: &MarketSettlement, command: ReviewCommand) -> anyhow::Result<Value> {
     match command {
         ReviewCommand::List { operator } => {
             let operator = operator

@@ -4,8 +4,10 @@ use std::sync::Arc;
 
 use opinion::config::Config;
 use opinion::startup::{self, Application, Services};
+use opinion_app::access::{Access, NewApiKey, NewStaff};
+use opinion_app::opinion::settlement::MarketSettlement;
 use opinion_app::ports::Clock;
-use opinion_app::{Access, NewApiKey, NewStaff, Settlement, Webhooks};
+use opinion_app::webhooks::Webhooks;
 use opinion_core::OperatorId;
 use opinion_store_pg::PgStore;
 use opinion_testkit::TestDatabase;
@@ -24,7 +26,7 @@ pub struct TestApp {
     /// The use cases, to arrange data without going through HTTP.
     pub access: Access,
     /// Platform staff's market administration, resolution and wallet worker passes.
-    pub settlement: Settlement,
+    pub settlement: MarketSettlement,
     /// The first operator.
     pub operator: TestOperator,
     /// Kept so the database lives as long as the test.

@@ -9,7 +9,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use opinion::system_ports::OsRandom;
-use opinion_app::{PlayerTokens, Settlement, Trading, TradingPorts, TradingSettings, WorkerSettings};
+use opinion_app::opinion::settlement::{MarketSettlement, WorkerSettings};
+use opinion_app::opinion::trading::{Trading, TradingPorts};
 use opinion_store_pg::{DataKey, PgStore};
 use opinion_testkit::{Fault, ManualClock};
 use opinion_wallet_http::{AddressPolicy, HttpWalletGateway};
@@ -62,7 +63,7 @@ impl Drop for Instance {
 }
 
 /// A wallet worker over the test's database whose clock the test moves.
-async fn worker_at(app: &TestApp, clock: Arc<ManualClock>) -> Settlement {
+async fn worker_at(app: &TestApp, clock: Arc<ManualClock>) -> MarketSettlement {
     let key = DataKey::derive(TEST_DATA_KEY.as_bytes()).expect("data key");
     let store = Arc::new(
         PgStore::connect(app.db.url(), 2)
@@ -71,27 +72,20 @@ async fn worker_at(app: &TestApp, clock: Arc<ManualClock>) -> Settlement {
             .with_data_key(key),
     );
     let random = Arc::new(OsRandom);
-    let trading = Trading::new(
-        TradingPorts {
-            store: store.clone(),
-            operators: store.clone(),
-            wallet_adapters: store.clone(),
-            wallet: Arc::new(HttpWalletGateway::new(
-                clock.clone(),
-                random.clone(),
-                AddressPolicy::Any,
-            )),
-            clock,
-            random,
-        },
-        TradingSettings {
-            public_url: app.address.clone(),
-            launch_ttl: time::Duration::minutes(5),
-            player_session_ttl: time::Duration::hours(1),
-            tokens: PlayerTokens::new(SESSION_SECRET.as_bytes()).expect("tokens"),
-        },
-    );
-    Settlement::new(trading, store, WorkerSettings::default())
+    let trading = Trading::new(TradingPorts {
+        trades: store.clone(),
+        markets: store.clone(),
+        operators: store.clone(),
+        wallet_adapters: store.clone(),
+        wallet: Arc::new(HttpWalletGateway::new(
+            clock.clone(),
+            random.clone(),
+            AddressPolicy::Any,
+        )),
+        clock,
+        random,
+    });
+    MarketSettlement::new(trading, store, WorkerSettings::default())
 }
 
 #[tokio::test]

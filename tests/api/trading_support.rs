@@ -1,7 +1,7 @@
 //! What the trading tests share: a market created by platform staff, the operator's
 //! wallet adapter pointed at a `FakeWallet`, a launched player with a session, and orders.
 
-use opinion_app::NewMarket;
+use opinion_app::opinion::settlement::NewMarket;
 use opinion_core::MarketId;
 use opinion_testkit::FakeWallet;
 use reqwest::{Method, Response};

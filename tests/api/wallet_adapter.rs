@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use opinion::system_ports::{OsRandom, SystemClock};
-use opinion_app::ports::{WalletAdapterStore, WalletGateway};
+use opinion_app::wallet::ports::{WalletAdapterStore, WalletGateway};
 use opinion_core::{MarketId, TradeId};
 use opinion_market::Outcome;
 use opinion_store_pg::{DataKey, PgStore};

@@ -2,7 +2,7 @@
 //! positions, the operator's `FakeWallet` configured through the API, one worker pass,
 //! and the payouts credited once each with their one key and metadata.
 
-use opinion_app::NewMarket;
+use opinion_app::opinion::settlement::NewMarket;
 use opinion_core::MarketId;
 use opinion_market::Resolution;
 use opinion_testkit::{FakeWallet, PositionSeed};

@@ -1,13 +1,21 @@
 //! What every handler can reach: the use cases and the HTTP-level settings.
 
-use opinion_app::{Access, OperatorReads, Simulator, Trading, WalletAdapterTest, WalletAdapters, Webhooks};
+use opinion_app::access::Access;
+use opinion_app::opinion::reads::OperatorReads;
+use opinion_app::opinion::trading::Trading;
+use opinion_app::players::Players;
+use opinion_app::simulator::Simulator;
+use opinion_app::wallet::{WalletAdapterTest, WalletAdapters};
+use opinion_app::webhooks::Webhooks;
 
 /// Shared state of the HTTP API.
 #[derive(Clone)]
 pub struct ApiState {
     /// Authentication, API keys, staff.
     pub access: Access,
-    /// Launches, the player API and trading.
+    /// Launches and player sessions.
+    pub players: Players,
+    /// Quotes, buys and sells of the hosted Opinion app.
     pub trading: Trading,
     /// Webhook endpoints, deliveries and replays.
     pub webhooks: Webhooks,

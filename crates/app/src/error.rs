@@ -3,7 +3,7 @@
 
 use opinion_access::IssuanceError;
 
-use crate::auth_failure::AuthFailure;
+use crate::access::AuthFailure;
 use crate::ports::StoreError;
 
 /// Why a use case did not do what was asked.

@@ -1,73 +1,24 @@
 //! Use cases of the Opinion platform, written over port traits so that they can be
 //! tested with mocks and driven by any adapter (HTTP API, admin command).
+//!
+//! One room per feature, each with its use cases and the ports it owns: `access`
+//! (operators, keys, staff, sessions), `players` (launch and player sessions, shared by
+//! every product), `wallet` (the operator's wallet adapter and its full-contract test),
+//! `webhooks`, `opinion` (markets, trading, settlement, reads) and `simulator`. Ports
+//! shared by every room (time, randomness, store failures) are in `ports`; the records
+//! the rooms share are in `model`.
 
-mod access;
-mod api_keys;
-mod auth_failure;
-mod authenticate;
-mod error;
-mod operator_currency;
-mod operators;
-mod password_hasher;
-mod principal;
-mod reads;
-mod session_tokens;
-mod sessions;
+pub mod access;
+pub mod error;
+pub mod model;
+pub mod opinion;
+pub mod players;
+pub mod ports;
+pub mod simulator;
+pub mod wallet;
+pub mod webhooks;
+
 mod signed_tokens;
-mod simulator;
-mod staff;
-mod trading;
-mod wallet_adapters;
-mod wallet_test;
-mod webhook_attempt;
-mod webhook_deliveries;
-mod webhook_endpoints;
-mod webhook_worker;
-mod webhooks;
 
 #[cfg(test)]
 mod test_support;
-#[cfg(test)]
-mod test_support_trading;
-#[cfg(test)]
-mod webhook_tests;
-
-pub mod model;
-pub mod ports;
-
-pub use access::{Access, AccessPorts, AccessSettings};
-pub use api_keys::{CreatedApiKey, NewApiKey};
-pub use auth_failure::AuthFailure;
-pub use error::AppError;
-pub use operators::CreatedOperator;
-pub use password_hasher::PasswordHasher;
-pub use principal::{Actor, Principal};
-pub use reads::{
-    BalanceOperation, BalanceOperationQuery, MarketQuery, OperatorReads, Portfolio, PortfolioLine, PortfolioLink,
-    PortfolioLinks, PortfolioTotals, ReadPorts, RedemptionQuery, ResolutionQuery, TradeDetail, TradeHistory,
-    TradeQuery, Trending, TrendingMarket, UserQuery,
-};
-pub use session_tokens::{SessionRef, SessionTokens};
-pub use sessions::StartedSession;
-pub use simulator::{
-    FaultRequest, NewSimulatedUser, OperationReport, ReportStep, SIMULATOR_WALLET_PREFIX, Scenario,
-    SimulatedUserChange, SimulatedWalletCall, SimulatedWalletReply, Simulator, SimulatorPorts, StepOutcome,
-    UserOperation,
-};
-pub use staff::{NewStaff, StaffChange, StaffWithPassword};
-pub use trading::{
-    LaunchRequest, Launched, MAX_MARKET_LIST, NewMarket, OpenedSession, OrderRequest, PlayerPrincipal, PlayerTokens,
-    QuoteView, ResolvedMarket, ReviewCase, ReviewDecision, ReviewFinding, Settlement, Trading, TradingPorts,
-    TradingSettings, WorkerPass, WorkerSettings, retry_delay,
-};
-pub use wallet_adapters::{
-    SavedWalletAdapter, WalletAdapterChange, WalletAdapterPorts, WalletAdapterSettings, WalletAdapterView,
-    WalletAdapters,
-};
-pub use wallet_test::{
-    CheckResult, DEFAULT_TEST_AMOUNT, DEFAULT_TEST_USER, Exchange, Verdict, WalletAdapterTest, WalletTestPorts,
-    WalletTestReport, WalletTestRequest,
-};
-pub use webhook_endpoints::{EndpointWithSecret, MAX_DESCRIPTION_CHARS, NewWebhookEndpoint, WebhookEndpointChange};
-pub use webhook_worker::DeliveryRound;
-pub use webhooks::{WebhookPorts, WebhookSettings, Webhooks};

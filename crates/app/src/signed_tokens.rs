@@ -8,7 +8,8 @@ use opinion_core::OperatorId;
 use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
 
-use crate::{AppError, SessionTokens};
+use crate::access::SessionTokens;
+use crate::error::AppError;
 
 const ISSUER: &str = "opinion";
 

@@ -12,6 +12,7 @@
 mod access;
 mod db;
 mod opinion;
+mod players;
 mod simulator;
 mod wallet;
 mod webhooks;

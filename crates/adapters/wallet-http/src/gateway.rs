@@ -7,8 +7,9 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use async_trait::async_trait;
-use opinion_app::ports::{
-    BalanceOutcome, Clock, MutationOutcome, ProbeOutcome, Random, WalletAdapterTarget, WalletGateway, WalletProbe,
+use opinion_app::ports::{Clock, Random};
+use opinion_app::wallet::ports::{
+    BalanceOutcome, MutationOutcome, ProbeOutcome, WalletAdapterTarget, WalletGateway, WalletProbe,
 };
 use opinion_wallet::{
     BALANCE_PATH, BalanceReading, BalanceRequest, Classification, MUTATIONS_PATH, MutationRequest, balance_read_id,

@@ -3,7 +3,9 @@
 
 use std::time::Instant;
 
-use opinion_app::ports::{ProbeObserved, ProbeOutcome, ProbePath, ProbeSigning, WalletAdapterTarget, WalletProbe};
+use opinion_app::wallet::ports::{
+    ProbeObserved, ProbeOutcome, ProbePath, ProbeSigning, WalletAdapterTarget, WalletProbe,
+};
 use opinion_wallet::{BALANCE_PATH, MUTATIONS_PATH};
 use opinion_webhook::sign;
 use tracing::Instrument;

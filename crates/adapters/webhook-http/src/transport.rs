@@ -5,7 +5,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime};
 
 use async_trait::async_trait;
-use opinion_app::ports::{DestinationRefused, OutboundRequest, TransportResponse, WebhookTransport};
+use opinion_app::webhooks::transport::{DestinationRefused, OutboundRequest, TransportResponse, WebhookTransport};
 use opinion_webhook::{AttemptResult, MAX_STORED_RESPONSE_BYTES, check_endpoint_url};
 use opinion_webhook::{WEBHOOK_ID_HEADER, WEBHOOK_SIGNATURE_HEADER, WEBHOOK_TIMESTAMP_HEADER};
 use reqwest::header::{CONTENT_TYPE, RETRY_AFTER, USER_AGENT};

@@ -2,7 +2,7 @@
 
 use std::time::Duration;
 
-use opinion_app::ports::{OutboundRequest, WebhookTransport};
+use opinion_app::webhooks::transport::{OutboundRequest, WebhookTransport};
 use opinion_testkit::{Reply, WebhookSink};
 use opinion_webhook::{AttemptResult, MAX_STORED_RESPONSE_BYTES, SignatureHeaders};
 use opinion_webhook_http::{HttpWebhookTransport, TransportSettings};

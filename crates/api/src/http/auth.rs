@@ -13,7 +13,8 @@ use actix_web::http::header::AUTHORIZATION;
 use actix_web::middleware::Next;
 use actix_web::{Error, FromRequest, HttpMessage, HttpRequest, web};
 use opinion_access::Requirement;
-use opinion_app::{AppError, AuthFailure, Principal};
+use opinion_app::access::{AuthFailure, Principal};
+use opinion_app::error::AppError;
 
 use crate::http::error::ApiError;
 use crate::state::ApiState;

@@ -5,8 +5,9 @@ use actix_web::http::StatusCode;
 use actix_web::http::header::{ALLOW, HeaderValue, RETRY_AFTER, WWW_AUTHENTICATE};
 use actix_web::{HttpResponse, ResponseError};
 use opinion_access::{Denial, IssuanceError, RouteId, SecretFormatError};
+use opinion_app::access::AuthFailure;
+use opinion_app::error::AppError;
 use opinion_app::ports::StoreError;
-use opinion_app::{AppError, AuthFailure};
 
 use crate::http::problem::Problem;
 

@@ -6,7 +6,9 @@ use std::pin::Pin;
 
 use actix_web::dev::Payload;
 use actix_web::{FromRequest, HttpRequest, web};
-use opinion_app::{AppError, AuthFailure, PlayerPrincipal};
+use opinion_app::access::AuthFailure;
+use opinion_app::error::AppError;
+use opinion_app::players::PlayerPrincipal;
 
 use crate::http::auth::bearer_credential;
 use crate::http::error::ApiError;
@@ -27,7 +29,7 @@ impl FromRequest for Player {
         Box::pin(async move {
             let state = state.ok_or_else(|| ApiError::App(AppError::Internal("API state is not registered".into())))?;
             let token = token?;
-            let player = state.trading.authenticate_player(&token).await?;
+            let player = state.players.authenticate_player(&token).await?;
             let span = tracing::Span::current();
             span.record("operator_id", tracing::field::display(player.operator_id));
             span.record("actor", tracing::field::display(player.user.id));

@@ -2,7 +2,8 @@
 //! integer strings, prices ppm integers, times RFC 3339 UTC.
 
 use opinion_app::model::Trade;
-use opinion_app::{OpenedSession, QuoteView};
+use opinion_app::opinion::trading::QuoteView;
+use opinion_app::players::OpenedSession;
 use opinion_market::{Outcome, Side};
 use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;

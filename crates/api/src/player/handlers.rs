@@ -4,8 +4,9 @@
 //! the player's operator and, for positions and trades, to the player.
 
 use actix_web::{HttpResponse, web};
-use opinion_app::ports::{MarketFilter, MarketStage, TradeFilter};
-use opinion_app::{AppError, OrderRequest};
+use opinion_app::error::AppError;
+use opinion_app::opinion::reads::ports::{MarketFilter, MarketStage, TradeFilter};
+use opinion_app::opinion::trading::OrderRequest;
 use opinion_market::Side;
 
 use crate::http::error::ApiError;
@@ -33,7 +34,7 @@ pub fn mount(config: &mut web::ServiceConfig) {
 
 /// Exchanges a launch token (once) for a player session.
 async fn open_session(state: web::Data<ApiState>, body: web::Json<OpenSessionBody>) -> Result<HttpResponse, ApiError> {
-    let opened = state.trading.open_player_session(&body.launch_token).await?;
+    let opened = state.players.open_player_session(&body.launch_token).await?;
     Ok(HttpResponse::Created().json(SessionOpenedBody::from(opened)))
 }
 

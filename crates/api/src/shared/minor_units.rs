@@ -1,6 +1,6 @@
 //! Amounts sent as integer strings of minor units, the way every amount travels on the wire.
 
-use opinion_app::AppError;
+use opinion_app::error::AppError;
 
 use crate::http::error::ApiError;
 

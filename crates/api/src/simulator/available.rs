@@ -1,7 +1,7 @@
 //! Whether this environment has a simulator: development and staging do, production
 //! does not, and there every simulator call answers 404.
 
-use opinion_app::Simulator;
+use opinion_app::simulator::Simulator;
 
 use crate::http::error::ApiError;
 use crate::state::ApiState;

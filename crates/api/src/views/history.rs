@@ -1,7 +1,7 @@
 //! One player's trades in one market as a page, with the market and their position.
 
 use maud::{Markup, html};
-use opinion_app::TradeHistory;
+use opinion_app::opinion::reads::TradeHistory;
 use opinion_market::{Outcome, value_position};
 
 use super::format::{maybe_time, money, percent, time, units};

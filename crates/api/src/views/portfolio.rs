@@ -1,7 +1,7 @@
 //! A player's portfolio as a page.
 
 use maud::{Markup, html};
-use opinion_app::Portfolio;
+use opinion_app::opinion::reads::Portfolio;
 use opinion_market::Outcome;
 
 use super::format::{maybe_time, money, percent, time, units};

@@ -1,7 +1,7 @@
 //! One trade and its wallet operations as a page.
 
 use maud::{Markup, html};
-use opinion_app::TradeDetail;
+use opinion_app::opinion::reads::TradeDetail;
 
 use super::format::{maybe_time, money, time, units};
 

@@ -7,7 +7,6 @@ use time::OffsetDateTime;
 /// An API key's record.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ApiKeyRecord {
-    /// Its id.
     pub id: ApiKeyId,
     /// The operator it belongs to.
     pub operator_id: OperatorId,

@@ -5,6 +5,7 @@ use opinion_core::{EventId, OperatorId};
 use opinion_webhook::EventType;
 use serde_json::{Map, Value};
 use time::OffsetDateTime;
+use time::format_description::well_known::Rfc3339;
 
 /// An event to be written to the outbox with its business change.
 #[derive(Debug, Clone, PartialEq)]
@@ -19,4 +20,27 @@ pub struct NewEvent {
     pub data: Map<String, Value>,
     /// When it happened (UTC).
     pub created_at: OffsetDateTime,
+}
+
+impl NewEvent {
+    /// An event of `operator` with the given id; `data` is the event's JSON object (any
+    /// other JSON value makes an empty one).
+    pub fn new(id: EventId, operator_id: OperatorId, event_type: EventType, data: Value, at: OffsetDateTime) -> Self {
+        let data = match data {
+            Value::Object(map) => map,
+            _ => Map::new(),
+        };
+        Self {
+            id,
+            operator_id,
+            event_type,
+            data,
+            created_at: at,
+        }
+    }
+}
+
+/// RFC 3339 text of a UTC time, as event data writes times.
+pub fn rfc3339(at: OffsetDateTime) -> String {
+    at.format(&Rfc3339).unwrap_or_else(|_| at.unix_timestamp().to_string())
 }

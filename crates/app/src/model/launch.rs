@@ -9,7 +9,6 @@ use time::OffsetDateTime;
 pub struct Launch {
     /// Its id, carried in the launch token.
     pub id: LaunchId,
-    /// The operator.
     pub operator_id: OperatorId,
     /// The player launched.
     pub user_id: UserId,
@@ -26,7 +25,6 @@ pub struct Launch {
 pub struct PlayerSession {
     /// Its id, carried in the session token.
     pub id: PlayerSessionId,
-    /// The operator.
     pub operator_id: OperatorId,
     /// The player.
     pub user_id: UserId,

@@ -7,7 +7,6 @@ use time::OffsetDateTime;
 /// A market, shared by every operator.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Market {
-    /// Its id.
     pub id: MarketId,
     /// The question players bet on.
     pub question: String,
@@ -32,7 +31,6 @@ pub struct Market {
 /// A market as one operator sees it: its own pool and whether its players are offered it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct OperatorMarket {
-    /// The market.
     pub market: Market,
     /// The operator's pool (empty until its first trade).
     pub pool: Pool,

@@ -17,7 +17,7 @@ mod webhook_delivery;
 mod webhook_endpoint;
 
 pub use api_key::ApiKeyRecord;
-pub use event::NewEvent;
+pub use event::{NewEvent, rfc3339};
 pub use launch::{Launch, PlayerSession};
 pub use market::{Market, OperatorMarket};
 pub use operator::Operator;

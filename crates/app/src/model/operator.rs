@@ -7,7 +7,6 @@ use time::OffsetDateTime;
 /// A tenant: a gaming or fintech site that embeds the platform.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Operator {
-    /// Its id.
     pub id: OperatorId,
     /// Its display name.
     pub name: String,

@@ -9,7 +9,6 @@ use time::OffsetDateTime;
 pub struct PositionRecord {
     /// The player.
     pub user_id: UserId,
-    /// The market.
     pub market_id: MarketId,
     /// Shares, cost basis and realized P&L.
     pub position: Position,

@@ -8,9 +8,7 @@ use time::OffsetDateTime;
 /// What one position is paid when its market resolves.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Redemption {
-    /// Its id.
     pub id: RedemptionId,
-    /// The operator.
     pub operator_id: OperatorId,
     /// The player.
     pub user_id: UserId,
@@ -35,9 +33,7 @@ pub struct Redemption {
 /// One market's resolution as it came to one operator: what its players were owed.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MarketResolution {
-    /// The operator.
     pub operator_id: OperatorId,
-    /// The market.
     pub market_id: MarketId,
     /// How it resolved.
     pub resolution: Resolution,

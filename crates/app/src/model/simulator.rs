@@ -103,7 +103,6 @@ pub enum LogDelivery {
 pub struct WalletLogEntry {
     /// Its id (`swl_…`), in order of arrival.
     pub id: SimulatorLogId,
-    /// The operator.
     pub operator_id: OperatorId,
     /// The player, when the body named one.
     pub external_user_id: Option<String>,

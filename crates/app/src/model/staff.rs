@@ -7,7 +7,6 @@ use time::OffsetDateTime;
 /// A person of an operator who uses the dashboard.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct StaffMember {
-    /// Its id.
     pub id: StaffId,
     /// The operator the member works for.
     pub operator_id: OperatorId,

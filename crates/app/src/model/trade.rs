@@ -8,15 +8,12 @@ use time::OffsetDateTime;
 /// One buy or sell by one player.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Trade {
-    /// Its id.
     pub id: TradeId,
-    /// The operator.
     pub operator_id: OperatorId,
     /// The player.
     pub user_id: UserId,
     /// The player's id at the operator.
     pub external_user_id: String,
-    /// The market.
     pub market_id: MarketId,
     /// The hosted app's id of the order; repeating it returns this trade.
     pub client_order_id: String,

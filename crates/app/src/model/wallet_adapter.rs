@@ -5,12 +5,11 @@ use opinion_core::OperatorId;
 use opinion_wallet::{AdapterBaseUrl, AdapterSecrets, AdapterTimeout};
 use time::OffsetDateTime;
 
-use crate::ports::WalletAdapterTarget;
+use crate::wallet::ports::WalletAdapterTarget;
 
 /// One operator's wallet adapter (an operator has at most one).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct WalletAdapterConfig {
-    /// The operator.
     pub operator_id: OperatorId,
     /// Where the calls go.
     pub base_url: AdapterBaseUrl,

@@ -9,9 +9,7 @@ use time::OffsetDateTime;
 /// One call of an operator's wallet for one business action, with its current state.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct WalletOperationRecord {
-    /// Its id.
     pub id: WalletOperationId,
-    /// The operator.
     pub operator_id: OperatorId,
     /// The player.
     pub user_id: UserId,

@@ -11,7 +11,6 @@ use super::{EndpointSecrets, NewEvent};
 /// A delivery and every attempt made at it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct DeliveryRecord {
-    /// Its id.
     pub id: WebhookDeliveryId,
     /// The operator it belongs to.
     pub operator_id: OperatorId,
@@ -86,11 +85,8 @@ pub struct StoredEvent {
 /// Everything one attempt at a delivery needs, as claimed by a worker or loaded for a replay.
 #[derive(Debug, Clone, PartialEq)]
 pub struct AttemptTarget {
-    /// The delivery.
     pub delivery_id: WebhookDeliveryId,
-    /// Its operator.
     pub operator_id: OperatorId,
-    /// Its endpoint.
     pub endpoint_id: WebhookEndpointId,
     /// The endpoint's URL now.
     pub url: String,
@@ -110,9 +106,7 @@ pub struct AttemptTarget {
 pub struct AttemptReport {
     /// The attempt's target (its delivery, endpoint and operator).
     pub operator_id: OperatorId,
-    /// The delivery.
     pub delivery_id: WebhookDeliveryId,
-    /// The endpoint.
     pub endpoint_id: WebhookEndpointId,
     /// The worker's claim, for a scheduled attempt: the delivery's state is changed only
     /// while the claim still holds.

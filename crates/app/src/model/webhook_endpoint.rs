@@ -8,7 +8,6 @@ use time::OffsetDateTime;
 /// An operator's webhook endpoint.
 #[derive(Debug, Clone, PartialEq)]
 pub struct WebhookEndpoint {
-    /// Its id.
     pub id: WebhookEndpointId,
     /// The operator it belongs to.
     pub operator_id: OperatorId,

@@ -1,62 +1,16 @@
-//! The ports: what the use cases need from the outside world, in their own terms.
-//! Adapters implement them; tests mock them (`mock` feature, mockall).
+//! The ports every room shares: time, randomness and how a store fails. Each feature's
+//! own ports live in its room (`access::ports`, `webhooks::ports`, …). Adapters
+//! implement them; tests mock them (`mock` feature, mockall).
 
 mod clock;
-mod market_visibility;
-mod operator_reads;
 mod random;
-mod settlement;
-mod simulator;
-mod store;
-mod trading;
-mod wallet;
-mod wallet_adapters;
-mod webhook_store;
-mod webhook_transport;
+mod store_error;
 
 pub use clock::Clock;
-pub use market_visibility::{MarketVisibilityStore, VisibilityOutcome};
-pub use operator_reads::{
-    HeldPosition, MarketActivity, MarketFilter, MarketStage, OperatorReadStore, RedemptionFilter, ResolutionFilter,
-    TimeRange, TradeFilter, UserFilter, WalletOperationFilter,
-};
 pub use random::Random;
-pub use settlement::{MarketOperator, RedeemablePosition, ResolutionPlan, SettlementStore};
-pub use simulator::{BalanceMove, SettledKey, SimulatorStore};
-pub use store::{ApiKeyStore, OperatorStore, SessionStore, StaffStore, StoreError};
-pub use trading::{
-    NewOperation, NewTrade, OpenTrade, OperationUpdate, PoolChange, PositionChange, RedemptionUpdate, TradeUpdate,
-    TradingChange, TradingStore,
-};
-pub use wallet::{
-    BalanceOutcome, MutationOutcome, ProbeObserved, ProbeOutcome, ProbePath, ProbeSigning, WalletAdapterStore,
-    WalletAdapterTarget, WalletGateway, WalletProbe,
-};
-pub use wallet_adapters::WalletAdapterConfigStore;
-pub use webhook_store::{Claim, ReplayTarget, WebhookStore};
-pub use webhook_transport::{DestinationRefused, OutboundRequest, TransportResponse, WebhookTransport};
+pub use store_error::StoreError;
 
 #[cfg(any(test, feature = "mock"))]
 pub use clock::MockClock;
 #[cfg(any(test, feature = "mock"))]
-pub use market_visibility::MockMarketVisibilityStore;
-#[cfg(any(test, feature = "mock"))]
-pub use operator_reads::MockOperatorReadStore;
-#[cfg(any(test, feature = "mock"))]
 pub use random::MockRandom;
-#[cfg(any(test, feature = "mock"))]
-pub use settlement::MockSettlementStore;
-#[cfg(any(test, feature = "mock"))]
-pub use simulator::MockSimulatorStore;
-#[cfg(any(test, feature = "mock"))]
-pub use store::{MockApiKeyStore, MockOperatorStore, MockSessionStore, MockStaffStore};
-#[cfg(any(test, feature = "mock"))]
-pub use trading::MockTradingStore;
-#[cfg(any(test, feature = "mock"))]
-pub use wallet::{MockWalletAdapterStore, MockWalletGateway};
-#[cfg(any(test, feature = "mock"))]
-pub use wallet_adapters::MockWalletAdapterConfigStore;
-#[cfg(any(test, feature = "mock"))]
-pub use webhook_store::MockWebhookStore;
-#[cfg(any(test, feature = "mock"))]
-pub use webhook_transport::MockWebhookTransport;

@@ -4,6 +4,8 @@
 //! `scenarios.rs`). It exists in development and staging only; production builds no
 //! `Simulator` at all.
 
+pub mod ports;
+
 mod operations;
 mod report;
 mod scenarios;
@@ -12,9 +14,14 @@ mod wallet;
 
 use std::sync::Arc;
 
-use crate::ports::{Clock, OperatorStore, Random, SimulatorStore, WalletAdapterConfigStore};
-use crate::trading::{Settlement, Trading};
-use crate::wallet_adapters::WalletAdapters;
+use crate::access::ports::OperatorStore;
+use crate::opinion::settlement::MarketSettlement;
+use crate::opinion::trading::Trading;
+use crate::players::Players;
+use crate::ports::{Clock, Random};
+use crate::simulator::ports::SimulatorStore;
+use crate::wallet::WalletAdapters;
+use crate::wallet::ports::WalletAdapterStore;
 
 pub use operations::{FaultRequest, UserOperation};
 pub use report::{OperationReport, ReportStep, StepOutcome};
@@ -28,12 +35,10 @@ pub struct SimulatorPorts {
     /// Simulated users, the simulated wallet's keys and log.
     pub store: Arc<dyn SimulatorStore>,
     /// Operators' wallet adapters: the secrets the simulated wallet verifies with.
-    pub adapters: Arc<dyn WalletAdapterConfigStore>,
+    pub adapters: Arc<dyn WalletAdapterStore>,
     /// Operators (their currency).
     pub operators: Arc<dyn OperatorStore>,
-    /// Time.
     pub clock: Arc<dyn Clock>,
-    /// Ids.
     pub random: Arc<dyn Random>,
 }
 
@@ -41,8 +46,9 @@ pub struct SimulatorPorts {
 #[derive(Clone)]
 pub struct Simulator {
     ports: SimulatorPorts,
+    players: Players,
     trading: Trading,
-    settlement: Settlement,
+    settlement: MarketSettlement,
     wallet_adapters: WalletAdapters,
     public_url: String,
 }
@@ -51,13 +57,15 @@ impl Simulator {
     /// Builds the simulator over its ports and the use cases its operations drive.
     pub fn new(
         ports: SimulatorPorts,
+        players: Players,
         trading: Trading,
-        settlement: Settlement,
+        settlement: MarketSettlement,
         wallet_adapters: WalletAdapters,
         public_url: &str,
     ) -> Self {
         Self {
             ports,
+            players,
             trading,
             settlement,
             wallet_adapters,
@@ -69,7 +77,7 @@ impl Simulator {
     /// address is known only once it listens.
     pub fn with_public_url(mut self, public_url: &str) -> Self {
         self.public_url = public_url.trim_end_matches('/').to_owned();
-        self.trading = self.trading.with_public_url(public_url);
+        self.players = self.players.with_public_url(public_url);
         self
     }
 

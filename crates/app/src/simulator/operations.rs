@@ -7,13 +7,14 @@ use opinion_core::{MarketId, SimulatorUserId};
 use opinion_market::{OrderKind, Outcome, Side};
 use opinion_wallet::{BusinessAction, IdempotencyKey};
 
-use crate::AppError;
+use crate::access::Principal;
+use crate::error::AppError;
 use crate::model::{SimulatedFault, SimulatedUser, Trade};
-use crate::principal::Principal;
+use crate::opinion::trading::OrderRequest;
+use crate::players::{LaunchRequest, PlayerPrincipal};
 use crate::simulator::Simulator;
 use crate::simulator::report::OperationReport;
 use crate::simulator::users::UserRef;
-use crate::trading::{LaunchRequest, OrderRequest, PlayerPrincipal};
 
 /// Most faults one request queues.
 const MAX_FAULTS: usize = 20;
@@ -155,7 +156,7 @@ impl Simulator {
             display_name: user.display_name.clone(),
             ..LaunchRequest::default()
         };
-        let launched = match self.trading.launch(caller, launch).await {
+        let launched = match self.players.launch(caller, launch).await {
             Ok(launched) => launched,
             Err(error) => return report.failed("launch", error).map(|()| None),
         };
@@ -167,7 +168,7 @@ impl Simulator {
                 ("externalUserId", user.external_user_id.clone()),
             ],
         );
-        let opened = match self.trading.open_player_session(&launched.launch_token).await {
+        let opened = match self.players.open_player_session(&launched.launch_token).await {
             Ok(opened) => opened,
             Err(error) => return report.failed("open_session", error).map(|()| None),
         };

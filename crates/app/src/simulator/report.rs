@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::AppError;
+use crate::error::AppError;
 
 /// The report of one operation or scenario.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -11,12 +11,13 @@ use opinion_core::{MarketId, OperatorId, SimulatorUserId};
 use opinion_market::{OrderKind, Outcome, Resolution, Side};
 use time::Duration;
 
-use crate::AppError;
-use crate::principal::Principal;
+use crate::access::Principal;
+use crate::error::AppError;
+use crate::opinion::settlement::NewMarket;
+use crate::opinion::trading::OrderRequest;
 use crate::simulator::Simulator;
 use crate::simulator::report::OperationReport;
-use crate::trading::{NewMarket, OrderRequest};
-use crate::wallet_adapters::WalletAdapterChange;
+use crate::wallet::WalletAdapterChange;
 
 /// Most users one trade batch drives.
 const MAX_BATCH: usize = 50;

@@ -4,11 +4,11 @@
 use opinion_core::{ExternalUserId, Label, Page, PageRequest, SimulatorLogKind, SimulatorUserId, SimulatorUserKind};
 use opinion_wallet::Currency;
 
-use crate::AppError;
+use crate::access::Principal;
+use crate::access::operator_currency;
+use crate::error::AppError;
 use crate::model::{SimulatedUser, WalletLogEntry};
-use crate::operator_currency::operator_currency;
 use crate::ports::StoreError;
-use crate::principal::Principal;
 use crate::simulator::Simulator;
 
 /// The largest balance a simulated wallet holds, in minor units.

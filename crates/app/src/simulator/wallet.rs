@@ -15,10 +15,10 @@ use opinion_wallet::{
 };
 use opinion_webhook::{DEFAULT_TOLERANCE_SECS, verify};
 
-use crate::AppError;
+use crate::error::AppError;
 use crate::model::{LogDelivery, SimulatedFault, WalletLogEntry};
-use crate::ports::{BalanceMove, SettledKey};
 use crate::simulator::Simulator;
+use crate::simulator::ports::{BalanceMove, SettledKey};
 
 /// How often settling is tried again when the balance changed under it.
 const SETTLE_ATTEMPTS: usize = 16;

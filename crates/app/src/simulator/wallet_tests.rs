@@ -1,6 +1,7 @@
 //! The simulated wallet against mocks: signature first, one key one effect, a lost claim
 //! read again, and a balance that moved under a settlement computed again.
 
+use crate::test_support::{counting_random, fixed_clock};
 use std::sync::Arc;
 
 use opinion_market::Outcome;
@@ -12,17 +13,19 @@ use opinion_webhook::{SigningSecret, sign};
 
 use super::*;
 use crate::model::{SimulatedUser, WalletAdapterConfig};
-use crate::ports::{MockSimulatorStore, MockWalletAdapterConfigStore};
+use crate::simulator::SimulatorPorts;
+use crate::simulator::ports::MockSimulatorStore;
+use crate::test_support::settlement::{MARKET, TRADE, TradingMocks, usd};
 use crate::test_support::{NOW, OPERATOR};
-use crate::test_support_trading::{MARKET, TRADE, TradingMocks, usd};
-use crate::{SimulatorPorts, WalletAdapterPorts, WalletAdapterSettings, WalletAdapters};
+use crate::wallet::ports::MockWalletAdapterStore;
+use crate::wallet::{WalletAdapterPorts, WalletAdapterSettings, WalletAdapters};
 
 fn secret() -> SigningSecret {
     SigningSecret::from_random_bytes(&[7; 32]).expect("secret")
 }
 
-fn adapters() -> MockWalletAdapterConfigStore {
-    let mut adapters = MockWalletAdapterConfigStore::new();
+fn adapters() -> MockWalletAdapterStore {
+    let mut adapters = MockWalletAdapterStore::new();
     adapters.expect_find_wallet_adapter().returning(|_| {
         Ok(Some(WalletAdapterConfig {
             operator_id: OPERATOR,
@@ -38,16 +41,12 @@ fn adapters() -> MockWalletAdapterConfigStore {
 }
 
 fn simulator(store: MockSimulatorStore) -> Simulator {
-    let settlement = TradingMocks::default().build();
-    let mut clock = crate::ports::MockClock::new();
-    clock.expect_now().return_const(NOW);
-    let mut random = crate::ports::MockRandom::new();
-    random.expect_ulid().returning(|| ulid::Ulid(42));
-    let clock: Arc<dyn crate::ports::Clock> = Arc::new(clock);
-    let random: Arc<dyn crate::ports::Random> = Arc::new(random);
+    let settlement = TradingMocks::default().build_settlement();
+    let clock = fixed_clock();
+    let random = counting_random(42, [0; 32]);
     let wallet_adapters = WalletAdapters::new(
         WalletAdapterPorts {
-            store: Arc::new(MockWalletAdapterConfigStore::new()),
+            store: Arc::new(MockWalletAdapterStore::new()),
             clock: clock.clone(),
             random: random.clone(),
         },
@@ -56,12 +55,13 @@ fn simulator(store: MockSimulatorStore) -> Simulator {
     let ports = SimulatorPorts {
         store: Arc::new(store),
         adapters: Arc::new(adapters()),
-        operators: Arc::new(crate::ports::MockOperatorStore::new()),
+        operators: Arc::new(crate::access::ports::MockOperatorStore::new()),
         clock,
         random,
     };
     Simulator::new(
         ports,
+        TradingMocks::default().build_players(),
         settlement.trading.clone(),
         settlement,
         wallet_adapters,

@@ -2,6 +2,8 @@
 //! means for each kind of credential, who may grant what, the API key secret format,
 //! and the requirement of every route of the endpoint table. Pure: no I/O.
 
+#![warn(missing_docs)]
+
 mod api_key_secret;
 mod base62;
 mod credential;

@@ -1,6 +1,8 @@
 //! Shared domain vocabulary of the Opinion platform: typed prefixed identifiers,
 //! opaque keyset cursors and page sizes. Pure: no I/O, no clock, no randomness.
 
+#![warn(missing_docs)]
+
 mod cursor;
 mod external_user_id;
 mod id;

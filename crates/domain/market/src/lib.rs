@@ -41,6 +41,8 @@
 //! (distinct traders, volume against `b`, YES price movement) in integer micro-points;
 //! [`trending_order`] ranks by it.
 
+#![warn(missing_docs)]
+
 mod fee;
 mod liquidity;
 mod lmsr;

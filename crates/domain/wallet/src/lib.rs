@@ -32,6 +32,8 @@
 //! simulator): `wallet_rules.rs` (the rules over stored keys and accounts) and
 //! `reference_wallet.rs` (them in memory), writing `wallet_answer.rs`.
 
+#![warn(missing_docs)]
+
 mod action;
 mod adapter_secrets;
 mod adapter_settings;

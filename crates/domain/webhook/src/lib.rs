@@ -18,6 +18,8 @@
 //! | payload, response, timeout, lease and rotation bounds | `limits.rs` |
 //! | outbound address and URL checks | `address.rs` |
 
+#![warn(missing_docs)]
+
 mod address;
 mod delivery;
 mod envelope;

@@ -2,7 +2,7 @@
 
 use std::time::Duration;
 
-use opinion_app::ports::WalletGateway;
+use opinion_app::wallet::ports::WalletGateway;
 use opinion_testkit::{LedgerAnswer, SignatureCheck};
 use opinion_wallet::{BalanceReading, Classification, RefusalCode};
 

@@ -2,7 +2,7 @@
 
 use std::time::Duration;
 
-use opinion_app::ports::WalletGateway;
+use opinion_app::wallet::ports::WalletGateway;
 use opinion_testkit::{Fault, LedgerAnswer};
 use opinion_wallet::{Ambiguity, Classification, RefusalCode};
 

@@ -3,7 +3,8 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use opinion_app::ports::{Clock, MutationOutcome, Random, WalletAdapterTarget, WalletGateway};
+use opinion_app::ports::{Clock, Random};
+use opinion_app::wallet::ports::{MutationOutcome, WalletAdapterTarget, WalletGateway};
 use opinion_core::{MarketId, OperatorId, TradeId};
 use opinion_market::Outcome;
 use opinion_testkit::FakeWallet;

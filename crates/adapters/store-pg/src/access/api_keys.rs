@@ -6,8 +6,9 @@ use diesel::prelude::*;
 use diesel::sql_types::{Nullable, Timestamptz};
 use diesel_async::RunQueryDsl;
 use opinion_access::SecretHash;
+use opinion_app::access::ports::ApiKeyStore;
 use opinion_app::model::ApiKeyRecord;
-use opinion_app::ports::{ApiKeyStore, StoreError};
+use opinion_app::ports::StoreError;
 use opinion_core::{ApiKeyId, ApiKeyKind, OperatorId, Page, PageRequest};
 use time::OffsetDateTime;
 

@@ -5,8 +5,9 @@ use diesel::prelude::*;
 use diesel::result::Error as DieselError;
 use diesel_async::{AsyncConnection, RunQueryDsl};
 use opinion_access::SecretHash;
+use opinion_app::access::ports::OperatorStore;
 use opinion_app::model::{ApiKeyRecord, Operator};
-use opinion_app::ports::{OperatorStore, StoreError};
+use opinion_app::ports::StoreError;
 use opinion_core::OperatorId;
 
 use crate::access::rows::{NewApiKeyRow, OperatorRow};

@@ -4,8 +4,9 @@
 use async_trait::async_trait;
 use diesel::prelude::*;
 use diesel_async::RunQueryDsl;
+use opinion_app::access::ports::SessionStore;
 use opinion_app::model::{StaffMember, StaffSession};
-use opinion_app::ports::{SessionStore, StoreError};
+use opinion_app::ports::StoreError;
 use opinion_core::{OperatorId, StaffSessionId};
 use time::OffsetDateTime;
 

@@ -2,6 +2,7 @@
 //! wallet operations), settlement (resolution, redemptions, the wallet worker and manual
 //! review) and the operator's reads.
 
+mod markets;
 mod reads;
-mod settlement;
-mod trading;
+pub(crate) mod settlement;
+pub(crate) mod trading;

@@ -10,7 +10,7 @@ use time::OffsetDateTime;
 use crate::db::pool::PgStore;
 
 #[async_trait]
-impl opinion_app::ports::SimulatorStore for PgStore {
+impl opinion_app::simulator::ports::SimulatorStore for PgStore {
     async fn insert_simulated_user(&self, user: &SimulatedUser) -> Result<(), StoreError> {
         self.insert_simulated(user).await
     }
@@ -77,7 +77,7 @@ impl opinion_app::ports::SimulatorStore for PgStore {
         self.release_key(operator, key).await
     }
 
-    async fn settle_wallet_key(&self, settled: &opinion_app::ports::SettledKey) -> Result<bool, StoreError> {
+    async fn settle_wallet_key(&self, settled: &opinion_app::simulator::ports::SettledKey) -> Result<bool, StoreError> {
         self.settle_key(settled).await
     }
 

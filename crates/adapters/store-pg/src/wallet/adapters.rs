@@ -6,7 +6,8 @@ use async_trait::async_trait;
 use diesel::prelude::*;
 use diesel_async::RunQueryDsl;
 use opinion_app::model::WalletAdapterConfig;
-use opinion_app::ports::{StoreError, WalletAdapterConfigStore, WalletAdapterStore, WalletAdapterTarget};
+use opinion_app::ports::StoreError;
+use opinion_app::wallet::ports::{WalletAdapterStore, WalletAdapterTarget};
 use opinion_core::OperatorId;
 use opinion_wallet::{AdapterBaseUrl, AdapterSecrets, AdapterTimeout, RetiringSecret};
 use opinion_webhook::SigningSecret;
@@ -96,7 +97,7 @@ impl WalletAdapterRow {
 }
 
 #[async_trait]
-impl WalletAdapterConfigStore for PgStore {
+impl WalletAdapterStore for PgStore {
     #[tracing::instrument(skip_all, fields(operator_id = %operator))]
     async fn find_wallet_adapter(&self, operator: OperatorId) -> Result<Option<WalletAdapterConfig>, StoreError> {
         let key = self.data_key()?;
@@ -142,10 +143,6 @@ impl WalletAdapterConfigStore for PgStore {
         .map_err(from_diesel)?;
         Ok(written == 1)
     }
-}
-
-#[async_trait]
-impl WalletAdapterStore for PgStore {
     /// Signs with the secrets active now by the service's clock.
     async fn find_wallet_target(&self, operator: OperatorId) -> Result<Option<WalletAdapterTarget>, StoreError> {
         let config = self.find_wallet_adapter(operator).await?;

@@ -6,7 +6,8 @@ use async_trait::async_trait;
 use opinion_app::model::{
     AttemptReport, AttemptTarget, DeliveryFilter, DeliveryRecord, EndpointUpdate, WebhookEndpoint,
 };
-use opinion_app::ports::{Claim, ReplayTarget, StoreError, WebhookStore};
+use opinion_app::ports::StoreError;
+use opinion_app::webhooks::store::{Claim, ReplayTarget, WebhookStore};
 use opinion_core::{OperatorId, Page, PageRequest, WebhookDeliveryId, WebhookDeliveryKind};
 use opinion_core::{WebhookEndpointId, WebhookEndpointKind};
 use time::OffsetDateTime;

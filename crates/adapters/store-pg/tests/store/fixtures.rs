@@ -1,8 +1,8 @@
 //! Records with fixed ids and times, and a store over a fresh database.
 
 use opinion_access::{Grant, SecretHash, StaffEmail};
+use opinion_app::access::ports::OperatorStore;
 use opinion_app::model::{ApiKeyRecord, Operator, StaffMember, StaffSession};
-use opinion_app::ports::OperatorStore;
 use opinion_core::{ApiKeyId, OperatorId, StaffId, StaffSessionId};
 use opinion_store_pg::PgStore;
 use opinion_testkit::TestDatabase;

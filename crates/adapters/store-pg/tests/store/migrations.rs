@@ -1,7 +1,8 @@
 //! Migrations and connecting.
 
 use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl};
-use opinion_app::ports::{OperatorStore, StoreError};
+use opinion_app::access::ports::OperatorStore;
+use opinion_app::ports::StoreError;
 use opinion_store_pg::{PgStore, create_database_if_missing, run_migrations};
 
 use crate::fixtures::*;

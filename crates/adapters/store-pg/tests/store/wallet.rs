@@ -4,7 +4,8 @@
 use diesel::sql_types::Text;
 use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl};
 use opinion_app::model::WalletAdapterConfig;
-use opinion_app::ports::{StoreError, WalletAdapterConfigStore, WalletAdapterStore};
+use opinion_app::ports::StoreError;
+use opinion_app::wallet::ports::WalletAdapterStore;
 use opinion_store_pg::DataKey;
 use opinion_wallet::{AdapterBaseUrl, AdapterSecrets, AdapterTimeout, RetiringSecret};
 use opinion_webhook::SigningSecret;

@@ -7,7 +7,7 @@ use opinion_app::model::{
     AttemptRecord, AttemptReport, DeliveryFilter, EndpointDisabling, EndpointSecrets, EndpointUpdate, NewEvent,
     WebhookEndpoint,
 };
-use opinion_app::ports::{Claim, WebhookStore};
+use opinion_app::webhooks::store::{Claim, WebhookStore};
 use opinion_core::{EventId, PageLimit, PageRequest, WebhookEndpointId};
 use opinion_store_pg::PgStore;
 use opinion_webhook::{

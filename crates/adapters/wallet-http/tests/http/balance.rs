@@ -1,6 +1,6 @@
 //! Balance reads: a signed POST naming the player, read into a balance or a refusal.
 
-use opinion_app::ports::WalletGateway;
+use opinion_app::wallet::ports::WalletGateway;
 use opinion_testkit::{ScriptedReply, ScriptedServer};
 use opinion_wallet::{BalanceFailure, BalanceReading, RefusalCode};
 

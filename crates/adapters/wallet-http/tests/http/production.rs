@@ -1,7 +1,7 @@
 //! In production the gateway refuses, at call time, targets that are or resolve to
 //! loopback, private, link-local or metadata addresses, and never connects to them.
 
-use opinion_app::ports::WalletGateway;
+use opinion_app::wallet::ports::WalletGateway;
 use opinion_testkit::{ScriptedReply, ScriptedServer};
 use opinion_wallet::Classification;
 use opinion_wallet_http::AddressPolicy;

@@ -1,7 +1,7 @@
 //! Every call carries Standard Webhooks headers that `opinion_webhook::verify` (what an
 //! operator's library does) accepts, signed with every active secret.
 
-use opinion_app::ports::WalletGateway;
+use opinion_app::wallet::ports::WalletGateway;
 use opinion_testkit::{ScriptedReply, ScriptedServer, WireRequest};
 use opinion_webhook::{DEFAULT_TOLERANCE_SECS, SigningSecret, VerifyError, verify};
 

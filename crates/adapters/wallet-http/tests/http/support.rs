@@ -4,7 +4,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
-use opinion_app::ports::{Clock, MutationOutcome, Random, WalletAdapterTarget, WalletGateway};
+use opinion_app::ports::{Clock, Random};
+use opinion_app::wallet::ports::{MutationOutcome, WalletAdapterTarget, WalletGateway};
 use opinion_core::{MarketId, OperatorId, TradeId};
 use opinion_market::Outcome;
 use opinion_wallet::{Amount, FlowMetadata, MutationRequest, ShareCount, TradeMetadata, WalletMutation};

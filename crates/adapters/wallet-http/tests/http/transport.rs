@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use opinion_app::ports::WalletGateway;
+use opinion_app::wallet::ports::WalletGateway;
 use opinion_testkit::{ScriptedReply, ScriptedServer};
 use opinion_wallet::{Ambiguity, Classification};
 

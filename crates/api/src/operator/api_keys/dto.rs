@@ -1,6 +1,6 @@
 //! API keys on the wire.
 
-use opinion_app::CreatedApiKey;
+use opinion_app::access::CreatedApiKey;
 use opinion_app::model::ApiKeyRecord;
 use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;

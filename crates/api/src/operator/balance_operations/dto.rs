@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 
 use opinion_app::model::WalletOperationStep;
-use opinion_app::{BalanceOperation, BalanceOperationQuery};
+use opinion_app::opinion::reads::{BalanceOperation, BalanceOperationQuery};
 use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
 use utoipa::{IntoParams, ToSchema};

@@ -1,8 +1,8 @@
 //! The launch on the wire: the request, the player it creates or updates, and the
 //! single-use launch it hands out. Times are RFC 3339 UTC.
 
-use opinion_app::Launched;
 use opinion_app::model::User;
+use opinion_app::players::Launched;
 use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
 use utoipa::ToSchema;

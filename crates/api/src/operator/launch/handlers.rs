@@ -2,7 +2,7 @@
 
 use actix_web::{HttpResponse, web};
 use opinion_access::RouteId;
-use opinion_app::LaunchRequest;
+use opinion_app::players::LaunchRequest;
 
 use crate::http::auth::Caller;
 use crate::http::error::ApiError;
@@ -37,6 +37,6 @@ pub async fn launch(
         return_url: body.return_url,
         product: body.product,
     };
-    let launched = state.trading.launch(&caller.0, request).await?;
+    let launched = state.players.launch(&caller.0, request).await?;
     Ok(HttpResponse::Created().json(LaunchedBody::from(launched)))
 }

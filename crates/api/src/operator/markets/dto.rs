@@ -2,7 +2,7 @@
 //! visibility request; the trending ranking; the queries that read them.
 
 use opinion_app::model::OperatorMarket;
-use opinion_app::{MarketQuery, Trending, TrendingMarket};
+use opinion_app::opinion::reads::{MarketQuery, Trending, TrendingMarket};
 use opinion_market::{Outcome, PricePpm};
 use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;

@@ -1,7 +1,7 @@
 //! Resolutions and redemptions on the wire, and the queries that read them.
 
 use opinion_app::model::{MarketResolution, Redemption};
-use opinion_app::{RedemptionQuery, ResolutionQuery};
+use opinion_app::opinion::reads::{RedemptionQuery, ResolutionQuery};
 use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
 use utoipa::{IntoParams, ToSchema};

@@ -1,6 +1,6 @@
 //! Staff members on the wire.
 
-use opinion_app::StaffWithPassword;
+use opinion_app::access::StaffWithPassword;
 use opinion_app::model::StaffMember;
 use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;

@@ -2,7 +2,7 @@
 //! read them.
 
 use opinion_app::model::Trade;
-use opinion_app::{TradeDetail, TradeQuery};
+use opinion_app::opinion::reads::{TradeDetail, TradeQuery};
 use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
 use utoipa::{IntoParams, ToSchema};

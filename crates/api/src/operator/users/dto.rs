@@ -2,7 +2,7 @@
 //! that read them.
 
 use opinion_app::model::User;
-use opinion_app::{Portfolio, PortfolioLine, PortfolioTotals, UserQuery};
+use opinion_app::opinion::reads::{Portfolio, PortfolioLine, PortfolioTotals, UserQuery};
 use opinion_market::Outcome;
 use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;

@@ -1,7 +1,7 @@
 //! The wallet adapter configuration on the wire. Its signing secret appears only in the
 //! answer to the change that made it.
 
-use opinion_app::{SavedWalletAdapter, WalletAdapterView};
+use opinion_app::wallet::{SavedWalletAdapter, WalletAdapterView};
 use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
 use utoipa::ToSchema;

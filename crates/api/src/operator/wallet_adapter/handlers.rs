@@ -2,7 +2,7 @@
 
 use actix_web::{HttpResponse, web};
 use opinion_access::RouteId;
-use opinion_app::WalletAdapterChange;
+use opinion_app::wallet::WalletAdapterChange;
 
 use crate::http::auth::Caller;
 use crate::http::error::ApiError;

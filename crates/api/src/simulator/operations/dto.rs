@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use opinion_app::{OperationReport, ReportStep};
+use opinion_app::simulator::{OperationReport, ReportStep};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 

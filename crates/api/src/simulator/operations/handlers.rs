@@ -5,7 +5,8 @@
 use actix_web::{HttpResponse, web};
 use opinion_access::RouteId;
 use opinion_access::{Requirement, Scope};
-use opinion_app::{AppError, Scenario, UserOperation};
+use opinion_app::error::AppError;
+use opinion_app::simulator::{Scenario, UserOperation};
 use opinion_core::{MarketId, SimulatorUserId};
 use opinion_market::{OrderKind, Outcome, Resolution};
 
@@ -36,7 +37,7 @@ fn outcome(value: Option<&str>) -> Result<Outcome, ApiError> {
         .map_err(|_| AppError::invalid("outcome", "must be `yes` or `no`").into())
 }
 
-fn faults(bodies: Vec<FaultBody>) -> Result<Vec<opinion_app::FaultRequest>, ApiError> {
+fn faults(bodies: Vec<FaultBody>) -> Result<Vec<opinion_app::simulator::FaultRequest>, ApiError> {
     bodies.into_iter().map(FaultBody::into_fault).collect()
 }
 

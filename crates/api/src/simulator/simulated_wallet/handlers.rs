@@ -10,7 +10,7 @@ use actix_web::body::{BodySize, MessageBody};
 use actix_web::http::StatusCode;
 use actix_web::web::Bytes;
 use actix_web::{HttpRequest, HttpResponse, web};
-use opinion_app::{SIMULATOR_WALLET_PREFIX, SimulatedWalletCall, SimulatedWalletReply};
+use opinion_app::simulator::{SIMULATOR_WALLET_PREFIX, SimulatedWalletCall, SimulatedWalletReply};
 use opinion_wallet::{BALANCE_PATH, MUTATIONS_PATH, WalletAnswer};
 
 use crate::http::error::ApiError;

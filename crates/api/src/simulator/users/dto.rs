@@ -78,7 +78,7 @@ impl FaultBody {
                 SimulatedFault::SlowAnswer { delay_ms }
             }
             _ => {
-                return Err(opinion_app::AppError::invalid(
+                return Err(opinion_app::error::AppError::invalid(
                     "faults",
                     "`delayMs` (1 to 30000) goes with `slow_answer` only, and `slow_answer` needs it",
                 )

@@ -3,7 +3,7 @@
 
 use actix_web::{HttpResponse, web};
 use opinion_access::RouteId;
-use opinion_app::{NewSimulatedUser, SimulatedUserChange};
+use opinion_app::simulator::{NewSimulatedUser, SimulatedUserChange};
 
 use crate::http::auth::Caller;
 use crate::http::error::ApiError;

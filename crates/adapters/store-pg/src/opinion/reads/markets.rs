@@ -4,7 +4,8 @@
 use diesel::prelude::*;
 use diesel_async::{AsyncPgConnection, RunQueryDsl};
 use opinion_app::model::OperatorMarket;
-use opinion_app::ports::{MarketFilter, StoreError};
+use opinion_app::opinion::reads::ports::MarketFilter;
+use opinion_app::ports::StoreError;
 use opinion_core::{MarketKind, OperatorId, Page, PageRequest};
 
 use crate::db::error::from_diesel;

@@ -3,7 +3,8 @@
 use diesel::prelude::*;
 use diesel_async::{AsyncPgConnection, RunQueryDsl};
 use opinion_app::model::{MarketResolution, Redemption};
-use opinion_app::ports::{RedemptionFilter, ResolutionFilter, StoreError};
+use opinion_app::opinion::reads::ports::{RedemptionFilter, ResolutionFilter};
+use opinion_app::ports::StoreError;
 use opinion_core::{MarketKind, OperatorId, Page, PageRequest, RedemptionKind};
 
 use crate::db::error::from_diesel;

@@ -2,7 +2,8 @@
 
 use diesel::prelude::*;
 use diesel_async::{AsyncPgConnection, RunQueryDsl};
-use opinion_app::ports::{HeldPosition, StoreError};
+use opinion_app::opinion::reads::ports::HeldPosition;
+use opinion_app::ports::StoreError;
 use opinion_core::{OperatorId, UserId};
 
 use crate::db::error::from_diesel;

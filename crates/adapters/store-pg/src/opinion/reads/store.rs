@@ -7,10 +7,11 @@ use opinion_app::model::{
     MarketResolution, OperatorMarket, PositionRecord, Redemption, Trade, User, WalletOperationRecord,
     WalletOperationStep,
 };
-use opinion_app::ports::{
-    HeldPosition, MarketActivity, MarketFilter, OperatorReadStore, RedemptionFilter, ResolutionFilter, StoreError,
-    TradeFilter, UserFilter, WalletOperationFilter,
+use opinion_app::opinion::reads::ports::{
+    HeldPosition, MarketActivity, MarketFilter, OperatorReadStore, RedemptionFilter, ResolutionFilter, TradeFilter,
+    UserFilter, WalletOperationFilter,
 };
+use opinion_app::ports::StoreError;
 use opinion_core::{
     MarketId, MarketKind, OperatorId, Page, PageRequest, RedemptionKind, TradeId, TradeKind, UserId, UserKind,
     WalletOperationId, WalletOperationKind,

@@ -3,7 +3,8 @@
 use diesel::prelude::*;
 use diesel_async::{AsyncPgConnection, RunQueryDsl};
 use opinion_app::model::Trade;
-use opinion_app::ports::{StoreError, TradeFilter};
+use opinion_app::opinion::reads::ports::TradeFilter;
+use opinion_app::ports::StoreError;
 use opinion_core::{OperatorId, Page, PageRequest, TradeId, TradeKind};
 
 use crate::db::error::from_diesel;

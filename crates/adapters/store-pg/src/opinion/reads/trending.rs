@@ -7,7 +7,8 @@
 use diesel::sql_types::{BigInt, Bool, Integer, Nullable, Text, Timestamptz, Uuid as SqlUuid};
 use diesel::{QueryableByName, sql_query};
 use diesel_async::{AsyncPgConnection, RunQueryDsl};
-use opinion_app::ports::{MarketActivity, StoreError};
+use opinion_app::opinion::reads::ports::MarketActivity;
+use opinion_app::ports::StoreError;
 use opinion_core::OperatorId;
 use opinion_market::{MarketStatus, Outcome, PricePpm, TradeStatus};
 use time::{Duration, OffsetDateTime};

@@ -4,7 +4,8 @@ use diesel::dsl::auto_type;
 use diesel::prelude::*;
 use diesel_async::{AsyncPgConnection, RunQueryDsl};
 use opinion_app::model::User;
-use opinion_app::ports::{StoreError, UserFilter};
+use opinion_app::opinion::reads::ports::UserFilter;
+use opinion_app::ports::StoreError;
 use opinion_core::{OperatorId, Page, PageRequest, UserId, UserKind};
 use uuid::Uuid;
 

@@ -3,7 +3,8 @@
 use diesel::prelude::*;
 use diesel_async::{AsyncPgConnection, RunQueryDsl};
 use opinion_app::model::{WalletOperationRecord, WalletOperationStep};
-use opinion_app::ports::{StoreError, WalletOperationFilter};
+use opinion_app::opinion::reads::ports::WalletOperationFilter;
+use opinion_app::ports::StoreError;
 use opinion_core::{OperatorId, Page, PageRequest, TradeId, WalletOperationId, WalletOperationKind};
 use uuid::Uuid;
 

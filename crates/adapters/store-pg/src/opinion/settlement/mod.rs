@@ -1,7 +1,7 @@
 //! Settlement: the `SettlementStore` port, a market's resolution with its redemptions,
 //! the wallet worker's claims and the reads of manual review.
 
-mod resolution;
+pub(crate) mod resolution;
 mod review;
 pub(crate) mod rows;
 mod store;

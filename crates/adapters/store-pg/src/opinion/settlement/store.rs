@@ -2,8 +2,9 @@
 //! in the file of its concern (`resolution.rs`, `wallet_worker.rs`, `review.rs`).
 
 use async_trait::async_trait;
-use opinion_app::model::{Market, Redemption, WalletOperationRecord, WalletOperationStep};
-use opinion_app::ports::{MarketOperator, RedeemablePosition, ResolutionPlan, SettlementStore, StoreError};
+use opinion_app::model::{Redemption, WalletOperationRecord, WalletOperationStep};
+use opinion_app::opinion::settlement::ports::{MarketOperator, RedeemablePosition, ResolutionPlan, SettlementStore};
+use opinion_app::ports::StoreError;
 use opinion_core::{MarketId, OperatorId, RedemptionId, WalletOperationId};
 use time::OffsetDateTime;
 
@@ -12,10 +13,6 @@ use crate::opinion::settlement::{resolution, review, wallet_worker};
 
 #[async_trait]
 impl SettlementStore for PgStore {
-    async fn list_markets(&self, limit: u16) -> Result<Vec<Market>, StoreError> {
-        resolution::list_markets(self, limit).await
-    }
-
     async fn count_open_trades(&self, market: MarketId) -> Result<i64, StoreError> {
         resolution::count_open_trades(self, market).await
     }

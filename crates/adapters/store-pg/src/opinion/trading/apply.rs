@@ -11,9 +11,10 @@ use diesel::prelude::*;
 use diesel::result::Error as DieselError;
 use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl};
 use opinion_app::model::WalletOperationStep;
-use opinion_app::ports::{
-    NewOperation, OperationUpdate, PoolChange, PositionChange, RedemptionUpdate, StoreError, TradeUpdate, TradingChange,
+use opinion_app::opinion::trading::ports::{
+    NewOperation, OperationUpdate, PoolChange, PositionChange, RedemptionUpdate, TradeUpdate, TradingChange,
 };
+use opinion_app::ports::StoreError;
 use opinion_core::OperatorId;
 use opinion_market::{Outcome, Position};
 use time::OffsetDateTime;

@@ -4,8 +4,8 @@
 
 pub(crate) mod apply;
 pub(crate) mod finds;
-mod market_visibility;
+pub(crate) mod market_visibility;
 pub(crate) mod player_external_ids;
 pub(crate) mod rows;
 mod store;
-mod write_rows;
+pub(crate) mod write_rows;

@@ -1,25 +1,21 @@
-//! `TradingStore` for PostgreSQL: the atomic step (`apply.rs`), markets, the
-//! launch and player session rows, and the finds of the write path. Every tenant query
-//! names the operator.
+//! `TradeStore` for PostgreSQL: the atomic step (`apply.rs`) and the finds of the write
+//! path. Every tenant query names the operator.
 
 use async_trait::async_trait;
 use diesel::prelude::*;
-use diesel::result::Error as DieselError;
-use diesel_async::{AsyncConnection, RunQueryDsl};
-use opinion_app::model::{Launch, Market, NewEvent, OperatorMarket, PlayerSession, PositionRecord, User};
-use opinion_app::ports::{OpenTrade, StoreError, TradingChange, TradingStore};
-use opinion_core::{LaunchId, MarketId, OperatorId, PlayerSessionId, TradeId, UserId};
-use opinion_market::MarketStatus;
-use time::OffsetDateTime;
+use diesel_async::RunQueryDsl;
+use opinion_app::model::PositionRecord;
+use opinion_app::opinion::trading::ports::{OpenTrade, TradeStore, TradingChange};
+use opinion_app::ports::StoreError;
+use opinion_core::{MarketId, OperatorId, TradeId, UserId};
 
 use crate::db::error::from_diesel;
-use crate::db::ids::{id_of, uuid_of};
+use crate::db::ids::uuid_of;
 use crate::db::pool::PgStore;
-use crate::db::schema::{launches, markets, player_sessions, trades, users};
-use crate::opinion::trading::finds::{find_operator_market, find_position};
-use crate::opinion::trading::rows::{MarketRow, TradeRow, UserRow};
-use crate::opinion::trading::write_rows::{NewLaunchRow, NewMarketRow, NewUserRow, position_from_json};
-use crate::webhooks::outbox::enqueue_events;
+use crate::db::schema::trades;
+use crate::opinion::trading::finds::find_position;
+use crate::opinion::trading::rows::TradeRow;
+use crate::opinion::trading::write_rows::position_from_json;
 
 /// A trade row with the position kept before a sale.
 fn open_trade((row, position_before): (TradeRow, Option<serde_json::Value>)) -> Result<OpenTrade, StoreError> {
@@ -31,200 +27,10 @@ fn open_trade((row, position_before): (TradeRow, Option<serde_json::Value>)) -> 
 }
 
 #[async_trait]
-impl TradingStore for PgStore {
+impl TradeStore for PgStore {
     #[tracing::instrument(skip_all, fields(operator_id = %operator))]
     async fn apply(&self, operator: OperatorId, change: &TradingChange) -> Result<(), StoreError> {
         self.apply_trading_change(operator, change).await
-    }
-
-    #[tracing::instrument(skip_all, fields(market_id = %market.id))]
-    async fn insert_market(&self, market: &Market) -> Result<(), StoreError> {
-        let mut conn = self.conn().await?;
-        diesel::insert_into(markets::table)
-            .values(NewMarketRow::new(market))
-            .execute(&mut conn)
-            .await
-            .map(drop)
-            .map_err(from_diesel)
-    }
-
-    #[tracing::instrument(skip_all, fields(market_id = %market.id))]
-    async fn update_market_status(&self, market: &Market, expected: MarketStatus) -> Result<(), StoreError> {
-        let mut conn = self.conn().await?;
-        let changed = diesel::update(
-            markets::table
-                .find(uuid_of(market.id))
-                .filter(markets::status.eq(expected.as_str())),
-        )
-        .set((
-            markets::status.eq(market.status.as_str()),
-            markets::resolution.eq(market.status.resolution().map(|r| r.as_str())),
-            markets::closed_at.eq(market.closed_at),
-            markets::resolved_at.eq(market.resolved_at),
-        ))
-        .execute(&mut conn)
-        .await
-        .map_err(from_diesel)?;
-        if changed == 1 {
-            Ok(())
-        } else {
-            Err(StoreError::Conflict("market"))
-        }
-    }
-
-    #[tracing::instrument(skip_all, fields(market_id = %id))]
-    async fn find_market(&self, id: MarketId) -> Result<Option<Market>, StoreError> {
-        let mut conn = self.conn().await?;
-        markets::table
-            .find(uuid_of(id))
-            .select(MarketRow::as_select())
-            .first(&mut conn)
-            .await
-            .optional()
-            .map_err(from_diesel)?
-            .map(MarketRow::into_record)
-            .transpose()
-    }
-
-    #[tracing::instrument(skip_all, fields(operator_id = %operator, market_id = %id))]
-    async fn find_operator_market(
-        &self,
-        operator: OperatorId,
-        id: MarketId,
-    ) -> Result<Option<OperatorMarket>, StoreError> {
-        let mut conn = self.conn().await?;
-        find_operator_market(&mut conn, operator, id).await
-    }
-
-    #[tracing::instrument(skip_all, fields(operator_id = %user.operator_id))]
-    async fn record_launch(&self, user: &User, launch: &Launch, event: &NewEvent) -> Result<User, StoreError> {
-        let new_user = NewUserRow::new(user);
-        let mut conn = self.conn().await?;
-        conn.transaction::<_, DieselError, _>(async |conn| {
-            let stored: UserRow = diesel::insert_into(users::table)
-                .values(&new_user)
-                .on_conflict((users::operator_id, users::external_user_id))
-                .do_update()
-                .set((
-                    users::display_name.eq(
-                        diesel::dsl::sql::<diesel::sql_types::Nullable<diesel::sql_types::Text>>(
-                            "coalesce(excluded.display_name, users.display_name)",
-                        ),
-                    ),
-                    users::language.eq(
-                        diesel::dsl::sql::<diesel::sql_types::Nullable<diesel::sql_types::Text>>(
-                            "coalesce(excluded.language, users.language)",
-                        ),
-                    ),
-                    users::last_launched_at.eq(user.last_launched_at),
-                ))
-                .returning(UserRow::as_returning())
-                .get_result(conn)
-                .await?;
-            let stored = stored.into_record();
-            diesel::insert_into(launches::table)
-                .values(NewLaunchRow::new(launch, uuid_of(stored.id)))
-                .execute(conn)
-                .await?;
-            enqueue_events(conn, std::slice::from_ref(event)).await?;
-            Ok(stored)
-        })
-        .await
-        .map_err(from_diesel)
-    }
-
-    #[tracing::instrument(skip_all, fields(operator_id = %operator, launch_id = %launch))]
-    async fn open_player_session(
-        &self,
-        operator: OperatorId,
-        launch: LaunchId,
-        id: PlayerSessionId,
-        at: OffsetDateTime,
-        expires_at: OffsetDateTime,
-    ) -> Result<Option<(PlayerSession, User)>, StoreError> {
-        let op = uuid_of(operator);
-        let mut conn = self.conn().await?;
-        conn.transaction::<_, DieselError, _>(async |conn| {
-            let used: Option<uuid::Uuid> = diesel::update(
-                launches::table
-                    .find((op, uuid_of(launch)))
-                    .filter(launches::used_at.is_null())
-                    .filter(launches::expires_at.gt(at)),
-            )
-            .set(launches::used_at.eq(at))
-            .returning(launches::user_id)
-            .get_result(conn)
-            .await
-            .optional()?;
-            let Some(user_id) = used else { return Ok(None) };
-            diesel::insert_into(player_sessions::table)
-                .values((
-                    player_sessions::operator_id.eq(op),
-                    player_sessions::id.eq(uuid_of(id)),
-                    player_sessions::user_id.eq(user_id),
-                    player_sessions::launch_id.eq(uuid_of(launch)),
-                    player_sessions::created_at.eq(at),
-                    player_sessions::expires_at.eq(expires_at),
-                ))
-                .execute(conn)
-                .await?;
-            let user: UserRow = users::table
-                .find((op, user_id))
-                .select(UserRow::as_select())
-                .first(conn)
-                .await?;
-            let session = PlayerSession {
-                id,
-                operator_id: operator,
-                user_id: id_of(user_id),
-                launch_id: launch,
-                created_at: at,
-                expires_at,
-            };
-            Ok(Some((session, user.into_record())))
-        })
-        .await
-        .map_err(from_diesel)
-    }
-
-    #[tracing::instrument(skip_all, fields(operator_id = %operator))]
-    async fn find_player_session(
-        &self,
-        operator: OperatorId,
-        id: PlayerSessionId,
-    ) -> Result<Option<(PlayerSession, User)>, StoreError> {
-        let op = uuid_of(operator);
-        let mut conn = self.conn().await?;
-        let found: Option<(uuid::Uuid, OffsetDateTime, OffsetDateTime, UserRow)> = player_sessions::table
-            .inner_join(
-                users::table.on(users::operator_id
-                    .eq(player_sessions::operator_id)
-                    .and(users::id.eq(player_sessions::user_id))),
-            )
-            .filter(player_sessions::operator_id.eq(op))
-            .filter(player_sessions::id.eq(uuid_of(id)))
-            .select((
-                player_sessions::launch_id,
-                player_sessions::created_at,
-                player_sessions::expires_at,
-                UserRow::as_select(),
-            ))
-            .first(&mut conn)
-            .await
-            .optional()
-            .map_err(from_diesel)?;
-        Ok(found.map(|(launch_id, created_at, expires_at, user)| {
-            let user = user.into_record();
-            let session = PlayerSession {
-                id,
-                operator_id: operator,
-                user_id: user.id,
-                launch_id: id_of(launch_id),
-                created_at,
-                expires_at,
-            };
-            (session, user)
-        }))
     }
 
     #[tracing::instrument(skip_all, fields(operator_id = %operator))]

@@ -3,7 +3,8 @@
 
 use diesel::prelude::*;
 use opinion_app::model::{Launch, Market, Trade, User, WalletOperationRecord, WalletOperationStep};
-use opinion_app::ports::{NewOperation, StoreError};
+use opinion_app::opinion::trading::ports::NewOperation;
+use opinion_app::ports::StoreError;
 use opinion_core::OperatorId;
 use opinion_market::{Holding, Position};
 use serde_json::{Value, json};

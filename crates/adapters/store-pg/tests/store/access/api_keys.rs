@@ -2,7 +2,8 @@
 
 use std::collections::HashSet;
 
-use opinion_app::ports::{ApiKeyStore, OperatorStore, StoreError};
+use opinion_app::access::ports::{ApiKeyStore, OperatorStore};
+use opinion_app::ports::StoreError;
 use opinion_core::{ApiKeyId, PageLimit, PageRequest};
 
 use crate::fixtures::*;

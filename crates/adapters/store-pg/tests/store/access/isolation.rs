@@ -1,8 +1,8 @@
 //! Tenant isolation: operator 2 naming operator 1's rows sees nothing and changes
 //! nothing.
 
+use opinion_app::access::ports::{ApiKeyStore, SessionStore, StaffStore};
 use opinion_app::model::StaffPatch;
-use opinion_app::ports::{ApiKeyStore, SessionStore, StaffStore};
 use opinion_core::{ApiKeyId, PageRequest, StaffId, StaffSessionId};
 
 use crate::fixtures::*;

@@ -1,6 +1,6 @@
 //! Staff sessions, read with their member.
 
-use opinion_app::ports::{SessionStore, StaffStore};
+use opinion_app::access::ports::{SessionStore, StaffStore};
 use opinion_core::StaffSessionId;
 
 use crate::fixtures::*;

@@ -1,8 +1,9 @@
 //! Staff members: unique logins, patches, and the sessions they end.
 
 use opinion_access::{Grant, StaffEmail};
+use opinion_app::access::ports::{SessionStore, StaffStore};
 use opinion_app::model::StaffPatch;
-use opinion_app::ports::{SessionStore, StaffStore, StoreError};
+use opinion_app::ports::StoreError;
 use opinion_core::{PageLimit, PageRequest, StaffId, StaffSessionId};
 
 use crate::fixtures::*;

@@ -1,6 +1,6 @@
 //! Staff sessions on the wire: the login and the session it starts.
 
-use opinion_app::StartedSession;
+use opinion_app::access::StartedSession;
 use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
 use utoipa::ToSchema;

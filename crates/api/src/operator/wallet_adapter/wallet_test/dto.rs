@@ -1,6 +1,6 @@
 //! The full-contract wallet test on the wire.
 
-use opinion_app::{CheckResult, Exchange, WalletTestReport};
+use opinion_app::wallet::{CheckResult, Exchange, WalletTestReport};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 

@@ -3,7 +3,7 @@
 
 use actix_web::{HttpResponse, web};
 use opinion_access::RouteId;
-use opinion_app::WalletTestRequest;
+use opinion_app::wallet::WalletTestRequest;
 
 use crate::http::auth::Caller;
 use crate::http::error::ApiError;

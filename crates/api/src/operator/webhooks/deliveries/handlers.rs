@@ -5,7 +5,7 @@ use std::str::FromStr;
 
 use actix_web::{HttpResponse, web};
 use opinion_access::RouteId;
-use opinion_app::AppError;
+use opinion_app::error::AppError;
 use opinion_app::model::DeliveryFilter;
 use opinion_core::PageRequest;
 use time::OffsetDateTime;

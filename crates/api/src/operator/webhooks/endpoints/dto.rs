@@ -1,7 +1,7 @@
 //! Webhook endpoints on the wire.
 
-use opinion_app::EndpointWithSecret;
 use opinion_app::model::WebhookEndpoint;
+use opinion_app::webhooks::EndpointWithSecret;
 use serde::{Deserialize, Deserializer, Serialize};
 use time::OffsetDateTime;
 use utoipa::ToSchema;

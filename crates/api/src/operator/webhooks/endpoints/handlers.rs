@@ -2,7 +2,7 @@
 
 use actix_web::{HttpResponse, web};
 use opinion_access::RouteId;
-use opinion_app::{NewWebhookEndpoint, WebhookEndpointChange};
+use opinion_app::webhooks::{NewWebhookEndpoint, WebhookEndpointChange};
 
 use crate::http::auth::Caller;
 use crate::http::error::ApiError;

@@ -1,7 +1,9 @@
 //! Payouts and wallet operations against a real database: filters, steps, and nothing
 //! of another operator.
 
-use opinion_app::ports::{OperatorReadStore, RedemptionFilter, ResolutionFilter, WalletOperationFilter};
+use opinion_app::opinion::reads::ports::{
+    OperatorReadStore, RedemptionFilter, ResolutionFilter, WalletOperationFilter,
+};
 use opinion_core::{PageLimit, PageRequest, TradeId, WalletOperationId};
 use opinion_market::{RedemptionStatus, Resolution};
 use opinion_testkit::{MarketSeed, RedemptionSeed, ResolutionSeed, StepSeed, WalletOperationSeed, ulid_at};

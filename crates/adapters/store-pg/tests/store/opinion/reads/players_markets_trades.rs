@@ -1,7 +1,9 @@
 //! The operator's reads of players, markets, positions and trades against a real
 //! database: filters, keyset pages across several pages, and nothing of another operator.
 
-use opinion_app::ports::{MarketFilter, MarketStage, OperatorReadStore, TimeRange, TradeFilter, UserFilter};
+use opinion_app::opinion::reads::ports::{
+    MarketFilter, MarketStage, OperatorReadStore, TimeRange, TradeFilter, UserFilter,
+};
 use opinion_core::{MarketId, PageLimit, PageRequest, TradeId, UserId};
 use opinion_market::{Outcome, Side, TradeStatus};
 use opinion_testkit::{MarketSeed, PositionSeed, TradeSeed, ulid_at};

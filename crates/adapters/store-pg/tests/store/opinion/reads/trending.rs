@@ -1,7 +1,7 @@
 //! The trending activity query: executed trades in the window, per open visible market,
 //! with distinct traders, volume and the YES price before the window's first trade.
 
-use opinion_app::ports::OperatorReadStore;
+use opinion_app::opinion::reads::ports::OperatorReadStore;
 use opinion_testkit::{MarketSeed, TradeSeed};
 
 use crate::fixtures::*;

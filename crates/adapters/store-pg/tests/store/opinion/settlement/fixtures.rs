@@ -6,7 +6,9 @@ use diesel::sql_types::BigInt;
 use diesel::{QueryableByName, sql_query};
 use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl};
 use opinion_app::model::{Market, MarketResolution, NewEvent, Redemption, WalletOperationRecord};
-use opinion_app::ports::{NewOperation, ResolutionPlan, SettlementStore, TradingStore};
+use opinion_app::opinion::ports::MarketStore;
+use opinion_app::opinion::settlement::ports::{ResolutionPlan, SettlementStore};
+use opinion_app::opinion::trading::ports::NewOperation;
 use opinion_core::{EventId, MarketId, RedemptionId, WalletOperationId};
 use opinion_market::{MarketStatus, RedemptionStatus, Resolution, redemption};
 use opinion_store_pg::PgStore;
@@ -46,7 +48,7 @@ pub async fn given_positions(db: &TestDatabase, store: &PgStore, holdings: &[(u1
 
 /// The market resolved as `resolution` at `now`.
 pub async fn resolved(store: &PgStore, resolution: Resolution, now: OffsetDateTime) -> Market {
-    let market = TradingStore::find_market(store, the_market())
+    let market = MarketStore::find_market(store, the_market())
         .await
         .expect("find")
         .expect("market");

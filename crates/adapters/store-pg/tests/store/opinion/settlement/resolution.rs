@@ -3,7 +3,10 @@
 //! with an open trade, or when a position changed under it), and a paid-out position is
 //! never changed by a trading step afterwards.
 
-use opinion_app::ports::{PositionChange, SettlementStore, StoreError, TradingChange, TradingStore};
+use opinion_app::opinion::ports::MarketStore;
+use opinion_app::opinion::settlement::ports::SettlementStore;
+use opinion_app::opinion::trading::ports::{PositionChange, TradeStore, TradingChange};
+use opinion_app::ports::StoreError;
 use opinion_core::{RedemptionId, UserId, WalletOperationId};
 use opinion_market::{Holding, MarketStatus, Outcome, Position, RedemptionStatus, Resolution};
 use opinion_store_pg::PgStore;
@@ -23,7 +26,7 @@ async fn a_resolution_writes_market_rows_payouts_operations_and_events_together(
     assert_eq!(plan.positions[0].external_user_id, "p-1");
     store.resolve_market(&plan).await.expect("resolved");
 
-    let market = TradingStore::find_market(&store, the_market())
+    let market = MarketStore::find_market(&store, the_market())
         .await
         .expect("find")
         .expect("market");
@@ -83,7 +86,7 @@ async fn a_resolution_writes_market_rows_payouts_operations_and_events_together(
 
 /// Nothing of a refused resolution is written.
 async fn assert_nothing_written(db: &TestDatabase, store: &PgStore) {
-    let market = TradingStore::find_market(store, the_market())
+    let market = MarketStore::find_market(store, the_market())
         .await
         .expect("find")
         .expect("market");

@@ -5,7 +5,8 @@ use diesel::sql_types::BigInt;
 use diesel::{QueryableByName, sql_query};
 use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl};
 use opinion_app::model::NewEvent;
-use opinion_app::ports::{MarketVisibilityStore, OperatorReadStore};
+use opinion_app::opinion::ports::MarketStore;
+use opinion_app::opinion::reads::ports::OperatorReadStore;
 use opinion_core::{EventId, MarketId};
 use opinion_webhook::EventType;
 use serde_json::{Map, Value};
@@ -67,8 +68,7 @@ async fn hiding_writes_one_event_and_repeating_it_writes_none() {
     assert!(!again.changed && again.market.hidden);
     assert_eq!(events(db.url(), 1).await, 1);
 
-    let theirs = store
-        .find_market(operator_id(2), id)
+    let theirs = OperatorReadStore::find_market(&store, operator_id(2), id)
         .await
         .expect("find")
         .expect("shared");

@@ -5,10 +5,13 @@
 use std::collections::BTreeMap;
 
 use opinion_app::model::{Launch, Market, NewEvent, Trade, User, WalletOperationRecord};
-use opinion_app::ports::{
-    NewOperation, NewTrade, OperationUpdate, PoolChange, PositionChange, SettlementStore, StoreError, TradeUpdate,
-    TradingChange, TradingStore,
+use opinion_app::opinion::ports::MarketStore;
+use opinion_app::opinion::settlement::ports::SettlementStore;
+use opinion_app::opinion::trading::ports::{
+    NewOperation, NewTrade, OperationUpdate, PoolChange, PositionChange, TradeStore, TradeUpdate, TradingChange,
 };
+use opinion_app::players::ports::PlayerStore;
+use opinion_app::ports::StoreError;
 use opinion_core::{EventId, LaunchId, MarketId, PlayerSessionId, TradeId, UserId, WalletOperationId};
 use opinion_market::{
     FeeRate, Liquidity, MarketStatus, OrderKind, Outcome, Pool, Position, PricePpm, Side, TradeStatus,

@@ -1,0 +1,3 @@
+//! Players, their launches and their sessions.
+
+mod store;

@@ -1,0 +1,59 @@
+//! The webhook events of resolution, payouts and manual review, with the `data` fields
+//! the event catalog documents.
+
+use opinion_webhook::EventType;
+use serde_json::json;
+use time::OffsetDateTime;
+
+use crate::model::rfc3339;
+use crate::model::{Market, NewEvent, WalletOperationRecord};
+use crate::opinion::settlement::ports::MarketOperator;
+use crate::opinion::trading::Trading;
+
+impl Trading {
+    /// `market.resolved`, for one operator that traded the market.
+    pub(crate) fn market_resolved(&self, operator: &MarketOperator, market: &Market, at: OffsetDateTime) -> NewEvent {
+        let winning = market.status.resolution().map(|r| r.as_str());
+        let data = json!({
+            "marketId": market.id,
+            "winningOutcome": winning,
+            "resolvedAt": rfc3339(at),
+        });
+        self.event(operator.operator_id, EventType::MarketResolved, data, at)
+    }
+
+    /// `redemption.paid`, from the redemption's wallet operation (which carries every field).
+    pub(crate) fn redemption_paid(&self, operation: &WalletOperationRecord, at: OffsetDateTime) -> NewEvent {
+        let data = json!({
+            "redemptionId": operation.redemption_id,
+            "marketId": operation.market_id,
+            "externalUserId": operation.external_user_id,
+            "amount": operation.amount.to_string(),
+            "currency": operation.currency.as_str(),
+            "paidAt": rfc3339(at),
+        });
+        self.event(operation.operator_id, EventType::RedemptionPaid, data, at)
+    }
+
+    /// `wallet_operation.manual_review_resolved`.
+    /// `resolution` is `applied` or `not_applied`: what staff found in the wallet's log.
+    pub(crate) fn manual_review_resolved(
+        &self,
+        operation: &WalletOperationRecord,
+        resolution: &str,
+        at: OffsetDateTime,
+    ) -> NewEvent {
+        let data = json!({
+            "walletOperationId": operation.id,
+            "flow": operation.flow.as_str(),
+            "resolution": resolution,
+            "resolvedAt": rfc3339(at),
+        });
+        self.event(
+            operation.operator_id,
+            EventType::WalletOperationManualReviewResolved,
+            data,
+            at,
+        )
+    }
+}

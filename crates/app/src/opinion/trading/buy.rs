@@ -1,0 +1,67 @@
+//! Buying shares: the wallet is debited first, then the buy is placed at the pool (see
+//! `opinion_market::placement`). The trade and its `sent` debit are stored before the
+//! call; a repeated client order id returns the first trade; at most one open trade per
+//! player and market means two racing orders can never both reach the wallet.
+
+use opinion_market::{Side, TradeStatus};
+use opinion_wallet::OperationState;
+
+use crate::access::operator_currency;
+use crate::error::AppError;
+use crate::model::Trade;
+use crate::opinion::trading::opening::trade_mutation;
+use crate::opinion::trading::ports::{NewTrade, TradingChange};
+use crate::opinion::trading::{OrderRequest, Trading, order};
+use crate::players::PlayerPrincipal;
+
+impl Trading {
+    /// Buys for the player; the answer is the trade as it ended (executed, failed, or in
+    /// manual review when the wallet's answer was ambiguous).
+    #[tracing::instrument(skip_all, fields(operator_id = %player.operator_id, user_id = %player.user.id, client_order_id))]
+    pub async fn buy(
+        &self,
+        player: &PlayerPrincipal,
+        request: &OrderRequest,
+        client_order_id: &str,
+    ) -> Result<Trade, AppError> {
+        order::check_client_order_id(client_order_id)?;
+        if request.side != Side::Buy {
+            return Err(AppError::invalid("side", "must be `buy` for a buy"));
+        }
+        if let Some(first) = self.replayed_order(player, request, client_order_id).await? {
+            return Ok(first);
+        }
+        let target = self.wallet_target(player.operator_id).await?;
+        let market = self.tradable_market(player, request).await?;
+        let quote = order::price(&market, request)?;
+        let currency = operator_currency(self.ports.operators.as_ref(), player.operator_id).await?;
+        let now = self.ports.clock.now();
+        let trade = self.pending_trade(player, request, client_order_id, &quote, currency, now);
+        let (mutation, subject) = trade_mutation(&trade)?;
+        let operation = self.new_operation(subject, &mutation, OperationState::Sent, now);
+        let change = TradingChange {
+            new_trade: Some(NewTrade {
+                trade: trade.clone(),
+                position_before: None,
+            }),
+            new_operations: vec![operation.clone()],
+            ..TradingChange::default()
+        };
+        if let Some(first) = self.open_trade(player, request, &change).await? {
+            return Ok(first);
+        }
+        let (classification, update) = self.call_wallet(&target, &mutation, &operation.record).await?;
+        self.settle_buy(trade, update, &classification, TradeStatus::Pending)
+            .await
+    }
+}
+
+/// How an order was sized, for comparing a repeated client order id with the first.
+pub(crate) fn same_order(trade: &Trade, request: &OrderRequest) -> bool {
+    trade.market_id == request.market_id
+        && trade.side == request.side
+        && trade.outcome == request.outcome
+        && trade.order_kind == request.kind
+        && trade.order_value == request.value
+        && trade.order_limit == request.limit
+}

@@ -1,0 +1,76 @@
+//! The webhook events of the trading write path, built with the `data` fields the event
+//! catalog (`opinion-webhook`'s `event_type.rs`) documents: camelCase, ids prefixed,
+//! amounts as integer strings, times RFC 3339 UTC.
+
+use opinion_core::{EventId, OperatorId};
+use opinion_webhook::EventType;
+use serde_json::{Value, json};
+use time::OffsetDateTime;
+
+use crate::model::{NewEvent, Trade, WalletOperationRecord, rfc3339};
+use crate::opinion::trading::Trading;
+
+impl Trading {
+    pub(crate) fn event(
+        &self,
+        operator_id: OperatorId,
+        event_type: EventType,
+        data: Value,
+        at: OffsetDateTime,
+    ) -> NewEvent {
+        NewEvent::new(
+            EventId::from_ulid(self.ports.random.ulid()),
+            operator_id,
+            event_type,
+            data,
+            at,
+        )
+    }
+
+    /// `trade.executed`.
+    pub(crate) fn trade_executed(&self, trade: &Trade, at: OffsetDateTime) -> NewEvent {
+        let data = json!({
+            "tradeId": trade.id,
+            "marketId": trade.market_id,
+            "externalUserId": trade.external_user_id,
+            "side": trade.side.as_str(),
+            "outcome": trade.outcome.as_str(),
+            "shares": trade.shares.to_string(),
+            "amount": trade.amount.to_string(),
+            "currency": trade.currency.as_str(),
+            "executedAt": rfc3339(at),
+        });
+        self.event(trade.operator_id, EventType::TradeExecuted, data, at)
+    }
+
+    /// `trade.failed`.
+    pub(crate) fn trade_failed(&self, trade: &Trade, reason: &str, at: OffsetDateTime) -> NewEvent {
+        let data = json!({
+            "tradeId": trade.id,
+            "marketId": trade.market_id,
+            "externalUserId": trade.external_user_id,
+            "side": trade.side.as_str(),
+            "reason": reason,
+            "failedAt": rfc3339(at),
+        });
+        self.event(trade.operator_id, EventType::TradeFailed, data, at)
+    }
+
+    /// `wallet_operation.manual_review_required`.
+    pub(crate) fn manual_review_required(&self, operation: &WalletOperationRecord, at: OffsetDateTime) -> NewEvent {
+        let data = json!({
+            "walletOperationId": operation.id,
+            "flow": operation.flow.as_str(),
+            "externalUserId": operation.external_user_id,
+            "amount": operation.amount.to_string(),
+            "currency": operation.currency.as_str(),
+            "reason": operation.detail.clone().unwrap_or_default(),
+        });
+        self.event(
+            operation.operator_id,
+            EventType::WalletOperationManualReviewRequired,
+            data,
+            at,
+        )
+    }
+}

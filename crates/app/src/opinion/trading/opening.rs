@@ -1,0 +1,185 @@
+//! What every order goes through before its wallet call: the replay of a repeated client
+//! order id, the operator's wallet target, the pending trade and its wallet mutation, and
+//! the insertion of the trade with its operation, which the database refuses when the
+//! player already has an open trade on the market.
+
+use std::time::Duration;
+
+use opinion_core::{OperatorId, TradeId};
+use opinion_market::{Quote, Side, TradeStatus};
+use opinion_wallet::{Amount, Currency, FlowMetadata, ShareCount, TradeMetadata, WalletMutation};
+use time::OffsetDateTime;
+
+use crate::error::AppError;
+use crate::model::Trade;
+use crate::opinion::trading::buy::same_order;
+use crate::opinion::trading::ports::TradingChange;
+use crate::opinion::trading::wallet_call::OperationSubject;
+use crate::opinion::trading::{OrderRequest, Trading};
+use crate::players::PlayerPrincipal;
+use crate::ports::StoreError;
+use crate::wallet::ports::WalletAdapterTarget;
+
+/// How often a repeated order looks again at a first order still in flight.
+const REPLAY_POLL: Duration = Duration::from_millis(50);
+
+/// How long past the wallet's timeout a repeated order waits for the first one's end.
+const REPLAY_GRACE: Duration = Duration::from_secs(2);
+
+impl Trading {
+    /// The first trade of a repeated client order id, once it has ended (or as it is when
+    /// it went to manual review); `None` for a new id. A different order under the same id
+    /// is refused.
+    pub(crate) async fn replayed_order(
+        &self,
+        player: &PlayerPrincipal,
+        request: &OrderRequest,
+        client_order_id: &str,
+    ) -> Result<Option<Trade>, AppError> {
+        let Some(first) = self
+            .ports
+            .trades
+            .find_trade_by_client_order(player.operator_id, player.user.id, client_order_id)
+            .await?
+        else {
+            return Ok(None);
+        };
+        if !same_order(&first.trade, request) {
+            return Err(AppError::Conflict {
+                code: "client_order_id_reused",
+                detail: format!("client order id `{client_order_id}` was already used for another order"),
+            });
+        }
+        tracing::info!(trade_id = %first.trade.id, "repeated client order id: returning the first trade");
+        self.settled(player.operator_id, first.trade).await.map(Some)
+    }
+
+    /// `trade` once it is no longer pending, waiting at most the wallet's timeout and a
+    /// grace period (then as it is).
+    async fn settled(&self, operator: OperatorId, trade: Trade) -> Result<Trade, AppError> {
+        let timeout = self
+            .ports
+            .wallet_adapters
+            .find_wallet_target(operator)
+            .await?
+            .map_or(Duration::from_secs(10), |target| target.timeout);
+        let deadline = tokio::time::Instant::now() + timeout + REPLAY_GRACE;
+        let mut current = trade;
+        while current.status == opinion_market::TradeStatus::Pending && tokio::time::Instant::now() < deadline {
+            tokio::time::sleep(REPLAY_POLL).await;
+            current = self
+                .ports
+                .trades
+                .find_trade(operator, current.id)
+                .await?
+                .map(|open| open.trade)
+                .ok_or(AppError::NotFound("trade"))?;
+        }
+        Ok(current)
+    }
+
+    /// The operator's wallet adapter, or a refusal saying it must be configured first.
+    pub(crate) async fn wallet_target(&self, operator: OperatorId) -> Result<WalletAdapterTarget, AppError> {
+        self.ports
+            .wallet_adapters
+            .find_wallet_target(operator)
+            .await?
+            .ok_or_else(|| AppError::Conflict {
+                code: "wallet_adapter_not_configured",
+                detail: "the operator has not configured its wallet adapter (PUT /api/operator/wallet-adapter)".into(),
+            })
+    }
+
+    /// Stores a new trade with its first operation. `Some(first)` when a concurrent
+    /// request with the same client order id won the race.
+    pub(crate) async fn open_trade(
+        &self,
+        player: &PlayerPrincipal,
+        request: &OrderRequest,
+        change: &TradingChange,
+    ) -> Result<Option<Trade>, AppError> {
+        match self.ports.trades.apply(player.operator_id, change).await {
+            Ok(()) => Ok(None),
+            Err(StoreError::Duplicate("client_order")) => {
+                let client_order_id = change
+                    .new_trade
+                    .as_ref()
+                    .map(|new| new.trade.client_order_id.clone())
+                    .unwrap_or_default();
+                self.replayed_order(player, request, &client_order_id).await
+            }
+            Err(StoreError::Duplicate("open_trade")) => Err(AppError::Conflict {
+                code: "trade_in_progress",
+                detail: "another order of this player on this market is still in progress".into(),
+            }),
+            Err(other) => Err(other.into()),
+        }
+    }
+}
+
+impl Trading {
+    /// The `pending` trade of `request` priced as `quote`.
+    pub(crate) fn pending_trade(
+        &self,
+        player: &PlayerPrincipal,
+        request: &OrderRequest,
+        client_order_id: &str,
+        quote: &Quote,
+        currency: Currency,
+        now: OffsetDateTime,
+    ) -> Trade {
+        Trade {
+            id: TradeId::from_ulid(self.ports.random.ulid()),
+            operator_id: player.operator_id,
+            user_id: player.user.id,
+            external_user_id: player.user.external_user_id.clone(),
+            market_id: request.market_id,
+            client_order_id: client_order_id.to_owned(),
+            side: request.side,
+            outcome: request.outcome,
+            order_kind: request.kind,
+            order_value: request.value,
+            order_limit: request.limit,
+            shares: quote.shares,
+            amount: quote.amount,
+            fee: quote.fee,
+            currency,
+            price_before: quote.price_before,
+            price_after: quote.price_after,
+            status: TradeStatus::Pending,
+            failure_reason: None,
+            created_at: now,
+            settled_at: None,
+        }
+    }
+}
+
+/// The wallet mutation of a trade (a buy's debit, a sale's credit) and what its
+/// operation is about. A sale that would pay nothing is refused: nothing can be credited.
+pub(crate) fn trade_mutation(trade: &Trade) -> Result<(WalletMutation, OperationSubject), AppError> {
+    let metadata = TradeMetadata {
+        market_id: trade.market_id,
+        trade_id: trade.id,
+        outcome: trade.outcome,
+        shares: ShareCount::new(trade.shares).map_err(|e| AppError::Internal(e.to_string()))?,
+    };
+    let metadata = match trade.side {
+        Side::Buy => FlowMetadata::Buy(metadata),
+        Side::Sell => FlowMetadata::Sell(metadata),
+    };
+    let amount = Amount::new(trade.amount).map_err(|_| AppError::Conflict {
+        code: "nothing_to_credit",
+        detail: "the sale would pay nothing after the fee; sell more shares".into(),
+    })?;
+    let subject = OperationSubject {
+        operator_id: trade.operator_id,
+        user_id: trade.user_id,
+        market_id: trade.market_id,
+        trade_id: Some(trade.id),
+        redemption_id: None,
+    };
+    Ok((
+        WalletMutation::new(&trade.external_user_id, amount, trade.currency, metadata),
+        subject,
+    ))
+}

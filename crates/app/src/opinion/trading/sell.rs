@@ -1,0 +1,94 @@
+//! Selling shares: the sale is taken from the pool and the position at once (the player
+//! really holds the shares, so no price moves on shares nobody has), stored with its
+//! `sent` credit, and then credited; a credit definitely not applied unwinds the sale.
+
+use opinion_market::{Side, TradeStatus};
+use opinion_wallet::OperationState;
+
+use crate::access::operator_currency;
+use crate::error::AppError;
+use crate::model::Trade;
+use crate::opinion::trading::opening::trade_mutation;
+use crate::opinion::trading::ports::{NewTrade, PoolChange, TradingChange};
+use crate::opinion::trading::settle_buy::position_change;
+use crate::opinion::trading::{OrderRequest, Trading, order};
+use crate::players::PlayerPrincipal;
+
+/// How often opening a sale is tried again when the pool changed under it.
+const OPENING_ATTEMPTS: usize = 16;
+
+impl Trading {
+    /// Sells for the player; the answer is the trade as it ended (executed, failed, or in
+    /// manual review when the wallet's answer was ambiguous).
+    #[tracing::instrument(skip_all, fields(operator_id = %player.operator_id, user_id = %player.user.id))]
+    pub async fn sell(
+        &self,
+        player: &PlayerPrincipal,
+        request: &OrderRequest,
+        client_order_id: &str,
+    ) -> Result<Trade, AppError> {
+        order::check_client_order_id(client_order_id)?;
+        order::check_shape(request)?;
+        if request.side != Side::Sell {
+            return Err(AppError::invalid("side", "must be `sell` for a sale"));
+        }
+        if let Some(first) = self.replayed_order(player, request, client_order_id).await? {
+            return Ok(first);
+        }
+        let target = self.wallet_target(player.operator_id).await?;
+        let currency = operator_currency(self.ports.operators.as_ref(), player.operator_id).await?;
+        for _ in 0..OPENING_ATTEMPTS {
+            let market = self.tradable_market(player, request).await?;
+            let before = self
+                .ports
+                .trades
+                .find_position(player.operator_id, player.user.id, request.market_id)
+                .await?
+                .map(|record| record.position);
+            let held = before.unwrap_or_default();
+            held.check_sale(request.outcome, request.value).map_err(insufficient)?;
+            let quote = order::price(&market, request)?;
+            let after = held.apply(&quote).map_err(insufficient)?;
+            let now = self.ports.clock.now();
+            let trade = self.pending_trade(player, request, client_order_id, &quote, currency, now);
+            let (mutation, subject) = trade_mutation(&trade)?;
+            let operation = self.new_operation(subject, &mutation, OperationState::Sent, now);
+            let change = TradingChange {
+                new_trade: Some(NewTrade {
+                    trade: trade.clone(),
+                    position_before: before,
+                }),
+                new_operations: vec![operation.clone()],
+                pool: Some(PoolChange {
+                    market_id: trade.market_id,
+                    before: market.pool,
+                    after: quote.pool_after,
+                }),
+                position: Some(position_change(&trade, before, after)),
+                ..TradingChange::default()
+            };
+            match self.open_trade(player, request, &change).await {
+                Ok(Some(first)) => return Ok(first),
+                Ok(None) => {
+                    let (classification, update) = self.call_wallet(&target, &mutation, &operation.record).await?;
+                    return self
+                        .settle_sell(trade, update, &classification, TradeStatus::Pending)
+                        .await;
+                }
+                Err(AppError::Store(crate::ports::StoreError::Conflict(what))) => {
+                    tracing::debug!(what, "opening the sale again: changed concurrently");
+                }
+                Err(other) => return Err(other),
+            }
+        }
+        Err(crate::ports::StoreError::Conflict("pool").into())
+    }
+}
+
+/// A sale of more shares than held, as the player's refusal.
+fn insufficient(error: opinion_market::PositionError) -> AppError {
+    AppError::Conflict {
+        code: "insufficient_shares",
+        detail: error.to_string(),
+    }
+}

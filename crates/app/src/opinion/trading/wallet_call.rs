@@ -1,0 +1,162 @@
+//! Calling the operator's wallet for one operation: the operation is persisted as `sent`
+//! before the call (so a crash can never lose that it may have reached the wallet), the
+//! call is made once, and the answer becomes the operation's next state by the wallet
+//! domain's rules. Nothing here retries or looks anything up (contract rules 3 and 4).
+
+use opinion_core::{MarketId, OperatorId, RedemptionId, TradeId, UserId, WalletOperationId};
+use opinion_wallet::{Classification, OperationState, WalletMutation, WalletOperation};
+use time::OffsetDateTime;
+
+use crate::error::AppError;
+use crate::model::{WalletOperationRecord, WalletOperationStep};
+use crate::opinion::trading::Trading;
+use crate::opinion::trading::ports::{NewOperation, OperationUpdate};
+use crate::wallet::ports::WalletAdapterTarget;
+
+/// What a wallet operation is about.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct OperationSubject {
+    pub operator_id: OperatorId,
+    /// The player.
+    pub user_id: UserId,
+    pub market_id: MarketId,
+    /// The trade, for buys, sells and compensations.
+    pub trade_id: Option<TradeId>,
+    /// The redemption, for redemptions.
+    pub redemption_id: Option<RedemptionId>,
+}
+
+/// What a wallet answer means, in words for the operation's record.
+pub(crate) fn detail_of(classification: &Classification) -> Option<String> {
+    match classification {
+        Classification::Applied { .. } => None,
+        Classification::Rejected { code } => Some(code.as_str().to_owned()),
+        Classification::Ambiguous { why } => Some(why.to_string()),
+        Classification::NotSent => Some("not sent: the wallet could not be reached".to_owned()),
+    }
+}
+
+impl Trading {
+    /// A new operation for `mutation` in `state` (`sent` when the caller sends it at once,
+    /// `prepared` when a worker will), to be stored before anything is sent.
+    pub(crate) fn new_operation(
+        &self,
+        subject: OperationSubject,
+        mutation: &WalletMutation,
+        state: OperationState,
+        now: OffsetDateTime,
+    ) -> NewOperation {
+        let sent = state == OperationState::Sent;
+        let record = WalletOperationRecord {
+            id: WalletOperationId::from_ulid(self.ports.random.ulid()),
+            operator_id: subject.operator_id,
+            user_id: subject.user_id,
+            external_user_id: mutation.external_user_id().to_owned(),
+            flow: mutation.flow(),
+            reason: mutation.reason(),
+            idempotency_key: mutation.idempotency_key(),
+            amount: mutation.amount().minor_units(),
+            currency: mutation.currency(),
+            metadata: mutation.metadata_map(),
+            market_id: subject.market_id,
+            trade_id: subject.trade_id,
+            redemption_id: subject.redemption_id,
+            state,
+            attempts: u32::from(sent),
+            http_status: None,
+            detail: None,
+            remote_reference: None,
+            balance_after: None,
+            created_at: now,
+            sent_at: sent.then_some(now),
+            answered_at: None,
+            resolved_at: None,
+        };
+        NewOperation {
+            record,
+            fingerprint: mutation.fingerprint(),
+            next_attempt_at: (!sent).then_some(now),
+        }
+    }
+
+    /// Sends a stored `sent` operation's mutation once and returns what the answer means
+    /// and the operation's update (to be stored with the business change it causes).
+    #[tracing::instrument(skip_all, fields(
+        operator_id = %record.operator_id,
+        wallet_operation_id = %record.id,
+        idempotency_key = %record.idempotency_key,
+        flow = %record.flow,
+    ))]
+    pub(crate) async fn call_wallet(
+        &self,
+        target: &WalletAdapterTarget,
+        mutation: &WalletMutation,
+        record: &WalletOperationRecord,
+    ) -> Result<(Classification, OperationUpdate), AppError> {
+        let outcome = self.ports.wallet.mutate(target, mutation).await;
+        let now = self.ports.clock.now();
+        let sent = WalletOperation::restore(
+            record.flow,
+            record.idempotency_key.clone(),
+            OperationState::Sent,
+            record.attempts,
+        );
+        let answered = sent
+            .record_answer(&outcome.classification)
+            .map_err(|e| AppError::Internal(e.to_string()))?;
+        let mut next = record.clone();
+        next.state = answered.state();
+        next.http_status = outcome.http_status;
+        next.detail = detail_of(&outcome.classification);
+        next.answered_at = Some(now);
+        if let Classification::Applied {
+            remote_reference,
+            balance,
+        } = &outcome.classification
+        {
+            next.remote_reference = Some(remote_reference.as_str().to_owned());
+            next.balance_after = Some(*balance);
+        }
+        tracing::info!(
+            state = %next.state,
+            http_status = ?outcome.http_status,
+            elapsed_ms = outcome.elapsed.as_millis() as u64,
+            detail = ?next.detail,
+            "wallet answered"
+        );
+        let update = operation_update(record.state, next, now);
+        Ok((outcome.classification, update))
+    }
+}
+
+/// The wallet domain's operation a stored record is in, to decide its next state.
+pub(crate) fn restored(record: &WalletOperationRecord) -> WalletOperation {
+    WalletOperation::restore(
+        record.flow,
+        record.idempotency_key.clone(),
+        record.state,
+        record.attempts,
+    )
+}
+
+/// The update moving an operation from `expected` to `next.state`, logging the step.
+pub(crate) fn operation_update(
+    expected: OperationState,
+    next: WalletOperationRecord,
+    now: OffsetDateTime,
+) -> OperationUpdate {
+    let step = WalletOperationStep {
+        state: next.state,
+        http_status: next.http_status,
+        detail: next.detail.clone(),
+        at: now,
+    };
+    OperationUpdate {
+        id: next.id,
+        expected,
+        next_attempt_at: None,
+        resolution: None,
+        record: next,
+        step,
+    }
+}

@@ -1,0 +1,198 @@
+//! Launch and player session rules over mocked ports: the player and its launch are
+//! stored with `user.launched` in one step, the token opens one session once, a session
+//! token authenticates only while its row is live, and bad input stores nothing.
+
+use opinion_access::Grant;
+use opinion_core::{LaunchId, PlayerSessionId};
+use opinion_webhook::EventType;
+use time::Duration;
+
+use crate::access::AuthFailure;
+use crate::error::AppError;
+use crate::model::PlayerSession;
+use crate::players::LaunchRequest;
+use crate::test_support::trading::*;
+use crate::test_support::{NOW, OPERATOR, api_key_caller};
+
+fn request(external_user_id: &str) -> LaunchRequest {
+    LaunchRequest {
+        external_user_id: external_user_id.into(),
+        display_name: Some("Ana".into()),
+        language: Some("pt-BR".into()),
+        return_url: Some("https://casino.example/lobby".into()),
+        product: None,
+    }
+}
+
+#[tokio::test]
+async fn a_launch_stores_the_player_its_launch_and_the_event_together_and_its_token_opens_a_session() {
+    let mut mocks = TradingMocks::new();
+    mocks
+        .players
+        .expect_record_launch()
+        .times(1)
+        .withf(|user, launch, event| {
+            user.external_user_id == "player-7"
+                && launch.user_id == user.id
+                && launch.expires_at == NOW + Duration::minutes(5)
+                && event.event_type == EventType::UserLaunched
+                && event.data.get("externalUserId").and_then(|v| v.as_str()) == Some("player-7")
+        })
+        .returning(|user, _, _| Ok(user.clone()));
+    mocks
+        .players
+        .expect_open_player_session()
+        .times(1)
+        .returning(|operator, launch, id, at, expires_at| {
+            let session = PlayerSession {
+                id,
+                operator_id: operator,
+                user_id: player().user.id,
+                launch_id: launch,
+                created_at: at,
+                expires_at,
+            };
+            Ok(Some((session, player().user)))
+        });
+    let players = mocks.build_players();
+    let launched = players
+        .launch(&api_key_caller(Grant::All), request("player-7"))
+        .await
+        .expect("launched");
+    assert!(launched.launch_url.starts_with("https://opinion.example/play#launch="));
+    assert!(launched.launch_url.ends_with(&launched.launch_token));
+    let opened = players
+        .open_player_session(&launched.launch_token)
+        .await
+        .expect("session");
+    assert_eq!(opened.session.expires_at, NOW + Duration::hours(8));
+    assert_eq!(opened.session.operator_id, OPERATOR);
+}
+
+#[tokio::test]
+async fn bad_launches_store_nothing() {
+    let cases: Vec<(LaunchRequest, &str)> = vec![
+        (request(""), "externalUserId"),
+        (request(" padded "), "externalUserId"),
+        (
+            LaunchRequest {
+                language: Some("english".into()),
+                ..request("p")
+            },
+            "language",
+        ),
+        (
+            LaunchRequest {
+                return_url: Some("javascript:alert(1)".into()),
+                ..request("p")
+            },
+            "returnUrl",
+        ),
+        (
+            LaunchRequest {
+                display_name: Some(" ".into()),
+                ..request("p")
+            },
+            "displayName",
+        ),
+        (
+            LaunchRequest {
+                product: Some("poker".into()),
+                ..request("p")
+            },
+            "product",
+        ),
+    ];
+    for (bad, expected) in cases {
+        let mut mocks = TradingMocks::new();
+        mocks.players.expect_record_launch().never();
+        let error = mocks
+            .build_players()
+            .launch(&api_key_caller(Grant::All), bad)
+            .await
+            .expect_err("refused");
+        assert!(
+            matches!(error, AppError::Invalid { field, .. } if field == expected),
+            "{error:?}"
+        );
+    }
+    let mut mocks = TradingMocks::new();
+    mocks.players.expect_record_launch().never();
+    let flight = LaunchRequest {
+        product: Some("flight".into()),
+        ..request("p")
+    };
+    let error = mocks
+        .build_players()
+        .launch(&api_key_caller(Grant::All), flight)
+        .await
+        .expect_err("refused");
+    assert!(matches!(
+        error,
+        AppError::Conflict {
+            code: "product_not_enabled",
+            ..
+        }
+    ));
+}
+
+#[tokio::test]
+async fn a_used_or_forged_launch_token_opens_nothing() {
+    let mut mocks = TradingMocks::new();
+    mocks
+        .players
+        .expect_open_player_session()
+        .returning(|_, _, _, _, _| Ok(None));
+    let players = mocks.build_players();
+    let token = players
+        .settings
+        .tokens
+        .launch_token(OPERATOR, LaunchId::from_u128(1), NOW, NOW + Duration::minutes(5))
+        .expect("token");
+    assert!(matches!(
+        players.open_player_session(&token).await,
+        Err(AppError::Unauthenticated(AuthFailure::LaunchUsedOrExpired))
+    ));
+    assert!(matches!(
+        players.open_player_session("forged").await,
+        Err(AppError::Unauthenticated(AuthFailure::InvalidLaunch))
+    ));
+}
+
+#[tokio::test]
+async fn a_session_token_works_only_while_its_session_is_live() {
+    for (expires_at, live) in [(NOW + Duration::minutes(1), true), (NOW, false)] {
+        let mut mocks = TradingMocks::new();
+        mocks
+            .players
+            .expect_find_player_session()
+            .returning(move |operator, id| {
+                let session = PlayerSession {
+                    id,
+                    operator_id: operator,
+                    user_id: player().user.id,
+                    launch_id: LaunchId::from_u128(1),
+                    created_at: NOW - Duration::hours(1),
+                    expires_at,
+                };
+                Ok(Some((session, player().user)))
+            });
+        let players = mocks.build_players();
+        let token = players
+            .settings
+            .tokens
+            .session_token(OPERATOR, PlayerSessionId::from_u128(5), NOW, expires_at)
+            .expect("token");
+        let authenticated = players.authenticate_player(&token).await;
+        assert_eq!(authenticated.is_ok(), live, "{authenticated:?}");
+        let launch = players
+            .settings
+            .tokens
+            .launch_token(OPERATOR, LaunchId::from_u128(1), NOW, expires_at)
+            .expect("token");
+        assert!(
+            players.authenticate_player(&launch).await.is_err(),
+            "a launch token is no session"
+        );
+    }
+}

@@ -1,0 +1,84 @@
+//! Player sessions: a launch token is exchanged once for a session, and a session token
+//! authenticates the hosted app's calls.
+
+use opinion_core::{OperatorId, PlayerSessionId};
+use time::OffsetDateTime;
+
+use crate::access::AuthFailure;
+use crate::error::AppError;
+use crate::model::{PlayerSession, User};
+use crate::players::Players;
+
+/// The authenticated player of a hosted-app request.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PlayerPrincipal {
+    /// The player's operator: every read and write is confined to it.
+    pub operator_id: OperatorId,
+    /// The player.
+    pub user: User,
+    pub session_id: PlayerSessionId,
+}
+
+/// A session opened from a launch token.
+#[derive(Debug, Clone)]
+pub struct OpenedSession {
+    /// The session token, for `Authorization: Bearer`.
+    pub token: String,
+    pub session: PlayerSession,
+    /// The player.
+    pub user: User,
+}
+
+impl Players {
+    /// Exchanges a launch token, once and before it expires, for a player session.
+    #[tracing::instrument(skip_all)]
+    pub async fn open_player_session(&self, launch_token: &str) -> Result<OpenedSession, AppError> {
+        let (operator_id, launch_id) = self
+            .settings
+            .tokens
+            .verify_launch(launch_token)
+            .ok_or(AppError::Unauthenticated(AuthFailure::InvalidLaunch))?;
+        let now = self.ports.clock.now();
+        let id = PlayerSessionId::from_ulid(self.ports.random.ulid());
+        let expires_at = now + self.settings.player_session_ttl;
+        let (session, user) = self
+            .ports
+            .store
+            .open_player_session(operator_id, launch_id, id, now, expires_at)
+            .await?
+            .ok_or(AppError::Unauthenticated(AuthFailure::LaunchUsedOrExpired))?;
+        let token = self
+            .settings
+            .tokens
+            .session_token(operator_id, session.id, now, session.expires_at)?;
+        tracing::info!(operator_id = %operator_id, user_id = %user.id, "player session opened");
+        Ok(OpenedSession { token, session, user })
+    }
+
+    /// The player a session token authenticates, if the session is live.
+    pub async fn authenticate_player(&self, token: &str) -> Result<PlayerPrincipal, AppError> {
+        let (operator_id, session_id) = self
+            .settings
+            .tokens
+            .verify_session(token)
+            .ok_or(AppError::Unauthenticated(AuthFailure::InvalidSession))?;
+        let (session, user) = self
+            .ports
+            .store
+            .find_player_session(operator_id, session_id)
+            .await?
+            .ok_or(AppError::Unauthenticated(AuthFailure::InvalidSession))?;
+        if !is_live(&session, self.ports.clock.now()) {
+            return Err(AppError::Unauthenticated(AuthFailure::SessionEnded));
+        }
+        Ok(PlayerPrincipal {
+            operator_id,
+            user,
+            session_id,
+        })
+    }
+}
+
+fn is_live(session: &PlayerSession, now: OffsetDateTime) -> bool {
+    now < session.expires_at
+}

@@ -1,0 +1,19 @@
+//! The operator's wallet adapter: its configuration (base URL, time-out, signing
+//! secret) and the full-contract test of the adapter. The wallet calls of a business
+//! flow stay with the flow that owns the operation (`opinion::trading`).
+
+pub mod ports;
+
+mod adapters;
+#[cfg(test)]
+mod adapters_tests;
+mod contract_test;
+
+pub use adapters::{
+    SavedWalletAdapter, WalletAdapterChange, WalletAdapterPorts, WalletAdapterSettings, WalletAdapterView,
+    WalletAdapters,
+};
+pub use contract_test::{
+    CheckResult, DEFAULT_TEST_AMOUNT, DEFAULT_TEST_USER, Exchange, Verdict, WalletAdapterTest, WalletTestPorts,
+    WalletTestReport, WalletTestRequest,
+};

@@ -1,0 +1,246 @@
+//! Registering and changing endpoints.
+
+use opinion_access::Grant;
+use opinion_webhook::{DisableReason, EventType, ROTATION_OVERLAP_SECS};
+use time::Duration;
+
+use super::test_fixtures::*;
+use crate::error::AppError;
+use crate::test_support::api_key_caller;
+use crate::webhooks::transport::DestinationRefused;
+use crate::webhooks::{NewWebhookEndpoint, WebhookEndpointChange};
+
+fn request(url: &str, types: &[&str]) -> NewWebhookEndpoint {
+    NewWebhookEndpoint {
+        url: url.into(),
+        event_types: types.iter().map(|t| t.to_string()).collect(),
+        ..NewWebhookEndpoint::default()
+    }
+}
+
+#[tokio::test]
+async fn creation_stores_the_endpoint_and_shows_its_secret() {
+    let mut mocks = WebhookMocks::default();
+    mocks
+        .transport
+        .expect_check_destination()
+        .times(1)
+        .returning(|_| Ok(()));
+    mocks
+        .store
+        .expect_insert_endpoint()
+        .times(1)
+        .withf(|e| {
+            e.operator_id == OPERATOR
+                && e.enabled
+                && e.secrets == EndpointSecrets::new(generated_secret())
+                && e.subscription.types().collect::<Vec<_>>() == [EventType::TradeExecuted, EventType::MarketResolved]
+        })
+        .returning(|_| Ok(()));
+    let created = mocks
+        .build(true)
+        .create_endpoint(
+            &api_key_caller(Grant::All),
+            request("https://hooks.example.com/x", &["market.resolved", "trade.executed"]),
+        )
+        .await
+        .expect("created");
+    assert_eq!(created.secret.map(|s| s.reveal()), Some(generated_secret().reveal()));
+}
+
+#[tokio::test]
+async fn bad_input_is_refused_by_field_without_writing() {
+    let cases: Vec<(NewWebhookEndpoint, &str)> = vec![
+        (request("http://hooks.example.com/x", &["trade.executed"]), "url"),
+        (request("https://10.0.0.1/x", &["trade.executed"]), "url"),
+        (request("not a url", &["trade.executed"]), "url"),
+        (request("https://hooks.example.com/x", &[]), "eventTypes"),
+        (request("https://hooks.example.com/x", &["trade.*"]), "eventTypes"),
+        (
+            request("https://hooks.example.com/x", &["trade.failed", "trade.failed"]),
+            "eventTypes",
+        ),
+        (
+            NewWebhookEndpoint {
+                description: Some("x".repeat(501)),
+                ..request("https://hooks.example.com/x", &["trade.failed"])
+            },
+            "description",
+        ),
+        (
+            NewWebhookEndpoint {
+                rate_limit_per_minute: Some(0),
+                ..request("https://hooks.example.com/x", &["trade.failed"])
+            },
+            "rateLimitPerMinute",
+        ),
+    ];
+    for (request, field) in cases {
+        let mut mocks = WebhookMocks::default();
+        mocks.transport.expect_check_destination().returning(|_| Ok(()));
+        mocks.store.expect_insert_endpoint().never();
+        let error = mocks
+            .build(true)
+            .create_endpoint(&api_key_caller(Grant::All), request.clone())
+            .await
+            .expect_err("refused");
+        assert!(
+            matches!(error, AppError::Invalid { field: f, .. } if f == field),
+            "{request:?}: {error:?}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn a_name_resolving_to_a_refused_address_is_refused() {
+    let mut mocks = WebhookMocks::default();
+    mocks
+        .transport
+        .expect_check_destination()
+        .returning(|_| Err(DestinationRefused("resolves to a private address".into())));
+    mocks.store.expect_insert_endpoint().never();
+    let error = mocks
+        .build(true)
+        .create_endpoint(
+            &api_key_caller(Grant::All),
+            request("https://internal.example.com/x", &["trade.failed"]),
+        )
+        .await
+        .expect_err("refused");
+    assert!(matches!(error, AppError::Invalid { field: "url", .. }), "{error:?}");
+}
+
+#[tokio::test]
+async fn rotation_keeps_the_old_secret_signing_for_the_overlap() {
+    let mut mocks = WebhookMocks::default();
+    mocks
+        .store
+        .expect_find_endpoint()
+        .returning(|_, _| Ok(Some(endpoint(3))));
+    mocks
+        .store
+        .expect_update_endpoint()
+        .times(1)
+        .withf(|u| {
+            u.endpoint.secrets.current == generated_secret()
+                && u.endpoint.secrets.previous == Some(secret(1))
+                && u.endpoint.secrets.previous_expires_at == Some(NOW + Duration::seconds(ROTATION_OVERLAP_SECS))
+                && u.expected_updated_at == NOW - Duration::days(1)
+                && !u.cancel_pending
+                && u.events.is_empty()
+        })
+        .returning(|_| Ok(true));
+    let change = WebhookEndpointChange {
+        rotate_secret: true,
+        ..WebhookEndpointChange::default()
+    };
+    let rotated = mocks
+        .build(true)
+        .update_endpoint(&api_key_caller(Grant::All), WebhookEndpointId::from_u128(3), change)
+        .await
+        .expect("rotated");
+    assert_eq!(rotated.secret, Some(generated_secret()));
+    assert_eq!(
+        rotated.previous_secret_expires_at,
+        Some(NOW + Duration::seconds(ROTATION_OVERLAP_SECS))
+    );
+}
+
+#[tokio::test]
+async fn disabling_cancels_pending_deliveries_and_emits_the_event() {
+    let mut mocks = WebhookMocks::default();
+    mocks
+        .store
+        .expect_find_endpoint()
+        .returning(|_, _| Ok(Some(endpoint(3))));
+    mocks
+        .store
+        .expect_update_endpoint()
+        .times(1)
+        .withf(|u| {
+            let event = &u.events[0];
+            !u.endpoint.enabled
+                && u.endpoint.disabled_reason == Some(DisableReason::Operator)
+                && u.cancel_pending
+                && u.events.len() == 1
+                && event.event_type == EventType::WebhookEndpointDisabled
+                && event.data["reason"] == "operator"
+                && event.data["webhookEndpointId"] == WebhookEndpointId::from_u128(3).to_string()
+                && event.data["failingSince"].is_null()
+        })
+        .returning(|_| Ok(true));
+    let change = WebhookEndpointChange {
+        enabled: Some(false),
+        ..WebhookEndpointChange::default()
+    };
+    let changed = mocks
+        .build(true)
+        .update_endpoint(&api_key_caller(Grant::All), WebhookEndpointId::from_u128(3), change)
+        .await
+        .expect("disabled");
+    assert_eq!(changed.secret, None);
+}
+
+#[tokio::test]
+async fn enabling_resets_health_and_a_concurrent_change_is_a_conflict() {
+    let mut mocks = WebhookMocks::default();
+    mocks.store.expect_find_endpoint().returning(|_, _| {
+        let mut disabled = endpoint(3);
+        disabled.enabled = false;
+        disabled.disabled_reason = Some(DisableReason::Failing);
+        disabled.failing_since = Some(NOW - Duration::days(6));
+        Ok(Some(disabled))
+    });
+    mocks
+        .store
+        .expect_update_endpoint()
+        .times(1)
+        .withf(|u| {
+            u.endpoint.enabled
+                && u.endpoint.disabled_reason.is_none()
+                && u.endpoint.failing_since.is_none()
+                && u.reset_health
+                && !u.cancel_pending
+        })
+        .returning(|_| Ok(false));
+    let change = WebhookEndpointChange {
+        enabled: Some(true),
+        ..WebhookEndpointChange::default()
+    };
+    let error = mocks
+        .build(true)
+        .update_endpoint(&api_key_caller(Grant::All), WebhookEndpointId::from_u128(3), change)
+        .await
+        .expect_err("conflict");
+    assert!(
+        matches!(
+            error,
+            AppError::Conflict {
+                code: "webhook_endpoint_changed",
+                ..
+            }
+        ),
+        "{error:?}"
+    );
+}
+
+#[tokio::test]
+async fn another_operators_endpoint_is_not_found() {
+    let mut mocks = WebhookMocks::default();
+    mocks
+        .store
+        .expect_find_endpoint()
+        .withf(|op, _| *op == OPERATOR)
+        .returning(|_, _| Ok(None));
+    mocks.store.expect_update_endpoint().never();
+    mocks.store.expect_delete_endpoint().returning(|_, _, _| Ok(false));
+    let webhooks = mocks.build(true);
+    let caller = api_key_caller(Grant::All);
+    let id = WebhookEndpointId::from_u128(99);
+    let update = webhooks
+        .update_endpoint(&caller, id, WebhookEndpointChange::default())
+        .await;
+    assert!(matches!(update, Err(AppError::NotFound("webhook endpoint"))));
+    let delete = webhooks.delete_endpoint(&caller, id).await;
+    assert!(matches!(delete, Err(AppError::NotFound("webhook endpoint"))));
+}

@@ -1,0 +1,128 @@
+//! Replays and the delivery log's filters.
+
+use std::time::Duration as StdDuration;
+
+use opinion_access::Grant;
+use opinion_core::WebhookDeliveryId;
+use opinion_webhook::{AttemptResult, AttemptTrigger, RateLimit};
+use time::Duration;
+
+use super::test_fixtures::*;
+use crate::error::AppError;
+use crate::model::DeliveryFilter;
+use crate::test_support::api_key_caller;
+use crate::webhooks::store::ReplayTarget;
+use crate::webhooks::transport::TransportResponse;
+
+fn replayable(active: bool, rate_limit: Option<RateLimit>) -> ReplayTarget {
+    ReplayTarget {
+        target: target(12),
+        endpoint_active: active,
+        rate_limit,
+    }
+}
+
+#[tokio::test]
+async fn a_replay_is_a_manual_attempt_without_a_claim() {
+    let mut mocks = WebhookMocks::default();
+    mocks
+        .store
+        .expect_find_replay_target()
+        .returning(|_, _| Ok(Some(replayable(true, None))));
+    mocks.transport.expect_send().times(1).returning(|_| TransportResponse {
+        result: AttemptResult::Status(200),
+        retry_after_secs: None,
+        body: None,
+        error: None,
+        elapsed: StdDuration::from_millis(5),
+    });
+    mocks
+        .store
+        .expect_record_attempt()
+        .times(1)
+        .withf(|r| r.lease.is_none() && r.attempt.trigger == AttemptTrigger::Manual)
+        .returning(|_| Ok(()));
+    mocks.store.expect_find_delivery().returning(|_, _| Ok(None));
+    let result = mocks
+        .build(true)
+        .replay_delivery(&api_key_caller(Grant::All), WebhookDeliveryId::from_u128(7))
+        .await;
+    assert!(
+        matches!(result, Err(AppError::NotFound("webhook delivery"))),
+        "{result:?}"
+    );
+}
+
+#[tokio::test]
+async fn a_disabled_endpoint_is_not_replayed_to() {
+    let mut mocks = WebhookMocks::default();
+    mocks
+        .store
+        .expect_find_replay_target()
+        .returning(|_, _| Ok(Some(replayable(false, None))));
+    mocks.transport.expect_send().never();
+    mocks.store.expect_record_attempt().never();
+    let error = mocks
+        .build(true)
+        .replay_delivery(&api_key_caller(Grant::All), WebhookDeliveryId::from_u128(7))
+        .await
+        .expect_err("refused");
+    assert!(
+        matches!(
+            error,
+            AppError::Conflict {
+                code: "webhook_endpoint_disabled",
+                ..
+            }
+        ),
+        "{error:?}"
+    );
+}
+
+#[tokio::test]
+async fn a_replay_waits_for_the_endpoints_rate_limit() {
+    let mut mocks = WebhookMocks::default();
+    let limit = RateLimit::per_minute(2).ok();
+    mocks
+        .store
+        .expect_find_replay_target()
+        .returning(move |_, _| Ok(Some(replayable(true, limit))));
+    mocks
+        .store
+        .expect_reserve_send_slot()
+        .withf(|_, _, now, spacing| *now == NOW && *spacing == 30_000_000)
+        .returning(|_, _, _, _| Ok(Some(NOW + Duration::milliseconds(29_500))));
+    mocks.transport.expect_send().never();
+    let error = mocks
+        .build(true)
+        .replay_delivery(&api_key_caller(Grant::All), WebhookDeliveryId::from_u128(7))
+        .await
+        .expect_err("limited");
+    assert!(
+        matches!(error, AppError::RateLimited { retry_after_secs: 30 }),
+        "{error:?}"
+    );
+}
+
+#[tokio::test]
+async fn a_time_range_must_not_be_empty() {
+    let mut mocks = WebhookMocks::default();
+    mocks.store.expect_list_deliveries().never();
+    let filter = DeliveryFilter {
+        created_from: Some(NOW),
+        created_before: Some(NOW),
+        ..DeliveryFilter::default()
+    };
+    let error = mocks
+        .build(true)
+        .list_deliveries(&api_key_caller(Grant::All), filter, Default::default())
+        .await
+        .expect_err("refused");
+    assert!(matches!(
+        error,
+        AppError::Invalid {
+            field: "createdBefore",
+            ..
+        }
+    ));
+}
