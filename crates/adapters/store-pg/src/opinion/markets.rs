@@ -15,12 +15,11 @@ use crate::db::error::from_diesel;
 use crate::db::ids::uuid_of;
 use crate::db::pool::PgStore;
 use crate::db::schema::markets;
+use crate::opinion::settlement::resolution;
 use crate::opinion::trading::finds::find_operator_market;
+use crate::opinion::trading::market_visibility;
 use crate::opinion::trading::rows::MarketRow;
 use crate::opinion::trading::write_rows::NewMarketRow;
-
-use crate::opinion::settlement::resolution;
-use crate::opinion::trading::market_visibility;
 
 #[async_trait]
 impl MarketStore for PgStore {

@@ -1,3 +1,4 @@
 //! Players, their launches and their sessions.
 
+pub(crate) mod rows;
 mod store;

@@ -15,8 +15,7 @@ use crate::db::error::from_diesel;
 use crate::db::ids::{id_of, uuid_of};
 use crate::db::pool::PgStore;
 use crate::db::schema::{launches, player_sessions, users};
-use crate::opinion::trading::rows::UserRow;
-use crate::opinion::trading::write_rows::{NewLaunchRow, NewUserRow};
+use crate::players::rows::{NewLaunchRow, NewUserRow, UserRow};
 use crate::webhooks::outbox::enqueue_events;
 
 #[async_trait]

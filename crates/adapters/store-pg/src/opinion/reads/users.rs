@@ -13,7 +13,7 @@ use crate::db::error::from_diesel;
 use crate::db::ids::uuid_of;
 use crate::db::schema::users;
 use crate::opinion::reads::page::overfetch;
-use crate::opinion::trading::rows::UserRow;
+use crate::players::rows::UserRow;
 
 /// The id of the operator's player known by `external`, as a scalar subquery: a list
 /// filtered by player then walks its `(operator_id, user_id, id)` index.

@@ -7,9 +7,7 @@
 use std::collections::BTreeMap;
 
 use diesel::prelude::*;
-use opinion_app::model::{
-    Market, OperatorMarket, PositionRecord, Trade, User, WalletOperationRecord, WalletOperationStep,
-};
+use opinion_app::model::{Market, OperatorMarket, PositionRecord, Trade, WalletOperationRecord, WalletOperationStep};
 use opinion_app::ports::StoreError;
 use opinion_core::WalletOperationId;
 use opinion_market::{FeeRate, Holding, Liquidity, MarketStatus, Pool, Position, PricePpm, Resolution};
@@ -19,7 +17,7 @@ use uuid::Uuid;
 
 use crate::db::error::{corrupt, parsed};
 use crate::db::ids::id_of;
-use crate::db::schema::{market_pools, markets, positions, trades, users, wallet_operation_steps, wallet_operations};
+use crate::db::schema::{market_pools, markets, positions, trades, wallet_operation_steps, wallet_operations};
 use crate::opinion::trading::player_external_ids;
 
 /// A stored integer that must fit a narrower type (an HTTP status, a fee, a count).
@@ -146,34 +144,6 @@ impl OperatorMarketRow {
             }
         };
         Ok(OperatorMarket { market, pool, hidden })
-    }
-}
-
-/// A `users` row, read whole.
-#[derive(Debug, Clone, Queryable, Selectable)]
-#[diesel(table_name = users, check_for_backend(diesel::pg::Pg))]
-pub(crate) struct UserRow {
-    operator_id: Uuid,
-    id: Uuid,
-    external_user_id: String,
-    display_name: Option<String>,
-    language: Option<String>,
-    created_at: OffsetDateTime,
-    last_launched_at: OffsetDateTime,
-}
-
-impl UserRow {
-    /// The player this row stores.
-    pub(crate) fn into_record(self) -> User {
-        User {
-            id: id_of(self.id),
-            operator_id: id_of(self.operator_id),
-            external_user_id: self.external_user_id,
-            display_name: self.display_name,
-            language: self.language,
-            created_at: self.created_at,
-            last_launched_at: self.last_launched_at,
-        }
     }
 }
 

@@ -2,7 +2,7 @@
 //! JSON form of a position kept with a sale to unwind it.
 
 use diesel::prelude::*;
-use opinion_app::model::{Launch, Market, Trade, User, WalletOperationRecord, WalletOperationStep};
+use opinion_app::model::{Market, Trade, WalletOperationRecord, WalletOperationStep};
 use opinion_app::opinion::trading::ports::NewOperation;
 use opinion_app::ports::StoreError;
 use opinion_core::OperatorId;
@@ -13,7 +13,7 @@ use uuid::Uuid;
 
 use crate::db::error::corrupt;
 use crate::db::ids::uuid_of;
-use crate::db::schema::{launches, markets, trades, users, wallet_operation_steps, wallet_operations};
+use crate::db::schema::{markets, trades, wallet_operation_steps, wallet_operations};
 
 /// A `markets` row as created.
 #[derive(Debug, Insertable)]
@@ -47,60 +47,6 @@ impl NewMarketRow {
             created_at: market.created_at,
             closed_at: market.closed_at,
             resolved_at: market.resolved_at,
-        }
-    }
-}
-
-/// A `users` row as first inserted at a launch.
-#[derive(Debug, Insertable)]
-#[diesel(table_name = users, check_for_backend(diesel::pg::Pg))]
-pub(crate) struct NewUserRow {
-    operator_id: Uuid,
-    id: Uuid,
-    external_user_id: String,
-    display_name: Option<String>,
-    language: Option<String>,
-    created_at: OffsetDateTime,
-    last_launched_at: OffsetDateTime,
-}
-
-impl NewUserRow {
-    /// The row that stores `user`.
-    pub(crate) fn new(user: &User) -> Self {
-        Self {
-            operator_id: uuid_of(user.operator_id),
-            id: uuid_of(user.id),
-            external_user_id: user.external_user_id.clone(),
-            display_name: user.display_name.clone(),
-            language: user.language.clone(),
-            created_at: user.created_at,
-            last_launched_at: user.last_launched_at,
-        }
-    }
-}
-
-/// A `launches` row as created.
-#[derive(Debug, Insertable)]
-#[diesel(table_name = launches, check_for_backend(diesel::pg::Pg))]
-pub(crate) struct NewLaunchRow {
-    operator_id: Uuid,
-    id: Uuid,
-    user_id: Uuid,
-    return_url: Option<String>,
-    created_at: OffsetDateTime,
-    expires_at: OffsetDateTime,
-}
-
-impl NewLaunchRow {
-    /// The row that stores `launch` for the player `user_id`.
-    pub(crate) fn new(launch: &Launch, user_id: Uuid) -> Self {
-        Self {
-            operator_id: uuid_of(launch.operator_id),
-            id: uuid_of(launch.id),
-            user_id,
-            return_url: launch.return_url.clone(),
-            created_at: launch.created_at,
-            expires_at: launch.expires_at,
         }
     }
 }

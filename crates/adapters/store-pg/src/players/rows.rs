@@ -1,0 +1,92 @@
+//! Player rows: players as launches insert them and as every read reads them back, and
+//! launches as created.
+
+use diesel::prelude::*;
+use opinion_app::model::{Launch, User};
+use time::OffsetDateTime;
+use uuid::Uuid;
+
+use crate::db::ids::{id_of, uuid_of};
+use crate::db::schema::{launches, users};
+
+/// A `users` row, read whole.
+#[derive(Debug, Clone, Queryable, Selectable)]
+#[diesel(table_name = users, check_for_backend(diesel::pg::Pg))]
+pub(crate) struct UserRow {
+    operator_id: Uuid,
+    id: Uuid,
+    external_user_id: String,
+    display_name: Option<String>,
+    language: Option<String>,
+    created_at: OffsetDateTime,
+    last_launched_at: OffsetDateTime,
+}
+
+impl UserRow {
+    /// The player this row stores.
+    pub(crate) fn into_record(self) -> User {
+        User {
+            id: id_of(self.id),
+            operator_id: id_of(self.operator_id),
+            external_user_id: self.external_user_id,
+            display_name: self.display_name,
+            language: self.language,
+            created_at: self.created_at,
+            last_launched_at: self.last_launched_at,
+        }
+    }
+}
+
+/// A `users` row as first inserted at a launch.
+#[derive(Debug, Insertable)]
+#[diesel(table_name = users, check_for_backend(diesel::pg::Pg))]
+pub(crate) struct NewUserRow {
+    operator_id: Uuid,
+    id: Uuid,
+    external_user_id: String,
+    display_name: Option<String>,
+    language: Option<String>,
+    created_at: OffsetDateTime,
+    last_launched_at: OffsetDateTime,
+}
+
+impl NewUserRow {
+    /// The row that stores `user`.
+    pub(crate) fn new(user: &User) -> Self {
+        Self {
+            operator_id: uuid_of(user.operator_id),
+            id: uuid_of(user.id),
+            external_user_id: user.external_user_id.clone(),
+            display_name: user.display_name.clone(),
+            language: user.language.clone(),
+            created_at: user.created_at,
+            last_launched_at: user.last_launched_at,
+        }
+    }
+}
+
+/// A `launches` row as created.
+#[derive(Debug, Insertable)]
+#[diesel(table_name = launches, check_for_backend(diesel::pg::Pg))]
+pub(crate) struct NewLaunchRow {
+    operator_id: Uuid,
+    id: Uuid,
+    user_id: Uuid,
+    return_url: Option<String>,
+    created_at: OffsetDateTime,
+    expires_at: OffsetDateTime,
+}
+
+impl NewLaunchRow {
+    /// The row that stores `launch` for the player `user_id`.
+    pub(crate) fn new(launch: &Launch, user_id: Uuid) -> Self {
+        Self {
+            operator_id: uuid_of(launch.operator_id),
+            id: uuid_of(launch.id),
+            user_id,
+            return_url: launch.return_url.clone(),
+            created_at: launch.created_at,
+            expires_at: launch.expires_at,
+        }
+    }
+}
