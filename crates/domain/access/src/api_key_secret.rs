@@ -1,6 +1,8 @@
-//! The API key secret format: `opk_<env>_<32 base62 characters><6 base62 checksum>`.
+//! The API key secret format: `opk_<env>_<32 base62 characters><6 base62 checksum>`,
+//! where `<env>` is `live` (production), `test` (staging) or `dev` (development).
 //! The checksum lets the service refuse a mistyped or truncated key without a database
-//! read, and lets secret scanners recognise a real key. Only a SHA-256 hash is stored.
+//! read, and lets secret scanners recognise a real key and tell a live one from the
+//! others. Only a SHA-256 hash is stored.
 
 use std::fmt;
 
@@ -18,23 +20,24 @@ const CHECKSUM_LEN: usize = 6;
 pub enum ApiKeyEnvironment {
     /// Keys issued by a development instance: `opk_dev_…`.
     Development,
-    /// Keys issued by staging: `opk_stg_…`.
+    /// Keys issued by staging, the operators' integration environment: `opk_test_…`.
     Staging,
     /// Keys issued by production: `opk_live_…`.
     Production,
 }
 
 impl ApiKeyEnvironment {
-    /// The tag written in the key.
+    /// The tag written in the key, and the name key reads show as its environment.
     pub const fn tag(self) -> &'static str {
         match self {
             Self::Development => "dev",
-            Self::Staging => "stg",
+            Self::Staging => "test",
             Self::Production => "live",
         }
     }
 
-    fn from_tag(tag: &str) -> Option<Self> {
+    /// The environment a tag names, if it names one.
+    pub fn from_tag(tag: &str) -> Option<Self> {
         [Self::Development, Self::Staging, Self::Production]
             .into_iter()
             .find(|env| env.tag() == tag)
@@ -148,10 +151,27 @@ mod tests {
         let text = key().expose().to_owned();
         assert!(text.starts_with("opk_dev_"), "{text}");
         assert_eq!(text.len(), "opk_dev_".len() + 38);
-        assert_eq!(
-            ApiKeySecret::generate(ApiKeyEnvironment::Production, [1; 32]).expose()[..9],
-            *"opk_live_"
-        );
+    }
+
+    #[test]
+    fn the_prefix_names_the_environment() {
+        for (environment, prefix) in [
+            (ApiKeyEnvironment::Production, "opk_live_"),
+            (ApiKeyEnvironment::Staging, "opk_test_"),
+            (ApiKeyEnvironment::Development, "opk_dev_"),
+        ] {
+            let secret = ApiKeySecret::generate(environment, [1; 32]);
+            assert!(secret.expose().starts_with(prefix), "{}", secret.expose());
+            assert_eq!(secret.expose().len(), prefix.len() + 38);
+            assert!(secret.hint().starts_with(prefix));
+            assert_eq!(
+                ApiKeySecret::parse(secret.expose()).map(|s| s.environment()),
+                Ok(environment)
+            );
+            assert_eq!(ApiKeyEnvironment::from_tag(environment.tag()), Some(environment));
+        }
+        assert_eq!(ApiKeyEnvironment::from_tag("stg"), None);
+        assert_eq!(ApiKeyEnvironment::from_tag("prod"), None);
     }
 
     #[test]
@@ -171,6 +191,8 @@ mod tests {
             "opk_dev_",
             &text[..text.len() - 1],
             &text.replace("opk_dev_", "opk_prod_"),
+            &text.replace("opk_dev_", "opk_stg_"),
+            &text.replace("opk_dev_", "opk_LIVE_"),
             &text.replace("opk_", "xpk_"),
             &format!("{text}0"),
             &text.replace(&text[10..11], "-"),

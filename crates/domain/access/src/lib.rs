@@ -15,6 +15,7 @@ mod requirement;
 mod route_table;
 mod scope;
 mod staff_email;
+mod user_agent;
 
 pub use api_key_secret::{ApiKeyEnvironment, ApiKeySecret, SecretFormatError, SecretHash};
 pub use credential::CredentialKind;
@@ -26,3 +27,4 @@ pub use requirement::{CredentialRule, Denial, Requirement, ScopeRule};
 pub use route_table::{ROUTES, RouteId, RouteSpec};
 pub use scope::{Scope, UnknownScope};
 pub use staff_email::{StaffEmail, StaffEmailError};
+pub use user_agent::{RecordedUserAgent, USER_AGENT_MAX_CHARS};
