@@ -144,8 +144,8 @@ async fn insert_key(
     let scopes: Vec<String> = scopes.iter().map(|scope| (*scope).to_owned()).collect();
     transaction
         .execute(
-            "INSERT INTO api_keys (operator_id, id, name, scopes, hint, secret_hash, created_at)
-             VALUES ($1::text::uuid, $2::text::uuid, $3, $4, $5, $6, now())",
+            "INSERT INTO api_keys (operator_id, id, name, scopes, hint, secret_hash, environment, created_at)
+             VALUES ($1::text::uuid, $2::text::uuid, $3, $4, $5, $6, $7, now())",
             &[
                 &operator_uuid,
                 &uuid_text(Ulid::new()),
@@ -153,6 +153,7 @@ async fn insert_key(
                 &scopes,
                 &secret.hint(),
                 &secret.hash().0,
+                &secret.environment().tag(),
             ],
         )
         .await?;

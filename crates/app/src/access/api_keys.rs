@@ -87,11 +87,14 @@ impl Access {
             operator_id,
             name: name.into_string(),
             grant,
+            environment: secret.environment(),
             hint: secret.hint(),
             created_at: now,
             expires_at,
             revoked_at: None,
             last_used_at: None,
+            last_used_ip: None,
+            last_used_user_agent: None,
         };
         CreatedApiKey { record, secret }
     }
@@ -139,6 +142,10 @@ mod tests {
                 .secret
                 .expose()
                 .starts_with(created.record.hint.trim_end_matches('…'))
+        );
+        assert_eq!(
+            created.record.environment,
+            opinion_access::ApiKeyEnvironment::Development
         );
     }
 

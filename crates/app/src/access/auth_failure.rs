@@ -13,9 +13,18 @@ pub enum AuthFailure {
     /// Something presented as an API key that fails the key format (shape or checksum).
     #[error(transparent)]
     ApiKeyFormat(#[from] opinion_access::SecretFormatError),
-    /// An API key issued by another environment.
-    #[error("the API key was issued for another environment")]
-    WrongEnvironment,
+    /// An API key issued by another environment (a `test` key sent to production, …).
+    #[error(
+        "this is an API key of the `{}` environment; this service accepts only `{}` keys",
+        presented.tag(),
+        accepted.tag()
+    )]
+    WrongEnvironment {
+        /// The environment the key names.
+        presented: opinion_access::ApiKeyEnvironment,
+        /// The environment of this service.
+        accepted: opinion_access::ApiKeyEnvironment,
+    },
     /// A well-formed API key that this service does not know.
     #[error("the API key is not known")]
     UnknownKey,

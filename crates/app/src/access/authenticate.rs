@@ -2,34 +2,40 @@
 //! Nothing is cached, so a revoked key or ended session is refused at once on every
 //! instance of the service.
 
-use opinion_access::ApiKeySecret;
+use opinion_access::{ApiKeySecret, RecordedUserAgent};
 use time::Duration;
 
 use crate::access::Access;
 use crate::access::AuthFailure;
-use crate::access::{Actor, Principal};
+use crate::access::{Actor, Principal, RequestClient};
 use crate::error::AppError;
+use crate::model::ApiKeyUse;
 
 /// How stale `last_used_at` may get before a use is written again.
 const LAST_USE_RESOLUTION: Duration = Duration::minutes(1);
 
 impl Access {
     /// Authenticates a bearer credential: an API key (`opk_…`) or a staff session token.
+    /// A key's use is recorded with `client`'s address and user agent.
     #[tracing::instrument(skip_all, fields(credential = tracing::field::Empty))]
-    pub async fn authenticate(&self, credential: &str) -> Result<Principal, AppError> {
+    pub async fn authenticate(&self, credential: &str, client: &RequestClient) -> Result<Principal, AppError> {
         if ApiKeySecret::looks_like_api_key(credential) {
             tracing::Span::current().record("credential", "api_key");
-            self.authenticate_api_key(credential).await
+            self.authenticate_api_key(credential, client).await
         } else {
             tracing::Span::current().record("credential", "staff_session");
             self.authenticate_session(credential).await
         }
     }
 
-    async fn authenticate_api_key(&self, credential: &str) -> Result<Principal, AppError> {
+    async fn authenticate_api_key(&self, credential: &str, client: &RequestClient) -> Result<Principal, AppError> {
         let secret = ApiKeySecret::parse(credential).map_err(AuthFailure::from)?;
         if secret.environment() != self.settings.environment {
-            return Err(AuthFailure::WrongEnvironment.into());
+            return Err(AuthFailure::WrongEnvironment {
+                presented: secret.environment(),
+                accepted: self.settings.environment,
+            }
+            .into());
         }
         let key = self
             .ports
@@ -46,9 +52,14 @@ impl Access {
         }
         let unless_used_since = now - LAST_USE_RESOLUTION;
         if key.last_used_at.is_none_or(|last| last < unless_used_since) {
+            let key_use = ApiKeyUse {
+                at: now,
+                ip: client.address,
+                user_agent: client.user_agent.as_deref().and_then(RecordedUserAgent::from_header),
+            };
             self.ports
                 .api_keys
-                .record_api_key_use(key.operator_id, key.id, now, unless_used_since)
+                .record_api_key_use(key.operator_id, key.id, &key_use, unless_used_since)
                 .await?;
         }
         Ok(Principal {
@@ -88,7 +99,7 @@ mod tests {
     use opinion_access::{ApiKeyEnvironment, ApiKeySecret, Grant, SecretFormatError};
     use time::Duration;
 
-    use crate::access::{Actor, AuthFailure};
+    use crate::access::{Actor, AuthFailure, RequestClient};
     use crate::error::AppError;
     use crate::model::StaffSession;
     use crate::test_support::*;
@@ -117,11 +128,20 @@ mod tests {
             .api_keys
             .expect_record_api_key_use()
             .times(1)
-            .withf(|_, _, at, unless_used_since| *at == NOW && *unless_used_since == NOW - Duration::minutes(1))
+            .withf(|_, _, key_use, unless_used_since| {
+                key_use.at == NOW
+                    && key_use.ip == Some(std::net::IpAddr::from([203, 0, 113, 7]))
+                    && key_use.user_agent.as_ref().map(|a| a.as_str()) == Some("reporting-job/1.0")
+                    && *unless_used_since == NOW - Duration::minutes(1)
+            })
             .returning(|_, _, _, _| Ok(()));
+        let client = RequestClient {
+            address: Some(std::net::IpAddr::from([203, 0, 113, 7])),
+            user_agent: Some(" reporting-job/1.0\n".into()),
+        };
         let principal = mocks
             .build()
-            .authenticate(secret().expose())
+            .authenticate(secret().expose(), &client)
             .await
             .expect("authenticated");
         assert_eq!(principal.operator_id, OPERATOR);
@@ -139,7 +159,13 @@ mod tests {
             .expect_find_api_key_by_hash()
             .returning(move |_| Ok(Some(record.clone())));
         mocks.api_keys.expect_record_api_key_use().never();
-        assert!(mocks.build().authenticate(secret().expose()).await.is_ok());
+        assert!(
+            mocks
+                .build()
+                .authenticate(secret().expose(), &RequestClient::default())
+                .await
+                .is_ok()
+        );
     }
 
     #[tokio::test]
@@ -158,7 +184,15 @@ mod tests {
                 .expect_find_api_key_by_hash()
                 .returning(move |_| Ok(Some(record.clone())));
             mocks.api_keys.expect_record_api_key_use().never();
-            assert_eq!(failure(mocks.build().authenticate(secret().expose()).await), expected);
+            assert_eq!(
+                failure(
+                    mocks
+                        .build()
+                        .authenticate(secret().expose(), &RequestClient::default())
+                        .await
+                ),
+                expected
+            );
         }
     }
 
@@ -170,12 +204,18 @@ mod tests {
         for (credential, expected) in [
             ("opk_dev_short", AuthFailure::ApiKeyFormat(SecretFormatError::Malformed)),
             (typo.as_str(), AuthFailure::ApiKeyFormat(SecretFormatError::BadChecksum)),
-            (staging.expose(), AuthFailure::WrongEnvironment),
+            (
+                staging.expose(),
+                AuthFailure::WrongEnvironment {
+                    presented: ApiKeyEnvironment::Staging,
+                    accepted: ApiKeyEnvironment::Development,
+                },
+            ),
         ] {
             let mut mocks = Mocks::default();
             mocks.api_keys.expect_find_api_key_by_hash().never();
             assert_eq!(
-                failure(mocks.build().authenticate(credential).await),
+                failure(mocks.build().authenticate(credential, &RequestClient::default()).await),
                 expected,
                 "{credential}"
             );
@@ -187,7 +227,12 @@ mod tests {
         let mut mocks = Mocks::default();
         mocks.api_keys.expect_find_api_key_by_hash().returning(|_| Ok(None));
         assert_eq!(
-            failure(mocks.build().authenticate(secret().expose()).await),
+            failure(
+                mocks
+                    .build()
+                    .authenticate(secret().expose(), &RequestClient::default())
+                    .await
+            ),
             AuthFailure::UnknownKey
         );
     }
@@ -211,7 +256,11 @@ mod tests {
             .expect_find_session()
             .returning(|_, _| Ok(Some((session(false), member(1, grant(&["staffs:read"]))))));
         let token = settings().session_tokens.issue(&session(false)).expect("token");
-        let principal = mocks.build().authenticate(&token).await.expect("authenticated");
+        let principal = mocks
+            .build()
+            .authenticate(&token, &RequestClient::default())
+            .await
+            .expect("authenticated");
         assert_eq!(principal.grant, grant(&["staffs:read"]));
         assert_eq!(principal.kind(), opinion_access::CredentialKind::StaffSession);
     }
@@ -231,7 +280,10 @@ mod tests {
                 .sessions
                 .expect_find_session()
                 .returning(move |_, _| Ok(found.clone()));
-            assert_eq!(failure(mocks.build().authenticate(&token).await), expected);
+            assert_eq!(
+                failure(mocks.build().authenticate(&token, &RequestClient::default()).await),
+                expected
+            );
         }
         let forged = crate::access::SessionTokens::new(&[9; 32])
             .expect("codec")
@@ -240,7 +292,7 @@ mod tests {
         let mut mocks = Mocks::default();
         mocks.sessions.expect_find_session().never();
         assert_eq!(
-            failure(mocks.build().authenticate(&forged).await),
+            failure(mocks.build().authenticate(&forged, &RequestClient::default()).await),
             AuthFailure::InvalidSession
         );
     }

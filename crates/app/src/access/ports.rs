@@ -6,7 +6,7 @@ use opinion_access::SecretHash;
 use opinion_core::{ApiKeyId, ApiKeyKind, OperatorId, Page, PageRequest, StaffId, StaffKind, StaffSessionId};
 use time::OffsetDateTime;
 
-use crate::model::{ApiKeyRecord, Operator, StaffMember, StaffPatch, StaffSession};
+use crate::model::{ApiKeyRecord, ApiKeyUse, Operator, StaffMember, StaffPatch, StaffSession};
 use crate::ports::StoreError;
 
 /// Operators (tenants).
@@ -47,13 +47,14 @@ pub trait ApiKeyStore: Send + Sync {
         id: ApiKeyId,
         at: OffsetDateTime,
     ) -> Result<Option<ApiKeyRecord>, StoreError>;
-    /// Records that the key was used at `at`, unless the recorded last use is at or after
-    /// `unless_used_since` (so concurrent requests write it at most once per interval).
+    /// Records `key_use` (its time, address and user agent together) as the key's last
+    /// use, unless the recorded last use is at or after `unless_used_since` (so concurrent
+    /// requests write it at most once per interval).
     async fn record_api_key_use(
         &self,
         operator: OperatorId,
         id: ApiKeyId,
-        at: OffsetDateTime,
+        key_use: &ApiKeyUse,
         unless_used_since: OffsetDateTime,
     ) -> Result<(), StoreError>;
 }

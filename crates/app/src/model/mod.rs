@@ -16,7 +16,7 @@ mod wallet_operation;
 mod webhook_delivery;
 mod webhook_endpoint;
 
-pub use api_key::ApiKeyRecord;
+pub use api_key::{ApiKeyRecord, ApiKeyUse};
 pub use event::{NewEvent, rfc3339};
 pub use launch::{Launch, PlayerSession};
 pub use market::{Market, OperatorMarket};

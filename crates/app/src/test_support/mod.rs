@@ -103,11 +103,14 @@ pub fn key_record(grant: Grant) -> ApiKeyRecord {
         operator_id: OPERATOR,
         name: "reporting".into(),
         grant,
+        environment: ApiKeyEnvironment::Development,
         hint: "opk_dev_abcd…".into(),
         created_at: NOW - Duration::days(1),
         expires_at: None,
         revoked_at: None,
         last_used_at: None,
+        last_used_ip: None,
+        last_used_user_agent: None,
     }
 }
 

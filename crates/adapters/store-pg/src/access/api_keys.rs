@@ -7,12 +7,12 @@ use diesel::sql_types::{Nullable, Timestamptz};
 use diesel_async::RunQueryDsl;
 use opinion_access::SecretHash;
 use opinion_app::access::ports::ApiKeyStore;
-use opinion_app::model::ApiKeyRecord;
+use opinion_app::model::{ApiKeyRecord, ApiKeyUse};
 use opinion_app::ports::StoreError;
 use opinion_core::{ApiKeyId, ApiKeyKind, OperatorId, Page, PageRequest};
 use time::OffsetDateTime;
 
-use crate::access::rows::{ApiKeyRow, NewApiKeyRow};
+use crate::access::rows::{ApiKeyRow, NewApiKeyRow, inet_of};
 use crate::db::error::from_diesel;
 use crate::db::ids::uuid_of;
 use crate::db::pool::PgStore;
@@ -98,7 +98,7 @@ impl ApiKeyStore for PgStore {
         &self,
         operator: OperatorId,
         id: ApiKeyId,
-        at: OffsetDateTime,
+        key_use: &ApiKeyUse,
         unless_used_since: OffsetDateTime,
     ) -> Result<(), StoreError> {
         let mut conn = self.conn().await?;
@@ -109,7 +109,11 @@ impl ApiKeyStore for PgStore {
                     .or(api_keys::last_used_at.lt(unless_used_since)),
             ),
         )
-        .set(api_keys::last_used_at.eq(at))
+        .set((
+            api_keys::last_used_at.eq(key_use.at),
+            api_keys::last_used_ip.eq(key_use.ip.map(inet_of)),
+            api_keys::last_used_user_agent.eq(key_use.user_agent.as_ref().map(|agent| agent.as_str())),
+        ))
         .execute(&mut conn)
         .await
         .map(drop)

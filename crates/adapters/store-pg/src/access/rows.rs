@@ -3,8 +3,11 @@
 //! select a secret hash or a password hash unless the port asks for it; a stored value
 //! the domain refuses is a corrupt row, not a panic.
 
+use std::net::IpAddr;
+
 use diesel::prelude::*;
-use opinion_access::{Grant, SecretHash, StaffEmail};
+use ipnet::IpNet;
+use opinion_access::{ApiKeyEnvironment, Grant, RecordedUserAgent, SecretHash, StaffEmail};
 use opinion_app::model::{ApiKeyRecord, Operator, StaffMember, StaffPatch, StaffSession};
 use opinion_app::ports::StoreError;
 use time::OffsetDateTime;
@@ -65,23 +68,45 @@ pub(crate) struct ApiKeyRow {
     expires_at: Option<OffsetDateTime>,
     revoked_at: Option<OffsetDateTime>,
     last_used_at: Option<OffsetDateTime>,
+    environment: String,
+    last_used_ip: Option<IpNet>,
+    last_used_user_agent: Option<String>,
 }
 
 impl ApiKeyRow {
-    /// The key this row stores; fails on scopes the domain does not know.
+    /// The key this row stores; fails on scopes, an environment or a user agent the
+    /// domain does not accept.
     pub(crate) fn into_record(self) -> Result<ApiKeyRecord, StoreError> {
+        let environment = ApiKeyEnvironment::from_tag(&self.environment)
+            .ok_or_else(|| corrupt("api_keys", self.id, &"unknown environment"))?;
+        let last_used_user_agent = self
+            .last_used_user_agent
+            .map(|agent| {
+                RecordedUserAgent::from_header(&agent)
+                    .filter(|recorded| recorded.as_str() == agent)
+                    .ok_or_else(|| corrupt("api_keys", self.id, &"user agent out of bounds"))
+            })
+            .transpose()?;
         Ok(ApiKeyRecord {
             grant: grant_of("api_keys", self.id, &self.scopes)?,
             id: id_of(self.id),
             operator_id: id_of(self.operator_id),
             name: self.name,
+            environment,
             hint: self.hint,
             created_at: self.created_at,
             expires_at: self.expires_at,
             revoked_at: self.revoked_at,
             last_used_at: self.last_used_at,
+            last_used_ip: self.last_used_ip.map(|net| net.addr()),
+            last_used_user_agent,
         })
     }
+}
+
+/// The stored form of a client address: a host network of the address alone.
+pub(crate) fn inet_of(address: IpAddr) -> IpNet {
+    IpNet::from(address)
 }
 
 /// An `api_keys` row as first written, with the secret's hash.
@@ -98,6 +123,9 @@ pub(crate) struct NewApiKeyRow<'a> {
     expires_at: Option<OffsetDateTime>,
     revoked_at: Option<OffsetDateTime>,
     last_used_at: Option<OffsetDateTime>,
+    environment: &'static str,
+    last_used_ip: Option<IpNet>,
+    last_used_user_agent: Option<&'a str>,
 }
 
 impl<'a> NewApiKeyRow<'a> {
@@ -114,6 +142,9 @@ impl<'a> NewApiKeyRow<'a> {
             expires_at: key.expires_at,
             revoked_at: key.revoked_at,
             last_used_at: key.last_used_at,
+            environment: key.environment.tag(),
+            last_used_ip: key.last_used_ip.map(inet_of),
+            last_used_user_agent: key.last_used_user_agent.as_ref().map(RecordedUserAgent::as_str),
         }
     }
 }
@@ -257,6 +288,9 @@ mod tests {
             expires_at: None,
             revoked_at: None,
             last_used_at: None,
+            environment: "dev".into(),
+            last_used_ip: None,
+            last_used_user_agent: None,
         }
     }
 
@@ -265,6 +299,24 @@ mod tests {
         let record = key_row(&["*"]).into_record().expect("valid row");
         assert_eq!(record.grant, Grant::All);
         assert_eq!(record.id, ApiKeyId::from_u128(2));
+    }
+
+    #[test]
+    fn an_unknown_environment_or_an_unbounded_user_agent_is_corrupt() {
+        let stg = ApiKeyRow {
+            environment: "stg".into(),
+            ..key_row(&["*"])
+        };
+        let long = ApiKeyRow {
+            last_used_user_agent: Some("x".repeat(300)),
+            ..key_row(&["*"])
+        };
+        for row in [stg, long] {
+            assert!(matches!(
+                row.into_record(),
+                Err(StoreError::Unavailable(message)) if message.starts_with("corrupt row")
+            ));
+        }
     }
 
     #[test]

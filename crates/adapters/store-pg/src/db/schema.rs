@@ -24,6 +24,9 @@ diesel::table! {
         expires_at -> Nullable<Timestamptz>,
         revoked_at -> Nullable<Timestamptz>,
         last_used_at -> Nullable<Timestamptz>,
+        environment -> Text,
+        last_used_ip -> Nullable<Inet>,
+        last_used_user_agent -> Nullable<Text>,
     }
 }
 

@@ -1,6 +1,6 @@
 //! Records with fixed ids and times, and a store over a fresh database.
 
-use opinion_access::{Grant, SecretHash, StaffEmail};
+use opinion_access::{ApiKeyEnvironment, Grant, SecretHash, StaffEmail};
 use opinion_app::access::ports::OperatorStore;
 use opinion_app::model::{ApiKeyRecord, Operator, StaffMember, StaffSession};
 use opinion_core::{ApiKeyId, OperatorId, StaffId, StaffSessionId};
@@ -55,11 +55,14 @@ pub fn key(operator: u128, n: u128) -> ApiKeyRecord {
         operator_id: operator_id(operator),
         name: format!("key {n}"),
         grant: Grant::parse(&["users:read", "trades:read"]).expect("valid grant"),
+        environment: ApiKeyEnvironment::Development,
         hint: format!("opk_dev_{n:04}…"),
         created_at: T0,
         expires_at: Some(at(86_400)),
         revoked_at: None,
         last_used_at: None,
+        last_used_ip: None,
+        last_used_user_agent: None,
     }
 }
 

@@ -2,9 +2,14 @@
 
 use std::collections::HashSet;
 
+use std::net::IpAddr;
+
+use opinion_access::{ApiKeyEnvironment, RecordedUserAgent};
 use opinion_app::access::ports::{ApiKeyStore, OperatorStore};
+use opinion_app::model::{ApiKeyRecord, ApiKeyUse};
 use opinion_app::ports::StoreError;
 use opinion_core::{ApiKeyId, PageLimit, PageRequest};
+use time::OffsetDateTime;
 
 use crate::fixtures::*;
 
@@ -107,44 +112,98 @@ async fn revoking_twice_keeps_the_first_time() {
     assert_eq!(missing.expect("revoke missing"), None);
 }
 
+/// A use of a key at `at` from `203.0.113.<host>` with `agent`.
+fn key_use(at: OffsetDateTime, host: u8, agent: &str) -> ApiKeyUse {
+    ApiKeyUse {
+        at,
+        ip: Some(IpAddr::from([203, 0, 113, host])),
+        user_agent: RecordedUserAgent::from_header(agent),
+    }
+}
+
 #[tokio::test]
 async fn key_use_is_recorded_at_most_once_a_minute() {
     let (_db, store) = store().await;
     given_operator(&store, 1).await;
     let id = ApiKeyId::from_u128(1);
-    let last_used = async || {
+    let last_use = async || {
         store
             .find_api_key_by_hash(&key_hash(1))
             .await
             .expect("find")
-            .and_then(|k| k.last_used_at)
+            .map(|k| {
+                (
+                    k.last_used_at,
+                    k.last_used_ip,
+                    k.last_used_user_agent.map(|a| a.into_string()),
+                )
+            })
+            .expect("key")
+    };
+    let recorded = |seconds: i64, host: u8, agent: &str| {
+        (
+            Some(at(seconds)),
+            Some(IpAddr::from([203, 0, 113, host])),
+            Some(agent.to_owned()),
+        )
+    };
+    let record = async |use_: ApiKeyUse| {
+        let unless_used_since = use_.at - time::Duration::minutes(1);
+        store
+            .record_api_key_use(operator_id(1), id, &use_, unless_used_since)
+            .await
+            .expect("record");
     };
 
-    store
-        .record_api_key_use(operator_id(1), id, at(0), at(0) - time::Duration::minutes(1))
-        .await
-        .expect("record");
-    assert_eq!(last_used().await, Some(at(0)));
+    record(key_use(at(0), 1, "first/1.0")).await;
+    assert_eq!(last_use().await, recorded(0, 1, "first/1.0"));
 
-    store
-        .record_api_key_use(operator_id(1), id, at(30), at(30) - time::Duration::minutes(1))
-        .await
-        .expect("record");
-    store
-        .record_api_key_use(operator_id(1), id, at(60), at(60) - time::Duration::minutes(1))
-        .await
-        .expect("record");
-    assert_eq!(last_used().await, Some(at(0)));
+    record(key_use(at(30), 2, "second/1.0")).await;
+    record(key_use(at(60), 3, "third/1.0")).await;
+    assert_eq!(
+        last_use().await,
+        recorded(0, 1, "first/1.0"),
+        "nothing of a use within the minute"
+    );
 
-    store
-        .record_api_key_use(operator_id(1), id, at(61), at(61) - time::Duration::minutes(1))
-        .await
-        .expect("record");
-    assert_eq!(last_used().await, Some(at(61)));
+    record(key_use(at(61), 4, "fourth/1.0")).await;
+    assert_eq!(last_use().await, recorded(61, 4, "fourth/1.0"));
 
-    store
-        .record_api_key_use(operator_id(1), id, at(0), at(0) - time::Duration::minutes(1))
-        .await
-        .expect("record a late report");
-    assert_eq!(last_used().await, Some(at(61)));
+    record(key_use(at(0), 1, "late/1.0")).await;
+    assert_eq!(
+        last_use().await,
+        recorded(61, 4, "fourth/1.0"),
+        "a late report changes nothing"
+    );
+
+    record(ApiKeyUse {
+        at: at(200),
+        ip: Some(IpAddr::from([0x2001, 0xdb8, 0, 0, 0, 0, 0, 1])),
+        user_agent: None,
+    })
+    .await;
+    assert_eq!(
+        last_use().await,
+        (Some(at(200)), Some("2001:db8::1".parse().expect("address")), None),
+        "a use without a user agent clears the previous one's"
+    );
+}
+
+#[tokio::test]
+async fn a_keys_environment_is_stored_and_read_back() {
+    let (_db, store) = store().await;
+    given_operator(&store, 1).await;
+    for (n, environment) in [
+        (2, ApiKeyEnvironment::Production),
+        (3, ApiKeyEnvironment::Staging),
+        (4, ApiKeyEnvironment::Development),
+    ] {
+        let key = ApiKeyRecord {
+            environment,
+            ..key(1, n)
+        };
+        store.insert_api_key(&key, &key_hash(n)).await.expect("insert key");
+        let found = store.find_api_key_by_hash(&key_hash(n)).await.expect("find");
+        assert_eq!(found.map(|k| k.environment), Some(environment));
+    }
 }

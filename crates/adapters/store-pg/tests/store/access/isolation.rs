@@ -2,7 +2,7 @@
 //! nothing.
 
 use opinion_app::access::ports::{ApiKeyStore, SessionStore, StaffStore};
-use opinion_app::model::StaffPatch;
+use opinion_app::model::{ApiKeyUse, StaffPatch};
 use opinion_core::{ApiKeyId, PageRequest, StaffId, StaffSessionId};
 
 use crate::fixtures::*;
@@ -16,7 +16,16 @@ async fn another_operator_can_neither_read_nor_change_keys() {
 
     assert_eq!(store.revoke_api_key(b, theirs.id, at(1)).await.expect("revoke"), None);
     store
-        .record_api_key_use(b, theirs.id, at(1), at(1) - time::Duration::minutes(1))
+        .record_api_key_use(
+            b,
+            theirs.id,
+            &ApiKeyUse {
+                at: at(1),
+                ip: None,
+                user_agent: None,
+            },
+            at(1) - time::Duration::minutes(1),
+        )
         .await
         .expect("record");
 
