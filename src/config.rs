@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 
 use figment::Figment;
 use figment::providers::{Env, Format, Serialized, Toml};
+use opinion_api::TrustedProxies;
 use serde::{Deserialize, Serialize};
 
 /// Where the service runs; decides defaults and what is required.
@@ -56,6 +57,10 @@ pub struct Config {
     /// The service's public base URL, which launch URLs and signed links start with
     /// (`OPINION_PUBLIC_URL`); by default `http://{host}:{port}`.
     pub public_url: Option<String>,
+    /// Comma-separated addresses or networks of the reverse proxies in front of the
+    /// service, whose `X-Forwarded-For` names the client (`OPINION_TRUSTED_PROXIES`);
+    /// empty (the default) believes no forwarded header and records the peer address.
+    pub trusted_proxies: String,
 }
 
 /// How log lines are written.
@@ -85,6 +90,7 @@ impl Default for Config {
             webhook_poll_interval_ms: 1_000,
             wallet_worker_interval_ms: 1_000,
             public_url: None,
+            trusted_proxies: String::new(),
         }
     }
 }
@@ -172,11 +178,19 @@ impl Config {
                 "OPINION_PUBLIC_URL must be an https:// URL (http:// outside production), got `{url}`"
             ));
         }
+        if let Err(problem) = TrustedProxies::parse(&self.trusted_proxies) {
+            problems.push(format!("OPINION_TRUSTED_PROXIES: {problem}"));
+        }
         if problems.is_empty() {
             Ok(())
         } else {
             Err(ConfigError(problems))
         }
+    }
+
+    /// The trusted proxies, as `validate` checked them.
+    pub fn trusted_proxies(&self) -> TrustedProxies {
+        TrustedProxies::parse(&self.trusted_proxies).unwrap_or_default()
     }
 
     /// The public base URL, without a trailing slash, once the listening port is known.
@@ -270,5 +284,22 @@ mod tests {
             ..Config::default()
         };
         assert_eq!(config.validate().expect_err("refused").0.len(), 6);
+    }
+
+    #[test]
+    fn trusted_proxies_are_addresses_or_networks() {
+        let proxies = Config {
+            trusted_proxies: "10.0.0.0/8, 127.0.0.1".into(),
+            ..Config::default()
+        };
+        assert!(proxies.validate().is_ok());
+        assert_ne!(proxies.trusted_proxies(), TrustedProxies::default());
+        let bad = Config {
+            trusted_proxies: "10.0.0.0/8, the-proxy".into(),
+            ..Config::default()
+        };
+        let problems = bad.validate().expect_err("refused").0;
+        assert_eq!(problems.len(), 1, "{problems:?}");
+        assert!(problems[0].contains("OPINION_TRUSTED_PROXIES") && problems[0].contains("the-proxy"));
     }
 }

@@ -242,6 +242,7 @@ impl Application {
                 .map(|simulator| simulator.with_public_url(&public_url)),
             secure_cookies: config.env != Environment::Development,
             public_url,
+            trusted_proxies: config.trusted_proxies(),
         };
         let server = HttpServer::new(move || opinion_api::app(state.clone()))
             .listen(listener)?

@@ -1,5 +1,6 @@
 //! Malformed requests get a 4xx problem naming what is wrong.
 
+use opinion_app::access::RequestClient;
 use reqwest::Method;
 use serde_json::json;
 
@@ -122,7 +123,10 @@ async fn bad_credentials_are_told_apart() {
         let secret = created.first_key.secret.expose().to_owned();
         app.access
             .revoke_api_key(
-                &app.access.authenticate(&secret).await.expect("auth"),
+                &app.access
+                    .authenticate(&secret, &RequestClient::default())
+                    .await
+                    .expect("auth"),
                 created.first_key.record.id,
             )
             .await

@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use opinion::config::Config;
 use opinion::startup::{self, Application, Services};
-use opinion_app::access::{Access, NewApiKey, NewStaff};
+use opinion_app::access::{Access, NewApiKey, NewStaff, RequestClient};
 use opinion_app::opinion::settlement::MarketSettlement;
 use opinion_app::ports::Clock;
 use opinion_app::webhooks::Webhooks;
@@ -46,8 +46,13 @@ pub struct TestOperator {
 /// workers or a wallet worker (tests drive deliveries and wallet passes themselves, or
 /// start an instance that has delivery workers).
 pub async fn spawn_app() -> TestApp {
+    spawn_configured_app(|config| config).await
+}
+
+/// `spawn_app` with `configure` applied to the test instance's configuration.
+pub async fn spawn_configured_app(configure: impl FnOnce(Config) -> Config) -> TestApp {
     let db = TestDatabase::create().await;
-    let (address, services) = start_instance(db.url(), 0).await;
+    let (address, services) = start_with(configure(test_config(db.url(), 0)), db.url()).await;
     let mut app = TestApp {
         address,
         settlement: services.settlement,
@@ -162,7 +167,11 @@ impl TestApp {
 
     /// Creates an API key of `operator` holding exactly `scopes`.
     pub async fn key_of(&self, operator: &TestOperator, scopes: &[&str]) -> String {
-        let caller = self.access.authenticate(&operator.key).await.expect("operator key");
+        let caller = self
+            .access
+            .authenticate(&operator.key, &RequestClient::default())
+            .await
+            .expect("operator key");
         let request = NewApiKey {
             name: "test key".into(),
             scopes: scopes.iter().map(|s| s.to_string()).collect(),

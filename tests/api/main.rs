@@ -3,6 +3,7 @@
 
 mod admin_cli;
 mod admin_settlement;
+mod api_key_use;
 mod api_keys;
 mod errors;
 mod helpers;

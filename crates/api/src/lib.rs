@@ -17,6 +17,7 @@ use actix_web::middleware::from_fn;
 use actix_web::{App, HttpResponse, web};
 
 pub use http::auth::SESSION_COOKIE;
+pub use http::client::TrustedProxies;
 pub use http::error::ApiError;
 pub use http::problem::{PROBLEM_JSON, Problem};
 pub use http::request_id::REQUEST_ID_HEADER;

@@ -8,6 +8,8 @@ use opinion_app::simulator::Simulator;
 use opinion_app::wallet::{WalletAdapterTest, WalletAdapters};
 use opinion_app::webhooks::Webhooks;
 
+use crate::http::client::TrustedProxies;
+
 /// Shared state of the HTTP API.
 #[derive(Clone)]
 pub struct ApiState {
@@ -32,4 +34,6 @@ pub struct ApiState {
     /// The service's public base URL (`OPINION_PUBLIC_URL`), without a trailing `/`, for
     /// links it hands out.
     pub public_url: String,
+    /// The proxies whose `X-Forwarded-For` names the client (`OPINION_TRUSTED_PROXIES`).
+    pub trusted_proxies: TrustedProxies,
 }

@@ -16,6 +16,7 @@ use opinion_access::Requirement;
 use opinion_app::access::{AuthFailure, Principal};
 use opinion_app::error::AppError;
 
+use crate::http::client::request_client;
 use crate::http::error::ApiError;
 use crate::state::ApiState;
 
@@ -53,7 +54,8 @@ async fn authorise(request: &ServiceRequest, requirement: Requirement) -> Result
         .app_data::<web::Data<ApiState>>()
         .ok_or_else(|| ApiError::App(AppError::Internal("API state is not registered".into())))?;
     let credential = presented_credential(request.request())?.ok_or(ApiError::App(AuthFailure::Missing.into()))?;
-    let principal = state.access.authenticate(&credential).await?;
+    let client = request_client(request.request(), &state.trusted_proxies);
+    let principal = state.access.authenticate(&credential, &client).await?;
     let span = tracing::Span::current();
     span.record("operator_id", tracing::field::display(principal.operator_id));
     span.record("actor", principal.actor_id());

@@ -191,7 +191,7 @@ fn auth_failure_code(failure: AuthFailure) -> &'static str {
         AuthFailure::Missing => "credential_missing",
         AuthFailure::Malformed | AuthFailure::ApiKeyFormat(SecretFormatError::Malformed) => "credential_malformed",
         AuthFailure::ApiKeyFormat(SecretFormatError::BadChecksum) => "api_key_checksum_mismatch",
-        AuthFailure::WrongEnvironment => "api_key_wrong_environment",
+        AuthFailure::WrongEnvironment { .. } => "api_key_wrong_environment",
         AuthFailure::UnknownKey => "api_key_unknown",
         AuthFailure::RevokedKey => "api_key_revoked",
         AuthFailure::ExpiredKey => "api_key_expired",

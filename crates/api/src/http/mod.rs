@@ -1,9 +1,10 @@
 //! The HTTP edge shared by every route: the guard and the credentials it reads, the
-//! request id, request parsing, problem bodies, the one mapping of errors to them and the
-//! problem responses handlers document, and the gate that hides the simulator where there
-//! is none.
+//! client a request came from, the request id, request parsing, problem bodies, the one
+//! mapping of errors to them and the problem responses handlers document, and the gate
+//! that hides the simulator where there is none.
 
 pub mod auth;
+pub mod client;
 pub mod error;
 pub mod extract;
 pub mod player_auth;

@@ -1,5 +1,7 @@
 //! API keys on the wire.
 
+use std::net::IpAddr;
+
 use opinion_app::access::CreatedApiKey;
 use opinion_app::model::ApiKeyRecord;
 use serde::{Deserialize, Serialize};
@@ -16,6 +18,10 @@ pub struct ApiKeyBody {
     pub name: String,
     /// Its scopes, or `["*"]`.
     pub scopes: Vec<String>,
+    /// The environment it works in, as its secret's prefix says: `live` (production),
+    /// `test` (staging) or `dev` (development). Any other environment refuses it.
+    #[schema(example = "live")]
+    pub environment: &'static str,
     /// The beginning of the secret, to tell keys apart.
     pub hint: String,
     /// Creation time (UTC).
@@ -27,9 +33,16 @@ pub struct ApiKeyBody {
     /// Revocation time, if revoked.
     #[serde(with = "time::serde::rfc3339::option")]
     pub revoked_at: Option<OffsetDateTime>,
-    /// Last use, to the minute.
+    /// Last use, to the minute: a use is recorded only when the recorded one is a
+    /// minute old or more.
     #[serde(with = "time::serde::rfc3339::option")]
     pub last_used_at: Option<OffsetDateTime>,
+    /// The client address of the recorded last use: the connection's peer, or the address
+    /// a proxy the service trusts forwarded.
+    #[schema(value_type = Option<String>, example = "203.0.113.7")]
+    pub last_used_ip: Option<IpAddr>,
+    /// The `User-Agent` of the recorded last use, at most 256 characters.
+    pub last_used_user_agent: Option<String>,
 }
 
 impl From<ApiKeyRecord> for ApiKeyBody {
@@ -38,11 +51,14 @@ impl From<ApiKeyRecord> for ApiKeyBody {
             id: record.id.to_string(),
             name: record.name,
             scopes: record.grant.to_strings(),
+            environment: record.environment.tag(),
             hint: record.hint,
             created_at: record.created_at,
             expires_at: record.expires_at,
             revoked_at: record.revoked_at,
             last_used_at: record.last_used_at,
+            last_used_ip: record.last_used_ip,
+            last_used_user_agent: record.last_used_user_agent.map(|agent| agent.into_string()),
         }
     }
 }
