@@ -1,6 +1,7 @@
 //! Every route of the operator contract, with its requirement, declared once, and the
 //! shape of one declaration. The endpoint table and the flight table of the contract map onto
-//! this list; the flight paths are the platform's own choice (the contract leaves them open).
+//! this list; the flight paths are the platform's own choice (the contract leaves them open),
+//! and so are the launch settings, an addition to REST v1.
 
 use crate::http_method::HttpMethod::{self, Delete, Get, Patch, Post, Put};
 use crate::requirement::Requirement;
@@ -53,6 +54,11 @@ const fn scope(scope: &'static [Scope; 1]) -> Requirement {
 /// key can already open the whole hosted app for a user, and a `users:read` key can
 /// already read the same portfolio through the API; the link grants nothing beyond that.
 const PORTFOLIO_VIEW_LINK: Requirement = Requirement::any_of(&[LaunchWrite, UsersRead]);
+/// The launch settings (an addition to the contract: the hosts players arrive on and the
+/// sites that may frame the app there) are read and written with `launch:write`: they
+/// configure launches, a launch key must know which hosts it may name, and the contract
+/// has no `launch:read` to add without inventing a scope.
+const LAUNCH_SETTINGS: Requirement = Requirement::all_of(&[LaunchWrite]);
 /// Flight tickets need both flight scopes (contract rule 3).
 const TICKETS: Requirement = Requirement::all_of(&[FlightRead, FlightTermsRead]);
 /// Flight balance operations need flight and balance-operation reads (contract rule 4).
@@ -63,6 +69,8 @@ const FLIGHT_DELIVERY_EVIDENCE: Requirement = Requirement::all_of(&[FlightRead, 
 routes! {
     OpenApiDocument: Get "/api/operator/openapi.json" => Requirement::Public,
     Launch: Post "/api/operator/launch" => scope(&[LaunchWrite]),
+    LaunchSettingsGet: Get "/api/operator/launch-settings" => LAUNCH_SETTINGS,
+    LaunchSettingsPut: Put "/api/operator/launch-settings" => LAUNCH_SETTINGS,
     PortfolioViewLink: Post "/api/operator/users/portfolio-view" => PORTFOLIO_VIEW_LINK,
     UsersList: Get "/api/operator/users" => scope(&[UsersRead]),
     UserPortfolio: Get "/api/operator/users/portfolio" => scope(&[UsersRead]),

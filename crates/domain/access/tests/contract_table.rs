@@ -188,3 +188,27 @@ fn the_recommended_flight_reporting_key_reaches_tickets_only_with_terms() {
             .is_ok()
     );
 }
+
+#[test]
+fn launch_settings_are_an_addition_read_and_written_with_launch_write() {
+    for (id, method) in [
+        (RouteId::LaunchSettingsGet, HttpMethod::Get),
+        (RouteId::LaunchSettingsPut, HttpMethod::Put),
+    ] {
+        let spec = id.spec();
+        assert_eq!((spec.method, spec.path), (method, "/api/operator/launch-settings"));
+        assert_eq!(spec.requirement, Requirement::all_of(&[Scope::LaunchWrite]));
+        assert!(
+            !CONTRACT.iter().any(|(_, path, _, _)| *path == "/launch-settings"),
+            "not a row of the contract's table"
+        );
+    }
+    let reporting = Grant::parse(&["users:read", "trades:read"]).expect("valid");
+    assert!(
+        RouteId::LaunchSettingsGet
+            .spec()
+            .requirement
+            .check(CredentialKind::ApiKey, &reporting)
+            .is_err()
+    );
+}
