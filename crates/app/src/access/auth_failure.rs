@@ -49,6 +49,9 @@ pub enum AuthFailure {
     /// A launch token already exchanged, or past its expiry: ask the operator for a new launch.
     #[error("the launch token was already used or has expired; launch again")]
     LaunchUsedOrExpired,
+    /// A launch token or player session presented on another operator's launch host.
+    #[error("this host serves another operator; open the launch URL your operator gave you")]
+    ForeignLaunchHost,
     /// Wrong e-mail or password at login (never says which).
     #[error("the e-mail address or password is wrong")]
     BadLogin,

@@ -3,6 +3,7 @@
 mod api_key;
 mod event;
 mod launch;
+mod launch_settings;
 mod market;
 mod operator;
 mod position;
@@ -19,6 +20,7 @@ mod webhook_endpoint;
 pub use api_key::{ApiKeyRecord, ApiKeyUse};
 pub use event::{NewEvent, rfc3339};
 pub use launch::{Launch, PlayerSession};
+pub use launch_settings::{LaunchSettings, LaunchSite};
 pub use market::{Market, OperatorMarket};
 pub use operator::Operator;
 pub use position::PositionRecord;

@@ -1,9 +1,11 @@
 //! `POST /api/operator/launch`: the operator creates or updates its player and gets a
-//! launch URL with a short-lived, single-use token.
+//! launch URL with a short-lived, single-use token, on the service's public address or
+//! on one of the operator's launch hosts.
 
-use opinion_core::{EventId, ExternalUserId, Label, LaunchId, UserId};
+use opinion_core::{EventId, ExternalUserId, Label, LaunchId, OperatorId, UserId};
+use opinion_launch::{LaunchHost, LaunchMetadata, Locale};
 use opinion_webhook::EventType;
-use serde_json::json;
+use serde_json::{Value, json};
 use time::OffsetDateTime;
 
 use crate::access::Principal;
@@ -27,6 +29,12 @@ pub struct LaunchRequest {
     pub return_url: Option<String>,
     /// `flight`, or absent for Opinion.
     pub product: Option<String>,
+    /// One of the operator's launch hosts for the launch URL, instead of the public URL.
+    pub host: Option<String>,
+    /// The locale of this launch's session (BCP 47).
+    pub locale: Option<String>,
+    /// The operator's opaque JSON object, echoed in the player's webhook events.
+    pub metadata: Option<Value>,
 }
 
 /// A launch ready to hand to the player.
@@ -40,6 +48,10 @@ pub struct Launched {
     pub launch_token: String,
     /// When the token stops working.
     pub expires_at: OffsetDateTime,
+    /// The launch's locale, as stored.
+    pub locale: Option<Locale>,
+    /// The launch's metadata, as stored.
+    pub metadata: Option<LaunchMetadata>,
 }
 
 impl Players {
@@ -55,15 +67,34 @@ impl Players {
             .map(|name| Label::parse(name).map(Label::into_string))
             .transpose()
             .map_err(|e| AppError::invalid("displayName", e))?;
-        let language = request.language.map(check_language).transpose()?;
+        let language = request
+            .language
+            .as_deref()
+            .map(Locale::parse)
+            .transpose()
+            .map_err(|e| AppError::invalid("language", e))?;
+        let locale = request
+            .locale
+            .as_deref()
+            .map(Locale::parse)
+            .transpose()
+            .map_err(|e| AppError::invalid("locale", e))?;
+        let metadata = request
+            .metadata
+            .map(LaunchMetadata::parse)
+            .transpose()
+            .map_err(|e| AppError::invalid("metadata", e))?;
         let return_url = request.return_url.map(check_return_url).transpose()?;
+        let base_url = self
+            .launch_base_url(caller.operator_id, request.host.as_deref())
+            .await?;
         let now = self.ports.clock.now();
         let candidate = User {
             id: UserId::from_ulid(self.ports.random.ulid()),
             operator_id: caller.operator_id,
             external_user_id: external_user_id.into_string(),
             display_name,
-            language,
+            language: language.map(Locale::into_string),
             created_at: now,
             last_launched_at: now,
         };
@@ -72,6 +103,8 @@ impl Players {
             operator_id: caller.operator_id,
             user_id: candidate.id,
             return_url,
+            locale,
+            metadata,
             created_at: now,
             expires_at: now + self.settings.launch_ttl,
         };
@@ -84,17 +117,33 @@ impl Players {
             .settings
             .tokens
             .launch_token(caller.operator_id, launch.id, now, launch.expires_at)?;
-        let launch_url = format!(
-            "{}/play#launch={launch_token}",
-            self.settings.public_url.trim_end_matches('/')
-        );
+        let launch_url = format!("{base_url}/play#launch={launch_token}");
         tracing::info!(user_id = %user.id, launch_id = %launch.id, "player launched");
         Ok(Launched {
             user,
             launch_url,
             launch_token,
             expires_at: launch.expires_at,
+            locale: launch.locale,
+            metadata: launch.metadata,
         })
+    }
+
+    /// Where the launch URL points: `https://<host>` when the launch names one of the
+    /// operator's launch hosts, else the public URL.
+    async fn launch_base_url(&self, operator: OperatorId, host: Option<&str>) -> Result<String, AppError> {
+        let Some(host) = host else {
+            return Ok(self.settings.public_url.trim_end_matches('/').to_owned());
+        };
+        let host = LaunchHost::parse(host).map_err(|e| AppError::invalid("host", e))?;
+        let settings = self.ports.settings.find_launch_settings(operator).await?;
+        if !settings.is_some_and(|settings| settings.hosts.contains(&host)) {
+            return Err(AppError::invalid(
+                "host",
+                format!("`{host}` is not one of the operator's launch hosts (see /api/operator/launch-settings)"),
+            ));
+        }
+        Ok(format!("https://{host}"))
     }
 }
 
@@ -107,23 +156,6 @@ fn check_product(product: Option<&str>) -> Result<(), AppError> {
             detail: "the flight product is not enabled for this operator; omit `product` to launch Opinion".into(),
         }),
         Some(_) => Err(AppError::invalid("product", "must be `flight` or omitted (Opinion)")),
-    }
-}
-
-/// A BCP 47-shaped tag: a 2-3 letter language, then alphanumeric subtags of 2-8.
-fn check_language(tag: String) -> Result<String, AppError> {
-    let mut parts = tag.split('-');
-    let language_ok = parts
-        .next()
-        .is_some_and(|l| (2..=3).contains(&l.len()) && l.bytes().all(|b| b.is_ascii_lowercase()));
-    let rest_ok = parts.all(|p| (2..=8).contains(&p.len()) && p.bytes().all(|b| b.is_ascii_alphanumeric()));
-    if language_ok && rest_ok {
-        Ok(tag)
-    } else {
-        Err(AppError::invalid(
-            "language",
-            "must be a language tag such as `en` or `pt-BR`",
-        ))
     }
 }
 
@@ -162,13 +194,7 @@ mod tests {
     }
 
     #[test]
-    fn languages_and_return_urls_are_checked() {
-        for good in ["en", "pt-BR", "zh-Hant-TW"] {
-            assert!(check_language(good.into()).is_ok(), "{good}");
-        }
-        for bad in ["", "e", "EN", "en_US", "en-", "english-x"] {
-            assert!(check_language(bad.into()).is_err(), "{bad}");
-        }
+    fn return_urls_are_checked() {
         assert!(check_return_url("https://casino.example/lobby".into()).is_ok());
         for bad in ["javascript:alert(1)", "/lobby", "ftp://x.example"] {
             assert!(check_return_url(bad.into()).is_err(), "{bad}");

@@ -1,15 +1,18 @@
 //! Launch and player session rules over mocked ports: the player and its launch are
 //! stored with `user.launched` in one step, the token opens one session once, a session
-//! token authenticates only while its row is live, and bad input stores nothing.
+//! token authenticates only while its row is live, a launch URL uses a host only if it
+//! is one of the operator's, and bad input stores nothing.
 
 use opinion_access::Grant;
 use opinion_core::{LaunchId, PlayerSessionId};
+use opinion_launch::{FrameOrigins, LaunchHosts};
 use opinion_webhook::EventType;
+use serde_json::json;
 use time::Duration;
 
 use crate::access::AuthFailure;
 use crate::error::AppError;
-use crate::model::PlayerSession;
+use crate::model::{LaunchSettings, PlayerSession};
 use crate::players::LaunchRequest;
 use crate::test_support::trading::*;
 use crate::test_support::{NOW, OPERATOR, api_key_caller};
@@ -20,7 +23,7 @@ fn request(external_user_id: &str) -> LaunchRequest {
         display_name: Some("Ana".into()),
         language: Some("pt-BR".into()),
         return_url: Some("https://casino.example/lobby".into()),
-        product: None,
+        ..LaunchRequest::default()
     }
 }
 
@@ -49,6 +52,7 @@ async fn a_launch_stores_the_player_its_launch_and_the_event_together_and_its_to
                 operator_id: operator,
                 user_id: player().user.id,
                 launch_id: launch,
+                locale: None,
                 created_at: at,
                 expires_at,
             };
@@ -62,7 +66,7 @@ async fn a_launch_stores_the_player_its_launch_and_the_event_together_and_its_to
     assert!(launched.launch_url.starts_with("https://opinion.example/play#launch="));
     assert!(launched.launch_url.ends_with(&launched.launch_token));
     let opened = players
-        .open_player_session(&launched.launch_token)
+        .open_player_session(&launched.launch_token, None)
         .await
         .expect("session");
     assert_eq!(opened.session.expires_at, NOW + Duration::hours(8));
@@ -101,6 +105,34 @@ async fn bad_launches_store_nothing() {
                 ..request("p")
             },
             "product",
+        ),
+        (
+            LaunchRequest {
+                locale: Some("pt_BR".into()),
+                ..request("p")
+            },
+            "locale",
+        ),
+        (
+            LaunchRequest {
+                metadata: Some(json!(["not", "an", "object"])),
+                ..request("p")
+            },
+            "metadata",
+        ),
+        (
+            LaunchRequest {
+                metadata: Some(json!({"note": "x".repeat(4_096)})),
+                ..request("p")
+            },
+            "metadata",
+        ),
+        (
+            LaunchRequest {
+                host: Some("https://play.casino.example".into()),
+                ..request("p")
+            },
+            "host",
         ),
     ];
     for (bad, expected) in cases {
@@ -150,11 +182,11 @@ async fn a_used_or_forged_launch_token_opens_nothing() {
         .launch_token(OPERATOR, LaunchId::from_u128(1), NOW, NOW + Duration::minutes(5))
         .expect("token");
     assert!(matches!(
-        players.open_player_session(&token).await,
+        players.open_player_session(&token, None).await,
         Err(AppError::Unauthenticated(AuthFailure::LaunchUsedOrExpired))
     ));
     assert!(matches!(
-        players.open_player_session("forged").await,
+        players.open_player_session("forged", None).await,
         Err(AppError::Unauthenticated(AuthFailure::InvalidLaunch))
     ));
 }
@@ -172,6 +204,7 @@ async fn a_session_token_works_only_while_its_session_is_live() {
                     operator_id: operator,
                     user_id: player().user.id,
                     launch_id: LaunchId::from_u128(1),
+                    locale: None,
                     created_at: NOW - Duration::hours(1),
                     expires_at,
                 };
@@ -183,7 +216,7 @@ async fn a_session_token_works_only_while_its_session_is_live() {
             .tokens
             .session_token(OPERATOR, PlayerSessionId::from_u128(5), NOW, expires_at)
             .expect("token");
-        let authenticated = players.authenticate_player(&token).await;
+        let authenticated = players.authenticate_player(&token, None).await;
         assert_eq!(authenticated.is_ok(), live, "{authenticated:?}");
         let launch = players
             .settings
@@ -191,8 +224,81 @@ async fn a_session_token_works_only_while_its_session_is_live() {
             .launch_token(OPERATOR, LaunchId::from_u128(1), NOW, expires_at)
             .expect("token");
         assert!(
-            players.authenticate_player(&launch).await.is_err(),
+            players.authenticate_player(&launch, None).await.is_err(),
             "a launch token is no session"
+        );
+    }
+}
+
+/// Settings whose only launch host is `play.casino.example`.
+fn casino_settings() -> LaunchSettings {
+    LaunchSettings {
+        operator_id: OPERATOR,
+        hosts: LaunchHosts::parse(&["play.casino.example".to_owned()]).expect("hosts"),
+        frame_origins: FrameOrigins::default(),
+        updated_at: Some(NOW),
+    }
+}
+
+#[tokio::test]
+async fn a_launch_on_one_of_the_operators_hosts_stores_its_locale_and_metadata() {
+    let mut mocks = TradingMocks::new();
+    mocks
+        .launch_settings
+        .expect_find_launch_settings()
+        .withf(|operator| *operator == OPERATOR)
+        .returning(|_| Ok(Some(casino_settings())));
+    mocks
+        .players
+        .expect_record_launch()
+        .times(1)
+        .withf(|_, launch, _| {
+            launch.locale.as_ref().map(|l| l.as_str()) == Some("pt-BR")
+                && launch.metadata.as_ref().map(|m| m.to_value()) == Some(json!({"campaign": "spring"}))
+        })
+        .returning(|user, _, _| Ok(user.clone()));
+    let launch = LaunchRequest {
+        host: Some("play.casino.example".into()),
+        locale: Some("pt-BR".into()),
+        metadata: Some(json!({"campaign": "spring"})),
+        ..request("player-7")
+    };
+    let launched = mocks
+        .build_players()
+        .launch(&api_key_caller(Grant::All), launch)
+        .await
+        .expect("launched");
+    assert!(
+        launched
+            .launch_url
+            .starts_with("https://play.casino.example/play#launch="),
+        "{}",
+        launched.launch_url
+    );
+    assert_eq!(launched.locale.map(|l| l.into_string()), Some("pt-BR".into()));
+}
+
+#[tokio::test]
+async fn a_host_that_is_not_the_operators_is_refused_and_stores_nothing() {
+    for settings in [None, Some(casino_settings())] {
+        let mut mocks = TradingMocks::new();
+        mocks
+            .launch_settings
+            .expect_find_launch_settings()
+            .returning(move |_| Ok(settings.clone()));
+        mocks.players.expect_record_launch().never();
+        let launch = LaunchRequest {
+            host: Some("play.other.example".into()),
+            ..request("p")
+        };
+        let error = mocks
+            .build_players()
+            .launch(&api_key_caller(Grant::All), launch)
+            .await
+            .expect_err("refused");
+        assert!(
+            matches!(&error, AppError::Invalid { field: "host", message } if message.contains("play.other.example")),
+            "{error:?}"
         );
     }
 }

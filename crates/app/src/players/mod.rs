@@ -1,24 +1,33 @@
-//! Players of every product: launching them (a launch URL with a single-use token) and
-//! the player sessions the hosted apps open from it. Opinion launches players today;
-//! the flight product launches them through the same door.
+//! Players of every product: launching them (a launch URL with a single-use token), the
+//! player sessions the hosted apps open from it, and the operators' launch settings (the
+//! hosts players arrive on and the sites that may frame the app there). Opinion launches
+//! players today; the flight product launches them through the same door.
 
 pub mod ports;
 
 mod launch;
+mod launch_settings;
+#[cfg(test)]
+mod launch_settings_tests;
 #[cfg(test)]
 mod launch_tests;
 mod session;
+mod sites;
+#[cfg(test)]
+mod sites_tests;
 mod tokens;
 
 pub use launch::{LaunchRequest, Launched};
+pub use launch_settings::LaunchSettingsChange;
 pub use session::{OpenedSession, PlayerPrincipal};
 pub use tokens::PlayerTokens;
 
 use std::sync::Arc;
 
+use opinion_launch::LaunchHost;
 use time::Duration;
 
-use crate::players::ports::PlayerStore;
+use crate::players::ports::{LaunchSettingsStore, PlayerStore};
 use crate::ports::{Clock, Random};
 
 /// The ports the player use cases need.
@@ -26,6 +35,8 @@ use crate::ports::{Clock, Random};
 pub struct PlayersPorts {
     /// Players, launches and player sessions.
     pub store: Arc<dyn PlayerStore>,
+    /// Operators' launch hosts and frame origins.
+    pub settings: Arc<dyn LaunchSettingsStore>,
     pub clock: Arc<dyn Clock>,
     pub random: Arc<dyn Random>,
 }
@@ -48,18 +59,32 @@ pub struct PlayersSettings {
 pub struct Players {
     pub(crate) ports: PlayersPorts,
     pub(crate) settings: PlayersSettings,
+    /// The host of `public_url`, which serves every operator and is nobody's launch host.
+    public_host: Option<LaunchHost>,
 }
 
 impl Players {
     /// Builds the service from its ports and settings.
     pub fn new(ports: PlayersPorts, settings: PlayersSettings) -> Self {
-        Self { ports, settings }
+        let public_host = host_of(&settings.public_url);
+        Self {
+            ports,
+            settings,
+            public_host,
+        }
     }
 
     /// The same service handing out launch URLs under `public_url`, for when the
     /// service's address is known only once it listens.
     pub fn with_public_url(mut self, public_url: &str) -> Self {
         self.settings.public_url = public_url.trim_end_matches('/').to_owned();
+        self.public_host = host_of(public_url);
         self
     }
+}
+
+/// The launch-host form of a URL's host, if it has one that could be a launch host.
+fn host_of(url: &str) -> Option<LaunchHost> {
+    let parsed = url::Url::parse(url).ok()?;
+    LaunchHost::of_request(parsed.host_str()?)
 }

@@ -1,10 +1,12 @@
-//! Persistence of players, their launches and their sessions.
+//! Persistence of players, their launches and their sessions, and of the operators'
+//! launch settings.
 
 use async_trait::async_trait;
 use opinion_core::{LaunchId, OperatorId, PlayerSessionId};
+use opinion_launch::LaunchHost;
 use time::OffsetDateTime;
 
-use crate::model::{Launch, NewEvent, PlayerSession, User};
+use crate::model::{Launch, LaunchSettings, LaunchSite, NewEvent, PlayerSession, User};
 use crate::ports::StoreError;
 
 /// Players, launches and player sessions.
@@ -15,7 +17,8 @@ pub trait PlayerStore: Send + Sync {
     /// `user.launched` event, in one transaction; returns the player as stored.
     async fn record_launch(&self, user: &User, launch: &Launch, event: &NewEvent) -> Result<User, StoreError>;
     /// Marks the launch used and opens session `id` for its player until `expires_at`, if
-    /// the launch is unused and unexpired at `at`; `None` otherwise.
+    /// the launch is unused and unexpired at `at`; `None` otherwise. The session takes
+    /// the launch's locale.
     async fn open_player_session(
         &self,
         operator: OperatorId,
@@ -30,4 +33,32 @@ pub trait PlayerStore: Send + Sync {
         operator: OperatorId,
         id: PlayerSessionId,
     ) -> Result<Option<(PlayerSession, User)>, StoreError>;
+}
+
+/// What replacing an operator's launch settings did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LaunchSettingsWrite {
+    /// The settings are stored.
+    Saved,
+    /// Nothing changed: this host is another operator's launch host.
+    HostTaken(LaunchHost),
+}
+
+/// Operators' launch settings, and which operator a launch host belongs to.
+#[cfg_attr(any(test, feature = "mock"), mockall::automock)]
+#[async_trait]
+pub trait LaunchSettingsStore: Send + Sync {
+    /// The operator's settings, if it ever set them.
+    async fn find_launch_settings(&self, operator: OperatorId) -> Result<Option<LaunchSettings>, StoreError>;
+    /// Replaces the operator's hosts and frame origins in one transaction, as changed
+    /// `at`; a host may belong to one operator only (a host claimed by another operator
+    /// at the same moment is `Duplicate("launch_host")`).
+    async fn replace_launch_settings(
+        &self,
+        settings: &LaunchSettings,
+        at: OffsetDateTime,
+    ) -> Result<LaunchSettingsWrite, StoreError>;
+    /// The operator a launch host belongs to and its frame origins (this is how a
+    /// request's host names its operator, across all operators).
+    async fn find_launch_site(&self, host: &LaunchHost) -> Result<Option<LaunchSite>, StoreError>;
 }

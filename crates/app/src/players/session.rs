@@ -1,5 +1,6 @@
 //! Player sessions: a launch token is exchanged once for a session, and a session token
-//! authenticates the hosted app's calls.
+//! authenticates the hosted app's calls. On an operator's launch host, only that
+//! operator's tokens and sessions work.
 
 use opinion_core::{OperatorId, PlayerSessionId};
 use time::OffsetDateTime;
@@ -29,15 +30,29 @@ pub struct OpenedSession {
     pub user: User,
 }
 
+impl OpenedSession {
+    /// The locale the hosted app should speak: the launch's, else the player's language.
+    pub fn locale(&self) -> Option<&str> {
+        self.session
+            .locale
+            .as_ref()
+            .map(|locale| locale.as_str())
+            .or(self.user.language.as_deref())
+    }
+}
+
 impl Players {
-    /// Exchanges a launch token, once and before it expires, for a player session.
+    /// Exchanges a launch token, once and before it expires, for a player session. A
+    /// token presented on another operator's launch host (`host`, the request's `Host`)
+    /// is refused and stays usable.
     #[tracing::instrument(skip_all)]
-    pub async fn open_player_session(&self, launch_token: &str) -> Result<OpenedSession, AppError> {
+    pub async fn open_player_session(&self, launch_token: &str, host: Option<&str>) -> Result<OpenedSession, AppError> {
         let (operator_id, launch_id) = self
             .settings
             .tokens
             .verify_launch(launch_token)
             .ok_or(AppError::Unauthenticated(AuthFailure::InvalidLaunch))?;
+        self.check_arrival(host, operator_id).await?;
         let now = self.ports.clock.now();
         let id = PlayerSessionId::from_ulid(self.ports.random.ulid());
         let expires_at = now + self.settings.player_session_ttl;
@@ -55,13 +70,15 @@ impl Players {
         Ok(OpenedSession { token, session, user })
     }
 
-    /// The player a session token authenticates, if the session is live.
-    pub async fn authenticate_player(&self, token: &str) -> Result<PlayerPrincipal, AppError> {
+    /// The player a session token authenticates, if the session is live and `host` (the
+    /// request's `Host`) is not another operator's launch host.
+    pub async fn authenticate_player(&self, token: &str, host: Option<&str>) -> Result<PlayerPrincipal, AppError> {
         let (operator_id, session_id) = self
             .settings
             .tokens
             .verify_session(token)
             .ok_or(AppError::Unauthenticated(AuthFailure::InvalidSession))?;
+        self.check_arrival(host, operator_id).await?;
         let (session, user) = self
             .ports
             .store

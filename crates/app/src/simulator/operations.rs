@@ -168,7 +168,7 @@ impl Simulator {
                 ("externalUserId", user.external_user_id.clone()),
             ],
         );
-        let opened = match self.players.open_player_session(&launched.launch_token).await {
+        let opened = match self.players.open_player_session(&launched.launch_token, None).await {
             Ok(opened) => opened,
             Err(error) => return report.failed("open_session", error).map(|()| None),
         };

@@ -16,7 +16,7 @@ use crate::opinion::settlement::ports::MockSettlementStore;
 use crate::opinion::settlement::{MarketSettlement, WorkerSettings};
 use crate::opinion::trading::ports::MockTradeStore;
 use crate::opinion::trading::{OrderRequest, Trading, TradingPorts};
-use crate::players::ports::MockPlayerStore;
+use crate::players::ports::{MockLaunchSettingsStore, MockPlayerStore};
 use crate::players::{PlayerPrincipal, PlayerTokens, Players, PlayersPorts, PlayersSettings};
 use crate::test_support::{NOW, OPERATOR, counting_random, fixed_clock};
 use crate::wallet::ports::{MockWalletAdapterStore, MockWalletGateway, MutationOutcome, WalletAdapterTarget};
@@ -34,6 +34,7 @@ pub struct TradingMocks {
     pub trades: MockTradeStore,
     pub markets: MockMarketStore,
     pub players: MockPlayerStore,
+    pub launch_settings: MockLaunchSettingsStore,
     pub settlement: MockSettlementStore,
     pub operators: MockOperatorStore,
     pub wallet_adapters: MockWalletAdapterStore,
@@ -83,6 +84,7 @@ impl TradingMocks {
         Players::new(
             PlayersPorts {
                 store: Arc::new(self.players),
+                settings: Arc::new(self.launch_settings),
                 clock: fixed_clock(),
                 random: counting_random(1_000, [9; 32]),
             },

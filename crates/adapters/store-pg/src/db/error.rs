@@ -12,6 +12,7 @@ fn duplicate_subject(constraint: Option<&str>) -> &'static str {
         Some("api_keys_secret_hash_key") => "api_key_hash",
         Some("operators_pkey") => "operator_id",
         Some("api_keys_pkey") => "api_key_id",
+        Some("launch_hosts_pkey") => "launch_host",
         Some("staff_members_pkey") => "staff_id",
         Some("staff_sessions_pkey") => "staff_session_id",
         Some("trades_client_order_key") => "client_order",

@@ -121,6 +121,8 @@ diesel::table! {
         created_at -> Timestamptz,
         expires_at -> Timestamptz,
         used_at -> Nullable<Timestamptz>,
+        locale -> Nullable<Text>,
+        metadata -> Nullable<Jsonb>,
     }
 }
 
@@ -133,6 +135,25 @@ diesel::table! {
         launch_id -> Uuid,
         created_at -> Timestamptz,
         expires_at -> Timestamptz,
+        locale -> Nullable<Text>,
+    }
+}
+
+diesel::table! {
+    /// Operators' launch settings: the origins that may frame the hosted app.
+    launch_settings (operator_id) {
+        operator_id -> Uuid,
+        frame_origins -> Array<Text>,
+        updated_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
+    /// Operators' launch hosts, one row each, found by host across operators.
+    launch_hosts (host) {
+        host -> Text,
+        operator_id -> Uuid,
+        position -> SmallInt,
     }
 }
 
@@ -402,6 +423,8 @@ diesel::allow_tables_to_appear_in_same_query!(
     users,
     launches,
     player_sessions,
+    launch_settings,
+    launch_hosts,
     positions,
     trades,
     market_resolutions,

@@ -1,4 +1,5 @@
-//! Players, their launches and their sessions.
+//! Players, their launches and their sessions, and the operators' launch settings.
 
+mod launch_settings;
 pub(crate) mod rows;
 mod store;

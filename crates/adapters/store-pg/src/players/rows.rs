@@ -1,11 +1,14 @@
-//! Player rows: players as launches insert them and as every read reads them back, and
-//! launches as created.
+//! Player rows: players as launches insert them and as every read reads them back,
+//! launches as created, and the locale a session keeps.
 
 use diesel::prelude::*;
 use opinion_app::model::{Launch, User};
+use opinion_app::ports::StoreError;
+use opinion_launch::{LaunchMetadata, Locale};
 use time::OffsetDateTime;
 use uuid::Uuid;
 
+use crate::db::error::corrupt;
 use crate::db::ids::{id_of, uuid_of};
 use crate::db::schema::{launches, users};
 
@@ -75,6 +78,8 @@ pub(crate) struct NewLaunchRow {
     return_url: Option<String>,
     created_at: OffsetDateTime,
     expires_at: OffsetDateTime,
+    locale: Option<String>,
+    metadata: Option<serde_json::Value>,
 }
 
 impl NewLaunchRow {
@@ -87,6 +92,14 @@ impl NewLaunchRow {
             return_url: launch.return_url.clone(),
             created_at: launch.created_at,
             expires_at: launch.expires_at,
+            locale: launch.locale.as_ref().map(|locale| locale.as_str().to_owned()),
+            metadata: launch.metadata.as_ref().map(LaunchMetadata::to_value),
         }
     }
+}
+
+/// A stored locale read back; one the domain refuses is a corrupt row of `table`.
+pub(crate) fn locale_of(table: &str, id: Uuid, text: Option<String>) -> Result<Option<Locale>, StoreError> {
+    text.map(|text| Locale::parse(&text).map_err(|problem| corrupt(table, id, &problem)))
+        .transpose()
 }

@@ -15,7 +15,7 @@ use crate::db::error::from_diesel;
 use crate::db::ids::{id_of, uuid_of};
 use crate::db::pool::PgStore;
 use crate::db::schema::{launches, player_sessions, users};
-use crate::players::rows::{NewLaunchRow, NewUserRow, UserRow};
+use crate::players::rows::{NewLaunchRow, NewUserRow, UserRow, locale_of};
 use crate::webhooks::outbox::enqueue_events;
 
 #[async_trait]
@@ -69,18 +69,18 @@ impl PlayerStore for PgStore {
         let op = uuid_of(operator);
         let mut conn = self.conn().await?;
         conn.transaction::<_, DieselError, _>(async |conn| {
-            let used: Option<uuid::Uuid> = diesel::update(
+            let used: Option<(uuid::Uuid, Option<String>)> = diesel::update(
                 launches::table
                     .find((op, uuid_of(launch)))
                     .filter(launches::used_at.is_null())
                     .filter(launches::expires_at.gt(at)),
             )
             .set(launches::used_at.eq(at))
-            .returning(launches::user_id)
+            .returning((launches::user_id, launches::locale))
             .get_result(conn)
             .await
             .optional()?;
-            let Some(user_id) = used else { return Ok(None) };
+            let Some((user_id, locale)) = used else { return Ok(None) };
             diesel::insert_into(player_sessions::table)
                 .values((
                     player_sessions::operator_id.eq(op),
@@ -89,6 +89,7 @@ impl PlayerStore for PgStore {
                     player_sessions::launch_id.eq(uuid_of(launch)),
                     player_sessions::created_at.eq(at),
                     player_sessions::expires_at.eq(expires_at),
+                    player_sessions::locale.eq(&locale),
                 ))
                 .execute(conn)
                 .await?;
@@ -97,18 +98,23 @@ impl PlayerStore for PgStore {
                 .select(UserRow::as_select())
                 .first(conn)
                 .await?;
+            Ok(Some((user_id, locale, user)))
+        })
+        .await
+        .map_err(from_diesel)?
+        .map(|(user_id, locale, user)| {
             let session = PlayerSession {
                 id,
                 operator_id: operator,
                 user_id: id_of(user_id),
                 launch_id: launch,
+                locale: locale_of("player_sessions", uuid_of(id), locale)?,
                 created_at: at,
                 expires_at,
             };
-            Ok(Some((session, user.into_record())))
+            Ok((session, user.into_record()))
         })
-        .await
-        .map_err(from_diesel)
+        .transpose()
     }
 
     #[tracing::instrument(skip_all, fields(operator_id = %operator))]
@@ -119,35 +125,40 @@ impl PlayerStore for PgStore {
     ) -> Result<Option<(PlayerSession, User)>, StoreError> {
         let op = uuid_of(operator);
         let mut conn = self.conn().await?;
-        let found: Option<(uuid::Uuid, OffsetDateTime, OffsetDateTime, UserRow)> = player_sessions::table
-            .inner_join(
-                users::table.on(users::operator_id
-                    .eq(player_sessions::operator_id)
-                    .and(users::id.eq(player_sessions::user_id))),
-            )
-            .filter(player_sessions::operator_id.eq(op))
-            .filter(player_sessions::id.eq(uuid_of(id)))
-            .select((
-                player_sessions::launch_id,
-                player_sessions::created_at,
-                player_sessions::expires_at,
-                UserRow::as_select(),
-            ))
-            .first(&mut conn)
-            .await
-            .optional()
-            .map_err(from_diesel)?;
-        Ok(found.map(|(launch_id, created_at, expires_at, user)| {
-            let user = user.into_record();
-            let session = PlayerSession {
-                id,
-                operator_id: operator,
-                user_id: user.id,
-                launch_id: id_of(launch_id),
-                created_at,
-                expires_at,
-            };
-            (session, user)
-        }))
+        let found: Option<(uuid::Uuid, OffsetDateTime, OffsetDateTime, Option<String>, UserRow)> =
+            player_sessions::table
+                .inner_join(
+                    users::table.on(users::operator_id
+                        .eq(player_sessions::operator_id)
+                        .and(users::id.eq(player_sessions::user_id))),
+                )
+                .filter(player_sessions::operator_id.eq(op))
+                .filter(player_sessions::id.eq(uuid_of(id)))
+                .select((
+                    player_sessions::launch_id,
+                    player_sessions::created_at,
+                    player_sessions::expires_at,
+                    player_sessions::locale,
+                    UserRow::as_select(),
+                ))
+                .first(&mut conn)
+                .await
+                .optional()
+                .map_err(from_diesel)?;
+        found
+            .map(|(launch_id, created_at, expires_at, locale, user)| {
+                let user = user.into_record();
+                let session = PlayerSession {
+                    id,
+                    operator_id: operator,
+                    user_id: user.id,
+                    launch_id: id_of(launch_id),
+                    locale: locale_of("player_sessions", uuid_of(id), locale)?,
+                    created_at,
+                    expires_at,
+                };
+                Ok((session, user))
+            })
+            .transpose()
     }
 }

@@ -58,6 +58,8 @@ fn launch(n: u128) -> Launch {
         operator_id: operator_id(1),
         user_id: USER,
         return_url: None,
+        locale: None,
+        metadata: None,
         created_at: T0,
         expires_at: at(300),
     }

@@ -1,0 +1,4 @@
+//! Players: what a launch stores for its session, and the operators' launch settings.
+
+mod launch_settings;
+mod launches;
