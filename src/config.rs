@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use figment::Figment;
 use figment::providers::{Env, Format, Serialized, Toml};
 use opinion_api::TrustedProxies;
+use opinion_launch::{LAUNCH_TOKEN_TTL_DEFAULT_SECS, LAUNCH_TOKEN_TTL_MAX_SECS, LAUNCH_TOKEN_TTL_MIN_SECS};
 use serde::{Deserialize, Serialize};
 
 /// Where the service runs; decides defaults and what is required.
@@ -44,6 +45,9 @@ pub struct Config {
     pub data_key: Option<String>,
     /// Staff session lifetime in minutes (`OPINION_SESSION_TTL_MINUTES`).
     pub session_ttl_minutes: u32,
+    /// How long a launch token can be exchanged for a player session, in seconds
+    /// (`OPINION_LAUNCH_TOKEN_TTL_SECONDS`); bounds and default in `opinion-launch`.
+    pub launch_token_ttl_seconds: u32,
     /// `text` or `json` log lines (`OPINION_LOG_FORMAT`).
     pub log_format: LogFormat,
     /// Webhook delivery workers per instance; 0 runs none (`OPINION_WEBHOOK_WORKERS`).
@@ -85,6 +89,7 @@ impl Default for Config {
             session_secret: None,
             data_key: None,
             session_ttl_minutes: 8 * 60,
+            launch_token_ttl_seconds: LAUNCH_TOKEN_TTL_DEFAULT_SECS,
             log_format: LogFormat::Text,
             webhook_workers: 8,
             webhook_poll_interval_ms: 1_000,
@@ -158,6 +163,11 @@ impl Config {
         }
         if !(5..=24 * 60).contains(&self.session_ttl_minutes) {
             problems.push("OPINION_SESSION_TTL_MINUTES must be between 5 and 1440".into());
+        }
+        if !(LAUNCH_TOKEN_TTL_MIN_SECS..=LAUNCH_TOKEN_TTL_MAX_SECS).contains(&self.launch_token_ttl_seconds) {
+            problems.push(format!(
+                "OPINION_LAUNCH_TOKEN_TTL_SECONDS must be between {LAUNCH_TOKEN_TTL_MIN_SECS} and {LAUNCH_TOKEN_TTL_MAX_SECS}"
+            ));
         }
         if !(1..=1000).contains(&self.database_max_connections) {
             problems.push("OPINION_DATABASE_MAX_CONNECTIONS must be between 1 and 1000".into());
@@ -284,6 +294,20 @@ mod tests {
             ..Config::default()
         };
         assert_eq!(config.validate().expect_err("refused").0.len(), 6);
+    }
+
+    #[test]
+    fn the_launch_token_lives_a_minute_unless_configured_within_bounds() {
+        assert_eq!(Config::default().launch_token_ttl_seconds, 60);
+        for (seconds, valid) in [(15, true), (600, true), (14, false), (601, false)] {
+            let config = Config {
+                launch_token_ttl_seconds: seconds,
+                ..Config::default()
+            };
+            let problems = config.validate().err().map(|e| e.0).unwrap_or_default();
+            assert_eq!(problems.is_empty(), valid, "{seconds}: {problems:?}");
+            assert!(problems.iter().all(|p| p.contains("OPINION_LAUNCH_TOKEN_TTL_SECONDS")));
+        }
     }
 
     #[test]

@@ -32,9 +32,6 @@ use crate::system_ports::{OsRandom, SystemClock};
 use crate::wallet_worker::WalletWorker;
 use crate::webhook_workers::WebhookWorkers;
 
-/// How long a launch token can be exchanged for a player session.
-const LAUNCH_TTL: Duration = Duration::minutes(5);
-
 /// How long a player session lasts.
 const PLAYER_SESSION_TTL: Duration = Duration::hours(8);
 
@@ -178,14 +175,15 @@ fn access(config: &Config, store: Arc<PgStore>, clock: Arc<dyn Clock>, secret: &
 
 fn players(config: &Config, store: Arc<PgStore>, clock: Arc<dyn Clock>, secret: &[u8]) -> anyhow::Result<Players> {
     let ports = PlayersPorts {
-        store,
+        store: store.clone(),
+        settings: store,
         clock,
         random: Arc::new(OsRandom),
     };
     let settings = PlayersSettings {
         // Replaced by the bound address's URL in `Application::bind`.
         public_url: config.public_url_for(config.port),
-        launch_ttl: LAUNCH_TTL,
+        launch_ttl: Duration::seconds(i64::from(config.launch_token_ttl_seconds)),
         player_session_ttl: PLAYER_SESSION_TTL,
         tokens: PlayerTokens::new(secret).map_err(|e| anyhow::anyhow!("{e}"))?,
     };

@@ -7,6 +7,8 @@ mod api_key_use;
 mod api_keys;
 mod errors;
 mod helpers;
+mod launch_hosts;
+mod launch_settings;
 mod operational;
 mod operator_reads;
 mod operator_reads_markets;

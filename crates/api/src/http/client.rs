@@ -1,12 +1,14 @@
-//! Who sent a request: its address and user agent, recorded with an API key's last use.
+//! Who sent a request and where to: its address and user agent, recorded with an API
+//! key's last use, and the host it named, which says whose launch host it arrived on.
 //! The address is the connection's peer; `X-Forwarded-For` is believed only from
 //! proxies the service is configured to trust (`OPINION_TRUSTED_PROXIES`), because any
-//! client can write that header.
+//! client can write that header. The host is the request's own `Host` (a proxy in front
+//! of the service passes it on); `X-Forwarded-Host` is not read.
 
 use std::net::{IpAddr, SocketAddr};
 
 use actix_web::HttpRequest;
-use actix_web::http::header::{HeaderName, USER_AGENT};
+use actix_web::http::header::{HOST, HeaderName, USER_AGENT};
 use ipnet::IpNet;
 use opinion_app::access::RequestClient;
 
@@ -84,6 +86,16 @@ pub fn request_client(request: &HttpRequest, proxies: &TrustedProxies) -> Reques
             .get(USER_AGENT)
             .map(|value| String::from_utf8_lossy(value.as_bytes()).into_owned()),
     }
+}
+
+/// The host a request named: its `Host` header, or the authority of an absolute URI
+/// (HTTP/2).
+pub fn request_host(request: &HttpRequest) -> Option<&str> {
+    request
+        .headers()
+        .get(HOST)
+        .and_then(|value| value.to_str().ok())
+        .or_else(|| request.uri().authority().map(|authority| authority.as_str()))
 }
 
 #[cfg(test)]

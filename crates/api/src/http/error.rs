@@ -201,6 +201,7 @@ fn auth_failure_code(failure: AuthFailure) -> &'static str {
         AuthFailure::BadLogin => "login_failed",
         AuthFailure::InvalidLaunch => "launch_token_invalid",
         AuthFailure::LaunchUsedOrExpired => "launch_token_used_or_expired",
+        AuthFailure::ForeignLaunchHost => "launch_host_mismatch",
         AuthFailure::InvalidViewLink => "view_link_invalid",
         AuthFailure::ExpiredViewLink => "view_link_expired",
     }

@@ -6,6 +6,7 @@
 pub mod api_keys;
 pub mod balance_operations;
 pub mod launch;
+pub mod launch_settings;
 pub mod markets;
 pub mod payouts;
 pub mod staff;

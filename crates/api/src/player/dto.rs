@@ -28,15 +28,19 @@ pub struct SessionOpenedBody {
     /// When the session ends.
     #[serde(with = "time::serde::rfc3339")]
     pub expires_at: OffsetDateTime,
+    /// The locale to speak: the launch's `locale`, else the player's `language`.
+    pub locale: Option<String>,
     /// The player.
     pub user: PlayerBody,
 }
 
 impl From<OpenedSession> for SessionOpenedBody {
     fn from(opened: OpenedSession) -> Self {
+        let locale = opened.locale().map(str::to_owned);
         Self {
             session_token: opened.token,
             expires_at: opened.session.expires_at,
+            locale,
             user: opened.user.into(),
         }
     }

@@ -3,12 +3,13 @@
 //! trades. Every call but the first carries the session token; every read is confined to
 //! the player's operator and, for positions and trades, to the player.
 
-use actix_web::{HttpResponse, web};
+use actix_web::{HttpRequest, HttpResponse, web};
 use opinion_app::error::AppError;
 use opinion_app::opinion::reads::ports::{MarketFilter, MarketStage, TradeFilter};
 use opinion_app::opinion::trading::OrderRequest;
 use opinion_market::Side;
 
+use crate::http::client::request_host;
 use crate::http::error::ApiError;
 use crate::http::extract::path_id;
 use crate::http::player_auth::Player;
@@ -32,9 +33,17 @@ pub fn mount(config: &mut web::ServiceConfig) {
     );
 }
 
-/// Exchanges a launch token (once) for a player session.
-async fn open_session(state: web::Data<ApiState>, body: web::Json<OpenSessionBody>) -> Result<HttpResponse, ApiError> {
-    let opened = state.players.open_player_session(&body.launch_token).await?;
+/// Exchanges a launch token (once) for a player session; on an operator's launch host
+/// only that operator's tokens.
+async fn open_session(
+    state: web::Data<ApiState>,
+    request: HttpRequest,
+    body: web::Json<OpenSessionBody>,
+) -> Result<HttpResponse, ApiError> {
+    let opened = state
+        .players
+        .open_player_session(&body.launch_token, request_host(&request))
+        .await?;
     Ok(HttpResponse::Created().json(SessionOpenedBody::from(opened)))
 }
 

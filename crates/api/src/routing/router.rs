@@ -16,6 +16,7 @@ use crate::operational::handlers as operational;
 use crate::operator::api_keys::handlers as api_keys;
 use crate::operator::balance_operations::handlers as balance_operations;
 use crate::operator::launch::handlers as launch;
+use crate::operator::launch_settings::handlers as launch_settings;
 use crate::operator::markets::handlers as markets;
 use crate::operator::payouts::handlers as payouts;
 use crate::operator::staff::handlers as staff;
@@ -119,6 +120,8 @@ fn handler(id: RouteId) -> Handler {
         R::StaffUpdate => Bound(|r| r.to(staff::update)),
         R::StaffPasswordReset => Bound(|r| r.to(staff::reset_password)),
         R::Launch => Bound(|r| r.to(launch::launch)),
+        R::LaunchSettingsGet => Bound(|r| r.to(launch_settings::get)),
+        R::LaunchSettingsPut => Bound(|r| r.to(launch_settings::put)),
         R::WebhookEndpointsList => Bound(|r| r.to(webhooks_endpoints::list)),
         R::WebhookEndpointCreate => Bound(|r| r.to(webhooks_endpoints::create)),
         R::WebhookEndpointUpdate => Bound(|r| r.to(webhooks_endpoints::update)),

@@ -3,18 +3,23 @@
 //! then lists the markets on offer with their prices and the player's positions, and
 //! places buys and sales through the player API. It renders everything with
 //! `textContent`, never as markup, and its policy runs only its own script and style.
+//! On an operator's launch host the policy also names the only sites that may frame it.
 
 use std::sync::LazyLock;
 
-use actix_web::HttpResponse;
 use actix_web::http::header::{
     CACHE_CONTROL, CONTENT_SECURITY_POLICY, CONTENT_TYPE, HeaderValue, REFERRER_POLICY, X_CONTENT_TYPE_OPTIONS,
 };
+use actix_web::{HttpRequest, HttpResponse, web};
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
 use maud::{DOCTYPE, PreEscaped, html};
+use opinion_app::model::LaunchSite;
 use sha2::{Digest, Sha256};
 
+use crate::http::client::request_host;
+use crate::http::error::ApiError;
+use crate::state::ApiState;
 use crate::views::HTML_UTF8;
 
 const STYLE: &str = "\
@@ -84,6 +89,7 @@ const SCRIPT: &str = r#"(function () {
     ? api('POST', '/api/player/sessions', { launchToken: decodeURIComponent(launch[1]) }).then(function (s) {
         history.replaceState(null, '', location.pathname);
         sessionStorage.setItem('opinion.session', s.sessionToken);
+        if (s.locale) { document.documentElement.lang = s.locale; }
       })
     : Promise.resolve();
   opened.then(function () {
@@ -103,8 +109,24 @@ static POLICY: LazyLock<String> = LazyLock::new(|| {
     )
 });
 
-/// The hosted app's page. Operators may frame it in their site, so it sets no frame ban.
-pub async fn play_page() -> HttpResponse {
+/// The page's policy where it is served: on an operator's launch host, framed only by
+/// that operator's origins (none when it named none); on the public host, which serves
+/// every operator and cannot know which one before the token is exchanged, frameable by
+/// the operators' sites as before.
+fn policy_for(site: Option<&LaunchSite>) -> String {
+    match site {
+        Some(site) => format!("{}; frame-ancestors {}", *POLICY, site.frame_origins.frame_ancestors()),
+        None => POLICY.clone(),
+    }
+}
+
+/// The hosted app's page, with the policy of the host it is served on.
+pub async fn play_page(state: web::Data<ApiState>, request: HttpRequest) -> Result<HttpResponse, ApiError> {
+    let site = state.players.site_for_host(request_host(&request)).await?;
+    Ok(page(&policy_for(site.as_ref())))
+}
+
+fn page(policy: &str) -> HttpResponse {
     let page = html! {
         (DOCTYPE)
         html lang="en" {
@@ -135,7 +157,7 @@ pub async fn play_page() -> HttpResponse {
     let mut response = HttpResponse::Ok().body(page.into_string());
     let headers = response.headers_mut();
     headers.insert(CONTENT_TYPE, HeaderValue::from_static(HTML_UTF8));
-    if let Ok(policy) = HeaderValue::from_str(&POLICY) {
+    if let Ok(policy) = HeaderValue::from_str(policy) {
         headers.insert(CONTENT_SECURITY_POLICY, policy);
     }
     headers.insert(X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
@@ -155,6 +177,23 @@ mod tests {
         assert!(policy.contains(&STANDARD.encode(Sha256::digest(STYLE.as_bytes()))));
         assert!(policy.contains("connect-src 'self'"));
         assert!(!policy.contains("unsafe"));
+    }
+
+    #[test]
+    fn a_launch_host_names_its_frame_ancestors_and_the_public_host_none() {
+        use opinion_core::OperatorId;
+        use opinion_launch::FrameOrigins;
+
+        assert!(!policy_for(None).contains("frame-ancestors"));
+        let site = |origins: &[&str]| LaunchSite {
+            operator_id: OperatorId::from_u128(1),
+            frame_origins: FrameOrigins::parse(&origins.iter().map(|o| (*o).to_owned()).collect::<Vec<_>>())
+                .expect("origins"),
+        };
+        assert!(policy_for(Some(&site(&[]))).ends_with("; frame-ancestors 'none'"));
+        let framed = policy_for(Some(&site(&["https://casino.example", "https://m.casino.example"])));
+        assert!(framed.starts_with(POLICY.as_str()));
+        assert!(framed.ends_with("; frame-ancestors https://casino.example https://m.casino.example"));
     }
 
     #[test]

@@ -15,12 +15,26 @@ pub struct LaunchBody {
     pub external_user_id: String,
     /// Name shown in the hosted app.
     pub display_name: Option<String>,
-    /// BCP 47 language tag.
+    /// The player's preferred language, kept across launches (BCP 47, at most 35
+    /// characters).
     pub language: Option<String>,
     /// Where the hosted app sends the player back to.
     pub return_url: Option<String>,
     /// `flight`, or omitted for Opinion.
     pub product: Option<String>,
+    /// One of the operator's launch hosts (see `/api/operator/launch-settings`): the
+    /// launch URL is then `https://<host>/play#launch=…` instead of the service's own
+    /// address.
+    #[schema(example = "play.casino.example")]
+    pub host: Option<String>,
+    /// The locale of this launch's session (BCP 47, such as `en` or `pt-BR`, at most 35
+    /// characters); without it the session uses the player's `language`.
+    #[schema(example = "pt-BR")]
+    pub locale: Option<String>,
+    /// The operator's own JSON object (at most 4096 bytes as compact JSON), kept with the
+    /// launch and echoed in this player's webhook events. The service never reads it.
+    #[schema(value_type = Option<Object>, example = json!({"campaign": "spring"}))]
+    pub metadata: Option<serde_json::Value>,
 }
 
 /// A player as the operator and the hosted app see it.
@@ -59,6 +73,11 @@ pub struct LaunchedBody {
     /// When the token stops working.
     #[serde(with = "time::serde::rfc3339")]
     pub expires_at: OffsetDateTime,
+    /// The launch's locale, as stored.
+    pub locale: Option<String>,
+    /// The launch's metadata, as stored.
+    #[schema(value_type = Option<Object>)]
+    pub metadata: Option<serde_json::Value>,
     /// The player as stored.
     pub user: PlayerBody,
 }
@@ -69,6 +88,8 @@ impl From<Launched> for LaunchedBody {
             launch_url: launched.launch_url,
             launch_token: launched.launch_token,
             expires_at: launched.expires_at,
+            locale: launched.locale.map(|locale| locale.into_string()),
+            metadata: launched.metadata.as_ref().map(|metadata| metadata.to_value()),
             user: launched.user.into(),
         }
     }

@@ -1,4 +1,5 @@
-//! `POST /api/operator/launch`: create or update the player and hand out a launch.
+//! `POST /api/operator/launch`: create or update the player and hand out a launch, on the
+//! service's own address or on one of the operator's launch hosts.
 
 use actix_web::{HttpResponse, web};
 use opinion_access::RouteId;
@@ -36,6 +37,9 @@ pub async fn launch(
         language: body.language,
         return_url: body.return_url,
         product: body.product,
+        host: body.host,
+        locale: body.locale,
+        metadata: body.metadata,
     };
     let launched = state.players.launch(&caller.0, request).await?;
     Ok(HttpResponse::Created().json(LaunchedBody::from(launched)))

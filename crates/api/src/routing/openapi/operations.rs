@@ -8,6 +8,7 @@ use crate::operational::handlers as operational;
 use crate::operator::api_keys::handlers as api_keys;
 use crate::operator::balance_operations::handlers as balance_operations;
 use crate::operator::launch::handlers as launch;
+use crate::operator::launch_settings::handlers as launch_settings;
 use crate::operator::markets::handlers as markets;
 use crate::operator::payouts::handlers as payouts;
 use crate::operator::staff::handlers as staff;
@@ -30,6 +31,8 @@ use crate::views::handlers as views;
     paths(
         operational::openapi_document,
         launch::launch,
+        launch_settings::get,
+        launch_settings::put,
         users::portfolio_link,
         users::list,
         users::portfolio,
