@@ -128,13 +128,21 @@ mod tests {
             .api_keys
             .expect_record_api_key_use()
             .times(1)
-            .withf(|_, _, key_use, unless_used_since| {
-                key_use.at == NOW
-                    && key_use.ip == Some(std::net::IpAddr::from([203, 0, 113, 7]))
-                    && key_use.user_agent.as_ref().map(|a| a.as_str()) == Some("reporting-job/1.0")
-                    && *unless_used_since == NOW - Duration::minutes(1)
-            })
-            .returning(|_, _, _, _| Ok(()));
+            .returning(|_, _, key_use, unless_used_since| {
+                assert_eq!(key_use.at, NOW, "the use is recorded at the request's time");
+                assert_eq!(
+                    key_use.ip,
+                    Some(std::net::IpAddr::from([203, 0, 113, 7])),
+                    "with the client's address"
+                );
+                assert_eq!(
+                    key_use.user_agent.as_ref().map(|a| a.as_str()),
+                    Some("reporting-job/1.0"),
+                    "with its user agent, bounded"
+                );
+                assert_eq!(unless_used_since, NOW - Duration::minutes(1), "at most once a minute");
+                Ok(())
+            });
         let client = RequestClient {
             address: Some(std::net::IpAddr::from([203, 0, 113, 7])),
             user_agent: Some(" reporting-job/1.0\n".into()),

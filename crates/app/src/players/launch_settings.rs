@@ -4,11 +4,11 @@
 use opinion_launch::{FrameOrigins, LaunchHosts};
 
 use crate::access::Principal;
-use crate::error::AppError;
+use crate::error::{AppError, ProblemCode};
 use crate::model::LaunchSettings;
 use crate::players::Players;
 use crate::players::ports::LaunchSettingsWrite;
-use crate::ports::StoreError;
+use crate::ports::{StoreError, UniqueKey};
 
 /// New launch settings, replacing the old ones whole.
 #[derive(Debug, Clone, Default)]
@@ -57,7 +57,7 @@ impl Players {
                 Ok(settings)
             }
             Ok(LaunchSettingsWrite::HostTaken(host)) => Err(host_taken(&format!("`{host}` is"))),
-            Err(StoreError::Duplicate("launch_host")) => Err(host_taken("one of the hosts was just made")),
+            Err(StoreError::Duplicate(UniqueKey::LaunchHost)) => Err(host_taken("one of the hosts was just made")),
             Err(error) => Err(error.into()),
         }
     }
@@ -66,7 +66,7 @@ impl Players {
 /// The refusal of a host that belongs to another operator.
 fn host_taken(which: &str) -> AppError {
     AppError::Conflict {
-        code: "launch_host_taken",
+        code: ProblemCode::LaunchHostTaken,
         detail: format!("{which} another operator's launch host; a host serves one operator only"),
     }
 }

@@ -5,10 +5,10 @@
 use opinion_access::Grant;
 use opinion_launch::LaunchHost;
 
-use crate::error::AppError;
+use crate::error::{AppError, ProblemCode};
 use crate::players::launch_settings::LaunchSettingsChange;
 use crate::players::ports::LaunchSettingsWrite;
-use crate::ports::StoreError;
+use crate::ports::{StoreError, UniqueKey};
 use crate::test_support::trading::*;
 use crate::test_support::{NOW, OPERATOR, api_key_caller};
 
@@ -26,14 +26,14 @@ async fn valid_settings_replace_the_old_ones() {
         .launch_settings
         .expect_replace_launch_settings()
         .times(1)
-        .withf(|settings, at| {
-            *at == NOW
-                && settings.operator_id == OPERATOR
-                && settings.updated_at == Some(NOW)
-                && settings.hosts.as_slice().len() == 2
-                && settings.frame_origins.frame_ancestors() == "https://casino.example"
-        })
-        .returning(|_, _| Ok(LaunchSettingsWrite::Saved));
+        .returning(|settings, at| {
+            assert_eq!(at, NOW, "replaced at the request's time");
+            assert_eq!(settings.operator_id, OPERATOR, "the caller's operator's");
+            assert_eq!(settings.updated_at, Some(NOW));
+            assert_eq!(settings.hosts.as_slice().len(), 2, "both hosts, in order");
+            assert_eq!(settings.frame_origins.frame_ancestors(), "https://casino.example");
+            Ok(LaunchSettingsWrite::Saved)
+        });
     let saved = mocks
         .build_players()
         .set_launch_settings(
@@ -98,14 +98,14 @@ async fn another_operators_host_is_a_conflict_even_when_claimed_at_the_same_mome
         .await
         .expect_err("refused");
     assert!(
-        matches!(&error, AppError::Conflict { code: "launch_host_taken", detail } if detail.contains("play.casino.example")),
+        matches!(&error, AppError::Conflict { code: ProblemCode::LaunchHostTaken, detail } if detail.contains("play.casino.example")),
         "{error:?}"
     );
     let mut racing = TradingMocks::new();
     racing
         .launch_settings
         .expect_replace_launch_settings()
-        .returning(|_, _| Err(StoreError::Duplicate("launch_host")));
+        .returning(|_, _| Err(StoreError::Duplicate(UniqueKey::LaunchHost)));
     let error = racing
         .build_players()
         .set_launch_settings(&api_key_caller(Grant::All), change(&["play.casino.example"], &[]))
@@ -115,7 +115,7 @@ async fn another_operators_host_is_a_conflict_even_when_claimed_at_the_same_mome
         matches!(
             error,
             AppError::Conflict {
-                code: "launch_host_taken",
+                code: ProblemCode::LaunchHostTaken,
                 ..
             }
         ),

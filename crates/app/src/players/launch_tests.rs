@@ -11,7 +11,7 @@ use serde_json::json;
 use time::Duration;
 
 use crate::access::AuthFailure;
-use crate::error::AppError;
+use crate::error::{AppError, ProblemCode};
 use crate::model::{LaunchSettings, PlayerSession};
 use crate::players::LaunchRequest;
 use crate::test_support::trading::*;
@@ -162,7 +162,7 @@ async fn bad_launches_store_nothing() {
     assert!(matches!(
         error,
         AppError::Conflict {
-            code: "product_not_enabled",
+            code: ProblemCode::ProductNotEnabled,
             ..
         }
     ));
@@ -252,11 +252,19 @@ async fn a_launch_on_one_of_the_operators_hosts_stores_its_locale_and_metadata()
         .players
         .expect_record_launch()
         .times(1)
-        .withf(|_, launch, _| {
-            launch.locale.as_ref().map(|l| l.as_str()) == Some("pt-BR")
-                && launch.metadata.as_ref().map(|m| m.to_value()) == Some(json!({"campaign": "spring"}))
-        })
-        .returning(|user, _, _| Ok(user.clone()));
+        .returning(|user, launch, _| {
+            assert_eq!(
+                launch.locale.as_ref().map(|l| l.as_str()),
+                Some("pt-BR"),
+                "the locale is stored"
+            );
+            assert_eq!(
+                launch.metadata.as_ref().map(|m| m.to_value()),
+                Some(json!({"campaign": "spring"})),
+                "the metadata is stored"
+            );
+            Ok(user.clone())
+        });
     let launch = LaunchRequest {
         host: Some("play.casino.example".into()),
         locale: Some("pt-BR".into()),

@@ -52,7 +52,7 @@ pub trait LaunchSettingsStore: Send + Sync {
     async fn find_launch_settings(&self, operator: OperatorId) -> Result<Option<LaunchSettings>, StoreError>;
     /// Replaces the operator's hosts and frame origins in one transaction, as changed
     /// `at`; a host may belong to one operator only (a host claimed by another operator
-    /// at the same moment is `Duplicate("launch_host")`).
+    /// at the same moment is `Duplicate(UniqueKey::LaunchHost)`).
     async fn replace_launch_settings(
         &self,
         settings: &LaunchSettings,

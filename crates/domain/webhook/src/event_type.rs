@@ -12,7 +12,7 @@
 //! | `user.launched` | `externalUserId`, `launchedAt` |
 //! | `trade.executed` | `tradeId`, `marketId`, `externalUserId`, `side`, `outcome`, `shares`, `amount`, `currency`, `executedAt` |
 //! | `trade.failed` | `tradeId`, `marketId`, `externalUserId`, `side`, `reason`, `failedAt` |
-//! | `market.visibility_changed` | `marketId`, `visible`, `changedAt` |
+//! | `market.visibility_changed` | `marketId`, `visible`, `cause` (`switch` or `mode`), `changedAt` |
 //! | `market.resolved` | `marketId`, `winningOutcome`, `resolvedAt` |
 //! | `redemption.paid` | `redemptionId`, `marketId`, `externalUserId`, `amount`, `currency`, `paidAt` |
 //! | `wallet_operation.manual_review_required` | `walletOperationId`, `flow`, `externalUserId`, `amount`, `currency`, `reason` |

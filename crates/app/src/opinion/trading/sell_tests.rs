@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex};
 use opinion_market::{Holding, MarketStatus, Outcome, Pool, Position, Side, TradeStatus};
 use opinion_wallet::{OperationState, WalletFlow};
 
-use crate::error::AppError;
+use crate::error::{AppError, ProblemCode};
 use crate::model::PositionRecord;
 use crate::opinion::trading::ports::{OpenTrade, TradingChange};
 use crate::test_support::NOW;
@@ -155,7 +155,7 @@ async fn nobody_sells_shares_they_do_not_hold() {
     assert!(matches!(
         refused,
         Err(AppError::Conflict {
-            code: "insufficient_shares",
+            code: ProblemCode::InsufficientShares,
             ..
         })
     ));

@@ -1,13 +1,12 @@
 //! Operators and their API keys.
 
 use std::collections::HashSet;
-
 use std::net::IpAddr;
 
 use opinion_access::{ApiKeyEnvironment, RecordedUserAgent};
 use opinion_app::access::ports::{ApiKeyStore, OperatorStore};
 use opinion_app::model::{ApiKeyRecord, ApiKeyUse};
-use opinion_app::ports::StoreError;
+use opinion_app::ports::{StoreError, UniqueKey};
 use opinion_core::{ApiKeyId, PageLimit, PageRequest};
 use time::OffsetDateTime;
 
@@ -39,7 +38,7 @@ async fn an_operator_whose_first_key_fails_is_not_created() {
     let reused_hash = store.insert_operator(&operator(2), &key(2, 2), &key_hash(1)).await;
 
     assert!(
-        matches!(reused_hash, Err(StoreError::Duplicate("api_key_hash"))),
+        matches!(reused_hash, Err(StoreError::Duplicate(UniqueKey::ApiKeyHash))),
         "{reused_hash:?}"
     );
     assert_eq!(store.find_operator(operator_id(2)).await.expect("find"), None);
@@ -53,7 +52,7 @@ async fn a_second_key_with_the_same_hash_is_a_duplicate() {
     let result = store.insert_api_key(&key(1, 2), &key_hash(1)).await;
 
     assert!(
-        matches!(result, Err(StoreError::Duplicate("api_key_hash"))),
+        matches!(result, Err(StoreError::Duplicate(UniqueKey::ApiKeyHash))),
         "{result:?}"
     );
 }
