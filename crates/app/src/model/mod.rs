@@ -18,7 +18,7 @@ mod webhook_endpoint;
 
 pub use api_key::ApiKeyRecord;
 pub use event::{NewEvent, rfc3339};
-pub use launch::{Launch, PlayerSession};
+pub use launch::{Launch, PlayerSession, SessionEnd, SessionEnding};
 pub use market::{Market, OperatorMarket};
 pub use operator::Operator;
 pub use position::PositionRecord;

@@ -1,13 +1,18 @@
-//! Players of every product: launching them (a launch URL with a single-use token) and
-//! the player sessions the hosted apps open from it. Opinion launches players today;
+//! Players of every product: launching them (a launch URL with a single-use token), the
+//! player sessions the hosted apps open from it, and how those sessions end (logout or
+//! expiry), each with its webhook event. Opinion launches players today;
 //! the flight product launches them through the same door.
 
 pub mod ports;
 
+mod events;
 mod launch;
 #[cfg(test)]
 mod launch_tests;
 mod session;
+mod session_end;
+#[cfg(test)]
+mod session_end_tests;
 mod tokens;
 
 pub use launch::{LaunchRequest, Launched};

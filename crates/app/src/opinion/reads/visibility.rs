@@ -1,5 +1,5 @@
 //! `POST /markets/{id}/visibility`: hide a market from the operator's players or show it
-//! again. A change is announced by a `market.visibility_changed` event written with it;
+//! again. A change is announced by a `mini_app.market.visibility_changed` event written with it;
 //! asking for the visibility a market already has changes nothing and announces nothing.
 
 use opinion_core::{EventId, MarketId, OperatorId};

@@ -1,7 +1,7 @@
 //! Use-case tests of resolution, the wallet worker and manual review, over mocks.
 
 use opinion_market::{Liquidity, MarketStatus, Pool, RedemptionStatus, Resolution, Side, TradeStatus, redemption};
-use opinion_wallet::{Ambiguity, Classification, OperationState, RemoteReference, WalletFlow};
+use opinion_wallet::{Ambiguity, Classification, OperationState, RefusalCode, RemoteReference, WalletFlow};
 use opinion_webhook::EventType;
 use std::time::Duration as StdDuration;
 
@@ -185,8 +185,9 @@ async fn an_applied_redemption_is_paid_with_its_event() {
                 && redemption.status == RedemptionStatus::Paid
                 && redemption.paid_at == Some(NOW)
                 && change.events.len() == 1
-                && change.events[0].event_type == EventType::RedemptionPaid
+                && change.events[0].event_type == EventType::RedemptionProcessed
                 && change.events[0].data["amount"] == "60"
+                && change.events[0].data["processedAt"] == "2026-11-22T12:00:00Z"
         })
         .times(1)
         .returning(|_, _| Ok(()));
@@ -206,6 +207,34 @@ async fn an_ambiguous_redemption_goes_to_manual_review_and_is_not_scheduled_agai
                 && op.next_attempt_at.is_none()
                 && change.redemption.as_ref().map(|r| r.status) == Some(RedemptionStatus::ManualReview)
                 && change.events[0].event_type == EventType::WalletOperationManualReviewRequired
+                && change.events.len() == 2
+                && change.events[1].event_type == EventType::PayoutPending
+                && change.events[1].data["walletOperationId"] == op.record.id.to_string()
+                && change.events[1].data["amount"] == "60"
+                && change.events[1].data["pendingSince"] == "2026-11-22T12:00:00Z"
+        })
+        .times(1)
+        .returning(|_, _| Ok(()));
+    mocks.build_settlement().run_wallet_pass().await.expect("pass");
+}
+
+#[tokio::test]
+async fn a_refused_redemption_fails_with_its_event_and_stays_owed() {
+    let refusal = Classification::Rejected {
+        code: RefusalCode::UserBlocked,
+    };
+    let mut mocks = worker_with(WalletFlow::Redemption, 1, refusal);
+    mocks
+        .trades
+        .expect_apply()
+        .withf(|_, change| {
+            let op = change.operation.as_ref().expect("operation");
+            op.record.state == OperationState::Rejected
+                && change.redemption.as_ref().map(|r| r.status) == Some(RedemptionStatus::Refused)
+                && change.events.len() == 1
+                && change.events[0].event_type == EventType::RedemptionFailed
+                && change.events[0].data["reason"] == "user_blocked"
+                && change.events[0].data["failedAt"] == "2026-11-22T12:00:00Z"
         })
         .times(1)
         .returning(|_, _| Ok(()));
@@ -303,6 +332,24 @@ async fn a_lost_answer_to_a_sale_puts_it_and_its_trade_in_manual_review() {
                 && trade.expected == TradeStatus::Pending
                 && trade.status == TradeStatus::ManualReview
                 && change.events[0].event_type == EventType::WalletOperationManualReviewRequired
+        })
+        .times(1)
+        .returning(|_, _| Ok(()));
+    let pass = mocks.build_settlement().run_wallet_pass().await.expect("pass");
+    assert_eq!(pass.recovered, 1);
+}
+
+#[tokio::test]
+async fn a_lost_answer_to_a_redemption_makes_its_payout_pending() {
+    let mut mocks = sweeper_with(operation(WalletFlow::Redemption, OperationState::Sent, 1));
+    mocks
+        .trades
+        .expect_apply()
+        .withf(|_, change| {
+            let types: Vec<_> = change.events.iter().map(|e| e.event_type).collect();
+            change.redemption.as_ref().map(|r| r.status) == Some(RedemptionStatus::ManualReview)
+                && types == [EventType::WalletOperationManualReviewRequired, EventType::PayoutPending]
+                && change.events[1].data["reason"] == "the answer to the call was lost"
         })
         .times(1)
         .returning(|_, _| Ok(()));
@@ -415,22 +462,30 @@ async fn a_buy_found_not_applied_fails_its_trade() {
 
 #[tokio::test]
 async fn a_redemption_is_paid_or_refused_by_the_finding() {
-    for (finding, status) in [
+    for (finding, status, event) in [
         (
             ReviewFinding::Applied {
                 remote_reference: "tx-77".into(),
             },
             RedemptionStatus::Paid,
+            EventType::RedemptionProcessed,
         ),
-        (ReviewFinding::NotApplied, RedemptionStatus::Refused),
+        (
+            ReviewFinding::NotApplied,
+            RedemptionStatus::Refused,
+            EventType::RedemptionFailed,
+        ),
     ] {
         let mut mocks = review_of(WalletFlow::Redemption);
         mocks
             .trades
             .expect_apply()
             .withf(move |_, change| {
+                let types: Vec<_> = change.events.iter().map(|e| e.event_type).collect();
                 change.redemption.as_ref().map(|r| (r.expected, r.status))
                     == Some((RedemptionStatus::ManualReview, status))
+                    && types == [event, EventType::WalletOperationManualReviewResolved]
+                    && (event != EventType::RedemptionFailed || change.events[0].data["reason"] == "wallet_not_applied")
             })
             .times(1)
             .returning(|_, _| Ok(()));
