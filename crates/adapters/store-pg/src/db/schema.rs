@@ -130,6 +130,8 @@ diesel::table! {
         launch_id -> Uuid,
         created_at -> Timestamptz,
         expires_at -> Timestamptz,
+        ended_at -> Nullable<Timestamptz>,
+        end_reason -> Nullable<Text>,
     }
 }
 
@@ -270,6 +272,8 @@ diesel::table! {
         created_at -> Timestamptz,
         updated_at -> Timestamptz,
         deleted_at -> Nullable<Timestamptz>,
+        max_attempts -> Int4,
+        timeout_seconds -> Int4,
     }
 }
 

@@ -1,13 +1,13 @@
-//! Player rows: players as launches insert them and as every read reads them back, and
-//! launches as created.
+//! Player rows: players as launches insert them and as every read reads them back,
+//! launches as created and read back, and player sessions as read.
 
 use diesel::prelude::*;
-use opinion_app::model::{Launch, User};
+use opinion_app::model::{Launch, PlayerSession, User};
 use time::OffsetDateTime;
 use uuid::Uuid;
 
 use crate::db::ids::{id_of, uuid_of};
-use crate::db::schema::{launches, users};
+use crate::db::schema::{launches, player_sessions, users};
 
 /// A `users` row, read whole.
 #[derive(Debug, Clone, Queryable, Selectable)]
@@ -87,6 +87,60 @@ impl NewLaunchRow {
             return_url: launch.return_url.clone(),
             created_at: launch.created_at,
             expires_at: launch.expires_at,
+        }
+    }
+}
+
+/// A `launches` row as read back.
+#[derive(Debug, Queryable, Selectable)]
+#[diesel(table_name = launches, check_for_backend(diesel::pg::Pg))]
+pub(crate) struct LaunchRow {
+    operator_id: Uuid,
+    id: Uuid,
+    user_id: Uuid,
+    return_url: Option<String>,
+    created_at: OffsetDateTime,
+    expires_at: OffsetDateTime,
+}
+
+impl LaunchRow {
+    /// The launch this row stores.
+    pub(crate) fn into_record(self) -> Launch {
+        Launch {
+            id: id_of(self.id),
+            operator_id: id_of(self.operator_id),
+            user_id: id_of(self.user_id),
+            return_url: self.return_url,
+            created_at: self.created_at,
+            expires_at: self.expires_at,
+        }
+    }
+}
+
+/// A `player_sessions` row as read.
+#[derive(Debug, Queryable, Selectable)]
+#[diesel(table_name = player_sessions, check_for_backend(diesel::pg::Pg))]
+pub(crate) struct PlayerSessionRow {
+    operator_id: Uuid,
+    id: Uuid,
+    user_id: Uuid,
+    launch_id: Uuid,
+    created_at: OffsetDateTime,
+    expires_at: OffsetDateTime,
+    ended_at: Option<OffsetDateTime>,
+}
+
+impl PlayerSessionRow {
+    /// The session this row stores.
+    pub(crate) fn into_record(self) -> PlayerSession {
+        PlayerSession {
+            id: id_of(self.id),
+            operator_id: id_of(self.operator_id),
+            user_id: id_of(self.user_id),
+            launch_id: id_of(self.launch_id),
+            created_at: self.created_at,
+            expires_at: self.expires_at,
+            ended_at: self.ended_at,
         }
     }
 }

@@ -5,6 +5,7 @@ mod access;
 mod fixtures;
 mod migrations;
 mod opinion;
+mod players;
 mod query_plans;
 mod wallet;
 mod webhooks;

@@ -1,5 +1,5 @@
 //! Hiding and showing markets to an operator's players, with
-//! the `market.visibility_changed` event in the same transaction. The operator's pool
+//! the `mini_app.market.visibility_changed` event in the same transaction. The operator's pool
 //! row is created if missing and then locked, so concurrent requests serialise and only
 //! the one that changes the visibility writes an event.
 

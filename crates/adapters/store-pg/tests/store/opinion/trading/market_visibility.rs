@@ -23,7 +23,7 @@ struct Count {
 async fn events(url: &str, operator: u128) -> i64 {
     let mut conn = AsyncPgConnection::establish(url).await.expect("connect");
     let rows: Vec<Count> = sql_query(format!(
-        "SELECT count(*) AS count FROM webhook_events WHERE operator_id = '{}' AND event_type = 'market.visibility_changed'",
+        "SELECT count(*) AS count FROM webhook_events WHERE operator_id = '{}' AND event_type = 'mini_app.market.visibility_changed'",
         uuid::Uuid::from_u128(operator)
     ))
     .load(&mut conn)

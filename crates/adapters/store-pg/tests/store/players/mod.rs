@@ -1,0 +1,3 @@
+//! Players: how their sessions end.
+
+mod sessions;
