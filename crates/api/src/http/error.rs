@@ -6,8 +6,7 @@ use actix_web::http::header::{ALLOW, HeaderValue, RETRY_AFTER, WWW_AUTHENTICATE}
 use actix_web::{HttpResponse, ResponseError};
 use opinion_access::{Denial, IssuanceError, RouteId, SecretFormatError};
 use opinion_app::access::AuthFailure;
-use opinion_app::error::AppError;
-use opinion_app::ports::StoreError;
+use opinion_app::error::{AppError, ProblemCode};
 
 use crate::http::problem::Problem;
 
@@ -24,7 +23,7 @@ pub enum ApiError {
     #[error("bad request ({code}): {detail}")]
     BadRequest {
         /// Stable code.
-        code: &'static str,
+        code: ProblemCode,
         /// What is wrong.
         detail: String,
     },
@@ -56,7 +55,7 @@ pub enum ApiError {
 
 impl ApiError {
     /// Shorthand for a malformed request.
-    pub fn bad_request(code: &'static str, detail: impl Into<String>) -> Self {
+    pub fn bad_request(code: ProblemCode, detail: impl Into<String>) -> Self {
         Self::BadRequest {
             code,
             detail: detail.into(),
@@ -68,7 +67,7 @@ impl ApiError {
             Self::App(error) => app_problem(error),
             Self::Denied(Denial::StaffSessionRequired) => Problem::new(
                 StatusCode::FORBIDDEN,
-                "staff_session_required",
+                ProblemCode::StaffSessionRequired,
                 "this route accepts dashboard staff sessions only; API keys cannot call it",
             ),
             Self::Denied(Denial::MissingScopes { missing, any_of }) => {
@@ -78,32 +77,36 @@ impl ApiError {
                 } else {
                     format!("the credential lacks these scopes: {}", names.join(", "))
                 };
-                Problem::new(StatusCode::FORBIDDEN, "insufficient_scope", detail)
+                Problem::new(StatusCode::FORBIDDEN, ProblemCode::InsufficientScope, detail)
                     .with("missingScopes", &names)
                     .with("anyOf", any_of)
             }
-            Self::BadRequest { code, detail } => Problem::new(StatusCode::BAD_REQUEST, code, detail),
+            Self::BadRequest { code, detail } => Problem::new(StatusCode::BAD_REQUEST, *code, detail),
             Self::PayloadTooLarge { limit } => Problem::new(
                 StatusCode::PAYLOAD_TOO_LARGE,
-                "payload_too_large",
+                ProblemCode::PayloadTooLarge,
                 format!("the request body is larger than {limit} bytes"),
             ),
             Self::UnsupportedMediaType => Problem::new(
                 StatusCode::UNSUPPORTED_MEDIA_TYPE,
-                "unsupported_media_type",
+                ProblemCode::UnsupportedMediaType,
                 "the request body must be JSON, sent with `Content-Type: application/json`",
             ),
-            Self::RouteNotFound => Problem::new(StatusCode::NOT_FOUND, "route_not_found", "no route has this path"),
+            Self::RouteNotFound => Problem::new(
+                StatusCode::NOT_FOUND,
+                ProblemCode::RouteNotFound,
+                "no route has this path",
+            ),
             Self::MethodNotAllowed(allowed) => Problem::new(
                 StatusCode::METHOD_NOT_ALLOWED,
-                "method_not_allowed",
+                ProblemCode::MethodNotAllowed,
                 format!("this path takes only: {allowed}"),
             ),
             Self::NotImplemented(route) => {
                 let spec = route.spec();
                 Problem::new(
                     StatusCode::NOT_IMPLEMENTED,
-                    "not_implemented",
+                    ProblemCode::NotImplemented,
                     format!(
                         "{} {} is part of the contract but not available yet",
                         spec.method.as_str(),
@@ -113,12 +116,12 @@ impl ApiError {
             }
             Self::NotAvailableInProduction => Problem::new(
                 StatusCode::NOT_FOUND,
-                "not_available_in_production",
+                ProblemCode::NotAvailableInProduction,
                 "the simulator exists only in development and staging",
             ),
             Self::NotReady(_) => Problem::new(
                 StatusCode::SERVICE_UNAVAILABLE,
-                "not_ready",
+                ProblemCode::NotReady,
                 "the service cannot reach its database",
             ),
         }
@@ -132,10 +135,14 @@ fn app_problem(error: &AppError) -> Problem {
             auth_failure_code(*failure),
             failure.to_string(),
         ),
-        AppError::NotFound(what) => Problem::new(StatusCode::NOT_FOUND, "not_found", format!("{what} not found")),
+        AppError::NotFound(what) => Problem::new(
+            StatusCode::NOT_FOUND,
+            ProblemCode::NotFound,
+            format!("{what} not found"),
+        ),
         AppError::Invalid { field, message } => Problem::new(
             StatusCode::BAD_REQUEST,
-            "validation_failed",
+            ProblemCode::ValidationFailed,
             format!("`{field}` {message}"),
         )
         .with("field", field),
@@ -143,7 +150,7 @@ fn app_problem(error: &AppError) -> Problem {
             let names: Vec<&str> = scopes.iter().map(|s| s.as_str()).collect();
             Problem::new(
                 StatusCode::BAD_REQUEST,
-                "staff_scope_not_assignable",
+                ProblemCode::StaffScopeNotAssignable,
                 "staffs:read and staffs:write are assignable only to dashboard staff, never to API keys",
             )
             .with("scopes", names)
@@ -158,51 +165,43 @@ fn app_problem(error: &AppError) -> Problem {
                     names.join(", ")
                 )
             };
-            Problem::new(StatusCode::FORBIDDEN, "scope_escalation", detail).with("scopes", names)
+            Problem::new(StatusCode::FORBIDDEN, ProblemCode::ScopeEscalation, detail).with("scopes", names)
         }
-        AppError::Conflict { code, detail } => Problem::new(StatusCode::CONFLICT, code, detail.clone()),
+        AppError::Conflict { code, detail } => Problem::new(StatusCode::CONFLICT, *code, detail.clone()),
         AppError::RateLimited { retry_after_secs } => Problem::new(
             StatusCode::TOO_MANY_REQUESTS,
-            "rate_limited",
+            ProblemCode::RateLimited,
             format!("a rate limit applies; retry after {retry_after_secs} seconds"),
         )
         .with("retryAfterSeconds", retry_after_secs),
-        AppError::Store(StoreError::Duplicate(what)) => Problem::new(
-            StatusCode::CONFLICT,
-            "conflict",
-            format!("a {what} with these values already exists"),
-        ),
-        AppError::Store(StoreError::Conflict(what)) => Problem::new(
-            StatusCode::CONFLICT,
-            "concurrent_change",
-            format!("the {what} changed while the request was processed; try again"),
-        ),
-        AppError::Store(StoreError::Unavailable(_)) | AppError::Internal(_) => Problem::new(
+        AppError::StoreUnavailable(_) | AppError::Internal(_) => Problem::new(
             StatusCode::INTERNAL_SERVER_ERROR,
-            "internal_error",
+            ProblemCode::InternalError,
             "the service failed to complete the request; quote the request id to support",
         ),
     }
 }
 
 /// The stable code of each authentication failure.
-fn auth_failure_code(failure: AuthFailure) -> &'static str {
+fn auth_failure_code(failure: AuthFailure) -> ProblemCode {
     match failure {
-        AuthFailure::Missing => "credential_missing",
-        AuthFailure::Malformed | AuthFailure::ApiKeyFormat(SecretFormatError::Malformed) => "credential_malformed",
-        AuthFailure::ApiKeyFormat(SecretFormatError::BadChecksum) => "api_key_checksum_mismatch",
-        AuthFailure::WrongEnvironment => "api_key_wrong_environment",
-        AuthFailure::UnknownKey => "api_key_unknown",
-        AuthFailure::RevokedKey => "api_key_revoked",
-        AuthFailure::ExpiredKey => "api_key_expired",
-        AuthFailure::InvalidSession => "session_invalid",
-        AuthFailure::SessionEnded => "session_ended",
-        AuthFailure::StaffDisabled => "staff_disabled",
-        AuthFailure::BadLogin => "login_failed",
-        AuthFailure::InvalidLaunch => "launch_token_invalid",
-        AuthFailure::LaunchUsedOrExpired => "launch_token_used_or_expired",
-        AuthFailure::InvalidViewLink => "view_link_invalid",
-        AuthFailure::ExpiredViewLink => "view_link_expired",
+        AuthFailure::Missing => ProblemCode::CredentialMissing,
+        AuthFailure::Malformed | AuthFailure::ApiKeyFormat(SecretFormatError::Malformed) => {
+            ProblemCode::CredentialMalformed
+        }
+        AuthFailure::ApiKeyFormat(SecretFormatError::BadChecksum) => ProblemCode::ApiKeyChecksumMismatch,
+        AuthFailure::WrongEnvironment => ProblemCode::ApiKeyWrongEnvironment,
+        AuthFailure::UnknownKey => ProblemCode::ApiKeyUnknown,
+        AuthFailure::RevokedKey => ProblemCode::ApiKeyRevoked,
+        AuthFailure::ExpiredKey => ProblemCode::ApiKeyExpired,
+        AuthFailure::InvalidSession => ProblemCode::SessionInvalid,
+        AuthFailure::SessionEnded => ProblemCode::SessionEnded,
+        AuthFailure::StaffDisabled => ProblemCode::StaffDisabled,
+        AuthFailure::BadLogin => ProblemCode::LoginFailed,
+        AuthFailure::InvalidLaunch => ProblemCode::LaunchTokenInvalid,
+        AuthFailure::LaunchUsedOrExpired => ProblemCode::LaunchTokenUsedOrExpired,
+        AuthFailure::InvalidViewLink => ProblemCode::ViewLinkInvalid,
+        AuthFailure::ExpiredViewLink => ProblemCode::ViewLinkExpired,
     }
 }
 

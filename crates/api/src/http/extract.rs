@@ -2,6 +2,7 @@
 
 use actix_web::error::{JsonPayloadError, QueryPayloadError};
 use actix_web::{HttpRequest, web};
+use opinion_app::error::ProblemCode;
 use opinion_core::{Id, IdKind};
 use serde::Deserialize;
 
@@ -24,7 +25,11 @@ pub fn query_config() -> web::QueryConfig {
             QueryPayloadError::Deserialize(e) => e.to_string(),
             other => other.to_string(),
         };
-        ApiError::bad_request("invalid_query", format!("the query string is invalid: {detail}")).into()
+        ApiError::bad_request(
+            ProblemCode::InvalidQuery,
+            format!("the query string is invalid: {detail}"),
+        )
+        .into()
     })
 }
 
@@ -35,12 +40,16 @@ fn json_error(error: JsonPayloadError) -> ApiError {
         }
         JsonPayloadError::ContentType => ApiError::UnsupportedMediaType,
         JsonPayloadError::Deserialize(e) if e.is_data() => {
-            ApiError::bad_request("invalid_body", format!("the request body is invalid: {e}"))
+            ApiError::bad_request(ProblemCode::InvalidBody, format!("the request body is invalid: {e}"))
         }
-        JsonPayloadError::Deserialize(e) => {
-            ApiError::bad_request("malformed_json", format!("the request body is not valid JSON: {e}"))
-        }
-        other => ApiError::bad_request("malformed_json", format!("the request body could not be read: {other}")),
+        JsonPayloadError::Deserialize(e) => ApiError::bad_request(
+            ProblemCode::MalformedJson,
+            format!("the request body is not valid JSON: {e}"),
+        ),
+        other => ApiError::bad_request(
+            ProblemCode::MalformedJson,
+            format!("the request body could not be read: {other}"),
+        ),
     }
 }
 
@@ -53,7 +62,11 @@ pub fn optional_json<T: for<'de> Deserialize<'de> + Default>(body: &web::Bytes) 
         return Err(ApiError::PayloadTooLarge { limit: MAX_JSON_BYTES });
     }
     serde_json::from_slice(body).map_err(|e| {
-        let code = if e.is_data() { "invalid_body" } else { "malformed_json" };
+        let code = if e.is_data() {
+            ProblemCode::InvalidBody
+        } else {
+            ProblemCode::MalformedJson
+        };
         ApiError::bad_request(code, format!("the request body is invalid: {e}"))
     })
 }
@@ -61,5 +74,5 @@ pub fn optional_json<T: for<'de> Deserialize<'de> + Default>(body: &web::Bytes) 
 /// A path id of the expected kind, or a 400 naming the problem.
 pub fn path_id<K: IdKind>(text: &str) -> Result<Id<K>, ApiError> {
     text.parse()
-        .map_err(|e| ApiError::bad_request("invalid_id", format!("`{text}` is not a valid id: {e}")))
+        .map_err(|e| ApiError::bad_request(ProblemCode::InvalidId, format!("`{text}` is not a valid id: {e}")))
 }

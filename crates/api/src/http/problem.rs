@@ -3,6 +3,7 @@
 use actix_web::HttpResponse;
 use actix_web::http::StatusCode;
 use actix_web::http::header::{CONTENT_TYPE, HeaderValue};
+use opinion_app::error::ProblemCode;
 use serde::Serialize;
 use serde_json::{Map, Value};
 use utoipa::ToSchema;
@@ -39,12 +40,12 @@ pub struct Problem {
 
 impl Problem {
     /// A problem of `status` with a stable `code` and a human `detail`.
-    pub fn new(status: StatusCode, code: &str, detail: impl Into<String>) -> Self {
+    pub fn new(status: StatusCode, code: ProblemCode, detail: impl Into<String>) -> Self {
         Self {
             problem_type: format!("urn:opinion:problem:{code}"),
             title: status.canonical_reason().unwrap_or("Error").to_owned(),
             status: status.as_u16(),
-            code: code.to_owned(),
+            code: code.as_str().to_owned(),
             detail: detail.into(),
             request_id: request_id::current(),
             extensions: Map::new(),

@@ -5,7 +5,6 @@
 
 use actix_web::{HttpResponse, web};
 use opinion_app::error::AppError;
-use opinion_app::opinion::reads::ports::{MarketFilter, MarketStage, TradeFilter};
 use opinion_app::opinion::trading::OrderRequest;
 use opinion_market::Side;
 
@@ -53,13 +52,9 @@ async fn markets(
     player: Player,
     query: web::Query<PageQuery>,
 ) -> Result<HttpResponse, ApiError> {
-    let offered = MarketFilter {
-        stage: Some(MarketStage::Open),
-        hidden: Some(false),
-    };
     let page = state
         .reads
-        .markets_matching(player.0.operator_id, offered, query.page()?)
+        .markets_on_offer(player.0.operator_id, query.page()?)
         .await?;
     Ok(HttpResponse::Ok().json(ListBody::from_page(page, MarketBody::from)))
 }
@@ -76,14 +71,7 @@ async fn trades(
     player: Player,
     query: web::Query<PageQuery>,
 ) -> Result<HttpResponse, ApiError> {
-    let own = TradeFilter {
-        external_user_id: Some(player.0.user.external_user_id.clone()),
-        ..TradeFilter::default()
-    };
-    let page = state
-        .reads
-        .trades_matching(player.0.operator_id, &own, query.page()?)
-        .await?;
+    let page = state.reads.trades_of_player(&player.0.user, query.page()?).await?;
     Ok(HttpResponse::Ok().json(ListBody::from_page(page, PlayerTradeBody::from)))
 }
 

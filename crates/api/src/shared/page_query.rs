@@ -2,6 +2,7 @@
 //! a route's filters. Filters arrive as text and are validated by the use cases, which
 //! name the parameter in every refusal; unknown parameters are refused by the query types.
 
+use opinion_app::error::ProblemCode;
 use opinion_core::{Cursor, IdKind, PageLimit, PageRequest};
 use serde::Deserialize;
 use utoipa::IntoParams;
@@ -23,13 +24,17 @@ impl PageQuery {
     /// The page this query asks for.
     pub fn page<K: IdKind>(&self) -> Result<PageRequest<K>, ApiError> {
         let limit = match self.limit {
-            Some(limit) => PageLimit::new(limit).map_err(|e| ApiError::bad_request("invalid_limit", e.to_string()))?,
+            Some(limit) => {
+                PageLimit::new(limit).map_err(|e| ApiError::bad_request(ProblemCode::InvalidLimit, e.to_string()))?
+            }
             None => PageLimit::default(),
         };
         let after = self
             .cursor
             .as_deref()
-            .map(|text| Cursor::decode(text).map_err(|e| ApiError::bad_request("invalid_cursor", e.to_string())))
+            .map(|text| {
+                Cursor::decode(text).map_err(|e| ApiError::bad_request(ProblemCode::InvalidCursor, e.to_string()))
+            })
             .transpose()?;
         Ok(PageRequest { limit, after })
     }

@@ -121,10 +121,12 @@ mod tests {
             .api_keys
             .expect_insert_api_key()
             .times(1)
-            .withf(|record, hash| {
-                record.grant == grant(&["users:read"]) && record.operator_id == OPERATOR && hash.0.len() == 64
-            })
-            .returning(|_, _| Ok(()));
+            .returning(|record, hash| {
+                assert_eq!(record.grant, grant(&["users:read"]));
+                assert_eq!(record.operator_id, OPERATOR);
+                assert_eq!(hash.0.len(), 64);
+                Ok(())
+            });
         let created = mocks
             .build()
             .create_api_key(&api_key_caller(Grant::All), request(&["users:read"]))
@@ -195,11 +197,11 @@ mod tests {
     #[tokio::test]
     async fn revoking_another_operators_key_is_not_found() {
         let mut mocks = Mocks::default();
-        mocks
-            .api_keys
-            .expect_revoke_api_key()
-            .withf(|op, _, at| *op == OPERATOR && *at == NOW)
-            .returning(|_, _, _| Ok(None));
+        mocks.api_keys.expect_revoke_api_key().returning(|op, _, at| {
+            assert_eq!(op, OPERATOR, "the caller's operator");
+            assert_eq!(at, NOW, "revoked now");
+            Ok(None)
+        });
         let error = mocks
             .build()
             .revoke_api_key(&api_key_caller(Grant::All), opinion_core::ApiKeyId::from_u128(99))

@@ -117,8 +117,11 @@ mod tests {
             .api_keys
             .expect_record_api_key_use()
             .times(1)
-            .withf(|_, _, at, unless_used_since| *at == NOW && *unless_used_since == NOW - Duration::minutes(1))
-            .returning(|_, _, _, _| Ok(()));
+            .returning(|_, _, at, unless_used_since| {
+                assert_eq!(at, NOW, "the use is recorded at the request's time");
+                assert_eq!(unless_used_since, NOW - Duration::minutes(1), "at most once a minute");
+                Ok(())
+            });
         let principal = mocks
             .build()
             .authenticate(secret().expose())

@@ -7,9 +7,9 @@ use opinion_core::{Label, OperatorId, Page, PageRequest, StaffId, StaffKind};
 
 use crate::access::Access;
 use crate::access::Principal;
-use crate::error::AppError;
+use crate::error::{AppError, ProblemCode};
 use crate::model::{StaffMember, StaffPatch};
-use crate::ports::StoreError;
+use crate::ports::{StoreError, UniqueKey};
 
 /// A request for a new staff member.
 #[derive(Debug, Clone)]
@@ -178,8 +178,8 @@ impl Access {
             .insert_staff(&member, &hash)
             .await
             .map_err(|e| match e {
-                StoreError::Duplicate(_) => AppError::Conflict {
-                    code: "staff_email_taken",
+                StoreError::Duplicate(UniqueKey::StaffEmail) => AppError::Conflict {
+                    code: ProblemCode::StaffEmailTaken,
                     detail: "a staff member with this e-mail address already exists".into(),
                 },
                 other => other.into(),
@@ -207,8 +207,8 @@ mod tests {
     use opinion_core::StaffId;
 
     use super::{NewStaff, StaffChange};
-    use crate::error::AppError;
-    use crate::ports::StoreError;
+    use crate::error::{AppError, ProblemCode};
+    use crate::ports::{StoreError, UniqueKey};
     use crate::test_support::*;
 
     fn new_staff(password: Option<&str>) -> NewStaff {
@@ -223,12 +223,14 @@ mod tests {
     #[tokio::test]
     async fn creates_with_a_generated_password_shown_once_and_a_normalised_email() {
         let mut mocks = Mocks::default();
-        mocks
-            .staff
-            .expect_insert_staff()
-            .times(1)
-            .withf(|member, hash| member.email.as_str() == "ana@example.com" && hash.starts_with("$argon2id$"))
-            .returning(|_, _| Ok(()));
+        mocks.staff.expect_insert_staff().times(1).returning(|member, hash| {
+            assert_eq!(member.email.as_str(), "ana@example.com");
+            assert!(
+                hash.starts_with("$argon2id$"),
+                "the password is stored as an argon2id hash"
+            );
+            Ok(())
+        });
         let created = mocks
             .build()
             .create_staff(&staff_caller(Grant::All), new_staff(None))
@@ -263,7 +265,7 @@ mod tests {
         mocks
             .staff
             .expect_insert_staff()
-            .returning(|_, _| Err(StoreError::Duplicate("staff_email")));
+            .returning(|_, _| Err(StoreError::Duplicate(UniqueKey::StaffEmail)));
         let error = mocks
             .build()
             .create_staff(&staff_caller(Grant::All), new_staff(None))
@@ -272,7 +274,7 @@ mod tests {
         assert!(matches!(
             error,
             AppError::Conflict {
-                code: "staff_email_taken",
+                code: ProblemCode::StaffEmailTaken,
                 ..
             }
         ));
@@ -339,8 +341,15 @@ mod tests {
             .staff
             .expect_reset_staff_password()
             .times(1)
-            .withf(|op, _, hash, at| *op == OPERATOR && hash.starts_with("$argon2id$") && *at == NOW)
-            .returning(|_, id, _, _| Ok(Some(member(id.as_u128(), grant(&["users:read"])))));
+            .returning(|op, id, hash, at| {
+                assert_eq!(op, OPERATOR, "the caller's operator");
+                assert!(
+                    hash.starts_with("$argon2id$"),
+                    "the password is stored as an argon2id hash"
+                );
+                assert_eq!(at, NOW, "reset now");
+                Ok(Some(member(id.as_u128(), grant(&["users:read"]))))
+            });
         let reset = mocks
             .build()
             .reset_staff_password(&staff_caller(Grant::All), StaffId::from_u128(5), None)

@@ -6,7 +6,7 @@ use opinion_core::{ExternalUserId, Label, LaunchId, UserId};
 use time::OffsetDateTime;
 
 use crate::access::Principal;
-use crate::error::AppError;
+use crate::error::{AppError, ProblemCode};
 use crate::model::{Launch, User};
 use crate::players::Players;
 
@@ -99,7 +99,7 @@ fn check_product(product: Option<&str>) -> Result<(), AppError> {
     match product {
         None => Ok(()),
         Some(FLIGHT_PRODUCT) => Err(AppError::Conflict {
-            code: "product_not_enabled",
+            code: ProblemCode::ProductNotEnabled,
             detail: "the flight product is not enabled for this operator; omit `product` to launch Opinion".into(),
         }),
         Some(_) => Err(AppError::invalid("product", "must be `flight` or omitted (Opinion)")),
@@ -145,7 +145,7 @@ mod tests {
         assert!(matches!(
             check_product(Some("flight")),
             Err(AppError::Conflict {
-                code: "product_not_enabled",
+                code: ProblemCode::ProductNotEnabled,
                 ..
             })
         ));

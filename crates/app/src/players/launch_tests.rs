@@ -9,7 +9,7 @@ use opinion_webhook::EventType;
 use time::Duration;
 
 use crate::access::AuthFailure;
-use crate::error::AppError;
+use crate::error::{AppError, ProblemCode};
 use crate::model::{Launch, PlayerSession};
 use crate::players::LaunchRequest;
 use crate::test_support::trading::*;
@@ -160,7 +160,7 @@ async fn bad_launches_store_nothing() {
     assert!(matches!(
         error,
         AppError::Conflict {
-            code: "product_not_enabled",
+            code: ProblemCode::ProductNotEnabled,
             ..
         }
     ));

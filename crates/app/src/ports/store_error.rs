@@ -1,16 +1,118 @@
-//! How a store port fails, in the use cases' terms.
+//! How a store port fails, in the use cases' terms. Uniqueness and compare-and-set
+//! outcomes are enums, so a use case matches on what was refused, never on a string,
+//! and translates it into the caller's terms itself.
+
+use std::fmt;
 
 /// Why the store could not do what was asked.
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
-    /// A unique constraint refused the write; names the constraint's subject (e.g. `staff_email`).
+    /// A unique constraint refused the write.
     #[error("duplicate {0}")]
-    Duplicate(&'static str),
-    /// A compare-and-set precondition no longer held (someone changed the row first);
-    /// names what changed (e.g. `pool`). Nothing was written: read again and retry.
+    Duplicate(UniqueKey),
+    /// A compare-and-set precondition no longer held (someone changed the row first).
+    /// Nothing was written: read again and retry.
     #[error("{0} changed concurrently")]
-    Conflict(&'static str),
+    Conflict(ChangedRecord),
     /// The database could not be reached or failed; the message is for logs only.
     #[error("store unavailable: {0}")]
     Unavailable(String),
+}
+
+/// What a unique constraint protects, as a refused write names it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum UniqueKey {
+    /// A staff e-mail, unique per operator.
+    StaffEmail,
+    /// The hash of an API key secret.
+    ApiKeyHash,
+    /// An operator id.
+    OperatorId,
+    /// An API key id.
+    ApiKeyId,
+    /// A staff member id.
+    StaffId,
+    /// A staff session id.
+    StaffSessionId,
+    /// A player's client order id.
+    ClientOrder,
+    /// The one open trade a player may have on a market.
+    OpenTrade,
+    /// A wallet operation's idempotency key.
+    IdempotencyKey,
+    /// The one wallet adapter of an operator.
+    WalletAdapter,
+    /// A simulated user's external user id.
+    SimulatedUser,
+    /// A constraint the store does not name.
+    Other,
+}
+
+impl UniqueKey {
+    /// The protected thing in words, for a refusal's detail.
+    pub const fn describe(self) -> &'static str {
+        match self {
+            Self::StaffEmail => "staff e-mail",
+            Self::ApiKeyHash => "API key secret",
+            Self::OperatorId => "operator id",
+            Self::ApiKeyId => "API key id",
+            Self::StaffId => "staff member id",
+            Self::StaffSessionId => "staff session id",
+            Self::ClientOrder => "client order id",
+            Self::OpenTrade => "open trade on this market",
+            Self::IdempotencyKey => "idempotency key",
+            Self::WalletAdapter => "wallet adapter",
+            Self::SimulatedUser => "simulated user",
+            Self::Other => "record",
+        }
+    }
+}
+
+impl fmt::Display for UniqueKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.describe())
+    }
+}
+
+/// The record whose compare-and-set failed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ChangedRecord {
+    /// A market's liquidity pool.
+    Pool,
+    /// A market's status.
+    Market,
+    /// A trade: its status moved on.
+    Trade,
+    /// A trade on the market is pending or in manual review.
+    OpenTrade,
+    /// A player's position.
+    Position,
+    /// A redemption.
+    Redemption,
+    /// A wallet operation.
+    WalletOperation,
+    /// A simulated user.
+    SimulatedUser,
+}
+
+impl ChangedRecord {
+    /// The record in words, for a refusal's detail and the log.
+    pub const fn describe(self) -> &'static str {
+        match self {
+            Self::Pool => "pool",
+            Self::Market => "market",
+            Self::Trade => "trade",
+            Self::OpenTrade => "open trade",
+            Self::Position => "position",
+            Self::Redemption => "redemption",
+            Self::WalletOperation => "wallet operation",
+            Self::SimulatedUser => "simulated user",
+        }
+    }
+}
+
+impl fmt::Display for ChangedRecord {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.describe())
+    }
 }

@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::error::AppError;
+use crate::error::{AppError, ProblemCode};
 
 /// The report of one operation or scenario.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -68,22 +68,23 @@ impl OperationReport {
         });
     }
 
-    /// Adds a failed step for a refusal of a use case; a failure of the service itself
-    /// (store, internal) is returned instead, to become a 5xx.
+    /// Adds a failed step for a refusal of a use case; anything else (a failure of the
+    /// service itself, or of the caller's credential) is returned instead, to answer the
+    /// whole request.
     pub(crate) fn failed(&mut self, step: &str, error: AppError) -> Result<(), AppError> {
         let code = match &error {
-            AppError::Store(_) | AppError::Internal(_) => return Err(error),
-            AppError::Conflict { code, .. } => (*code).to_owned(),
-            AppError::NotFound(_) => "not_found".to_owned(),
-            AppError::Invalid { .. } => "validation_failed".to_owned(),
-            other => format!("{other:?}").chars().take(40).collect(),
+            AppError::Conflict { code, .. } => *code,
+            AppError::NotFound(_) => ProblemCode::NotFound,
+            AppError::Invalid { .. } => ProblemCode::ValidationFailed,
+            AppError::RateLimited { .. } => ProblemCode::RateLimited,
+            _ => return Err(error),
         };
         self.completed = false;
         self.steps.push(ReportStep {
             step: step.to_owned(),
             outcome: StepOutcome::Failed,
             detail: error.to_string(),
-            ids: BTreeMap::from([("code".to_owned(), code)]),
+            ids: BTreeMap::from([("code".to_owned(), code.to_string())]),
         });
         Ok(())
     }

@@ -12,7 +12,7 @@ use opinion_market::{OrderKind, Outcome, Resolution, Side};
 use time::Duration;
 
 use crate::access::Principal;
-use crate::error::AppError;
+use crate::error::{AppError, ProblemCode};
 use crate::opinion::settlement::NewMarket;
 use crate::opinion::trading::OrderRequest;
 use crate::simulator::Simulator;
@@ -175,7 +175,7 @@ impl Simulator {
         };
         if users.is_empty() {
             return Err(AppError::Conflict {
-                code: "no_simulated_users",
+                code: ProblemCode::NoSimulatedUsers,
                 detail: "create simulated users before running a trade batch".into(),
             });
         }
@@ -202,7 +202,7 @@ impl Simulator {
     ) -> Result<(), AppError> {
         if !self.ports.store.is_simulator_market(operator, market_id).await? {
             return Err(AppError::Conflict {
-                code: "not_a_simulator_market",
+                code: ProblemCode::NotASimulatorMarket,
                 detail: "only markets this operator's simulator created can be resolved through the simulator".into(),
             });
         }
@@ -216,7 +216,7 @@ impl Simulator {
             .count();
         if others > 0 {
             return Err(AppError::Conflict {
-                code: "market_traded_by_others",
+                code: ProblemCode::MarketTradedByOthers,
                 detail: format!(
                     "{others} other operator(s) traded this market; it cannot be resolved through the simulator"
                 ),

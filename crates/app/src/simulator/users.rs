@@ -6,9 +6,9 @@ use opinion_wallet::Currency;
 
 use crate::access::Principal;
 use crate::access::operator_currency;
-use crate::error::AppError;
+use crate::error::{AppError, ProblemCode};
 use crate::model::{SimulatedUser, WalletLogEntry};
-use crate::ports::StoreError;
+use crate::ports::{ChangedRecord, StoreError, UniqueKey};
 use crate::simulator::Simulator;
 
 /// The largest balance a simulated wallet holds, in minor units.
@@ -80,8 +80,8 @@ impl Simulator {
             updated_at: now,
         };
         match self.ports.store.insert_simulated_user(&user).await {
-            Err(StoreError::Duplicate(_)) => Err(AppError::Conflict {
-                code: "simulated_user_exists",
+            Err(StoreError::Duplicate(UniqueKey::SimulatedUser)) => Err(AppError::Conflict {
+                code: ProblemCode::SimulatedUserExists,
                 detail: format!("a simulated user `{}` exists already", user.external_user_id),
             }),
             other => other.map(|()| user).map_err(AppError::from),
@@ -192,7 +192,7 @@ impl Simulator {
                 return Ok(user);
             }
         }
-        Err(StoreError::Conflict("simulated user").into())
+        Err(StoreError::Conflict(ChangedRecord::SimulatedUser).into())
     }
 }
 

@@ -15,7 +15,7 @@ use opinion_wallet::{
 };
 use opinion_webhook::{DEFAULT_TOLERANCE_SECS, verify};
 
-use crate::error::AppError;
+use crate::error::{AppError, ProblemCode};
 use crate::model::{LogDelivery, SimulatedFault, WalletLogEntry};
 use crate::simulator::Simulator;
 use crate::simulator::ports::{BalanceMove, SettledKey};
@@ -260,7 +260,7 @@ impl Simulator {
             .release_wallet_key(operator, &request.idempotency_key)
             .await?;
         Err(AppError::Conflict {
-            code: "concurrent_change",
+            code: ProblemCode::ConcurrentChange,
             detail: "the simulated balance kept changing; the mutation was not applied".into(),
         })
     }

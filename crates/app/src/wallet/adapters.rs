@@ -9,7 +9,7 @@ use opinion_webhook::SigningSecret;
 use time::OffsetDateTime;
 
 use crate::access::Principal;
-use crate::error::AppError;
+use crate::error::{AppError, ProblemCode};
 use crate::model::WalletAdapterConfig;
 use crate::ports::{Clock, Random};
 use crate::wallet::ports::WalletAdapterStore;
@@ -123,7 +123,7 @@ impl WalletAdapters {
             }
         }
         Err(AppError::Conflict {
-            code: "concurrent_change",
+            code: ProblemCode::ConcurrentChange,
             detail: "the wallet adapter was changed at the same time by another request; send the change again".into(),
         })
     }

@@ -9,7 +9,7 @@ use opinion_webhook::SigningSecret;
 use time::Duration;
 
 use super::adapters::*;
-use crate::error::AppError;
+use crate::error::{AppError, ProblemCode};
 use crate::model::WalletAdapterConfig;
 use crate::ports::StoreError;
 use crate::test_support::{NOW, OPERATOR, api_key_caller};
@@ -198,8 +198,15 @@ async fn a_lost_race_is_retried_on_the_new_state() {
         .expect_save_wallet_adapter()
         .times(1)
         .in_sequence(&mut sequence)
-        .withf(|config, expected| *expected == Some(1) && config.secrets == AdapterSecrets::new(secret(1)))
-        .returning(|_, _| Ok(true));
+        .returning(|config, expected| {
+            assert_eq!(expected, Some(1), "saved over the revision it read");
+            assert_eq!(
+                config.secrets,
+                AdapterSecrets::new(secret(1)),
+                "the stored secret is kept"
+            );
+            Ok(true)
+        });
     let result = service(store, true)
         .set_wallet_adapter(&caller(), change("https://wallet.example.com"))
         .await
@@ -220,7 +227,7 @@ async fn losing_every_race_is_a_conflict() {
     assert!(matches!(
         error,
         AppError::Conflict {
-            code: "concurrent_change",
+            code: ProblemCode::ConcurrentChange,
             ..
         }
     ));
@@ -243,5 +250,5 @@ async fn reading_names_the_callers_operator_and_a_missing_one_is_not_found() {
         .wallet_adapter(&caller())
         .await
         .expect_err("down");
-    assert!(matches!(error, AppError::Store(_)));
+    assert!(matches!(error, AppError::StoreUnavailable(_)));
 }

@@ -4,7 +4,7 @@ use opinion_core::{Page, PageRequest, WebhookDeliveryId, WebhookDeliveryKind};
 use opinion_webhook::AttemptTrigger;
 
 use crate::access::Principal;
-use crate::error::AppError;
+use crate::error::{AppError, ProblemCode};
 use crate::model::{DeliveryFilter, DeliveryRecord};
 use crate::webhooks::Webhooks;
 
@@ -40,7 +40,7 @@ impl Webhooks {
             .ok_or(AppError::NotFound("webhook delivery"))?;
         if !replay.endpoint_active {
             return Err(AppError::Conflict {
-                code: "webhook_endpoint_disabled",
+                code: ProblemCode::WebhookEndpointDisabled,
                 detail: "the delivery's endpoint is disabled or deleted; enable it before replaying".into(),
             });
         }

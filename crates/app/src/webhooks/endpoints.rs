@@ -10,7 +10,7 @@ use serde_json::{Value, json};
 use time::{Duration, OffsetDateTime};
 
 use crate::access::Principal;
-use crate::error::AppError;
+use crate::error::{AppError, ProblemCode};
 use crate::model::{EndpointSecrets, EndpointUpdate, NewEvent, WebhookEndpoint};
 use crate::webhooks::{Webhooks, rfc3339};
 
@@ -216,7 +216,7 @@ impl Webhooks {
         };
         if !self.ports.store.update_endpoint(&update).await? {
             return Err(AppError::Conflict {
-                code: "webhook_endpoint_changed",
+                code: ProblemCode::WebhookEndpointChanged,
                 detail: "the endpoint changed while this request was applied; read it again and retry".into(),
             });
         }

@@ -5,7 +5,7 @@ use opinion_webhook::{DisableReason, EventType, ROTATION_OVERLAP_SECS};
 use time::Duration;
 
 use super::test_fixtures::*;
-use crate::error::AppError;
+use crate::error::{AppError, ProblemCode};
 use crate::test_support::api_key_caller;
 use crate::webhooks::transport::DestinationRefused;
 use crate::webhooks::{NewWebhookEndpoint, WebhookEndpointChange};
@@ -26,17 +26,16 @@ async fn creation_stores_the_endpoint_and_shows_its_secret() {
         .expect_check_destination()
         .times(1)
         .returning(|_| Ok(()));
-    mocks
-        .store
-        .expect_insert_endpoint()
-        .times(1)
-        .withf(|e| {
-            e.operator_id == OPERATOR
-                && e.enabled
-                && e.secrets == EndpointSecrets::new(generated_secret())
-                && e.subscription.types().collect::<Vec<_>>() == [EventType::TradeProcessed, EventType::MarketResolved]
-        })
-        .returning(|_| Ok(()));
+    mocks.store.expect_insert_endpoint().times(1).returning(|e| {
+        assert_eq!(e.operator_id, OPERATOR);
+        assert!(e.enabled);
+        assert_eq!(e.secrets, EndpointSecrets::new(generated_secret()));
+        assert_eq!(
+            e.subscription.types().collect::<Vec<_>>(),
+            [EventType::TradeProcessed, EventType::MarketResolved]
+        );
+        Ok(())
+    });
     let created = mocks
         .build(true)
         .create_endpoint(
@@ -60,17 +59,13 @@ const OWN_SECRET: &str = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
 async fn creation_takes_the_delivery_settings_and_the_operators_own_secret_without_echoing_it() {
     let mut mocks = WebhookMocks::default();
     mocks.transport.expect_check_destination().returning(|_| Ok(()));
-    mocks
-        .store
-        .expect_insert_endpoint()
-        .times(1)
-        .withf(|e| {
-            e.max_attempts.get() == 6
-                && e.timeout.secs() == 5
-                && e.secrets.current.reveal() == OWN_SECRET
-                && e.secrets.previous.is_none()
-        })
-        .returning(|_| Ok(()));
+    mocks.store.expect_insert_endpoint().times(1).returning(|e| {
+        assert_eq!(e.max_attempts.get(), 6);
+        assert_eq!(e.timeout.secs(), 5);
+        assert_eq!(e.secrets.current.reveal(), OWN_SECRET);
+        assert!(e.secrets.previous.is_none());
+        Ok(())
+    });
     let created = mocks
         .build(true)
         .create_endpoint(
@@ -199,19 +194,18 @@ async fn rotation_keeps_the_old_secret_signing_for_the_overlap() {
         .store
         .expect_find_endpoint()
         .returning(|_, _| Ok(Some(endpoint(3))));
-    mocks
-        .store
-        .expect_update_endpoint()
-        .times(1)
-        .withf(|u| {
-            u.endpoint.secrets.current == generated_secret()
-                && u.endpoint.secrets.previous == Some(secret(1))
-                && u.endpoint.secrets.previous_expires_at == Some(NOW + Duration::seconds(ROTATION_OVERLAP_SECS))
-                && u.expected_updated_at == NOW - Duration::days(1)
-                && !u.cancel_pending
-                && u.events.is_empty()
-        })
-        .returning(|_| Ok(true));
+    mocks.store.expect_update_endpoint().times(1).returning(|u| {
+        assert_eq!(u.endpoint.secrets.current, generated_secret());
+        assert_eq!(u.endpoint.secrets.previous, Some(secret(1)));
+        assert_eq!(
+            u.endpoint.secrets.previous_expires_at,
+            Some(NOW + Duration::seconds(ROTATION_OVERLAP_SECS))
+        );
+        assert_eq!(u.expected_updated_at, NOW - Duration::days(1));
+        assert!(!u.cancel_pending);
+        assert!(u.events.is_empty());
+        Ok(true)
+    });
     let change = WebhookEndpointChange {
         rotate_secret: true,
         ..WebhookEndpointChange::default()
@@ -235,16 +229,15 @@ async fn rotating_to_the_operators_own_secret_keeps_the_old_one_signing_and_show
         .store
         .expect_find_endpoint()
         .returning(|_, _| Ok(Some(endpoint(3))));
-    mocks
-        .store
-        .expect_update_endpoint()
-        .times(1)
-        .withf(|u| {
-            u.endpoint.secrets.current.reveal() == OWN_SECRET
-                && u.endpoint.secrets.previous == Some(secret(1))
-                && u.endpoint.secrets.previous_expires_at == Some(NOW + Duration::seconds(ROTATION_OVERLAP_SECS))
-        })
-        .returning(|_| Ok(true));
+    mocks.store.expect_update_endpoint().times(1).returning(|u| {
+        assert_eq!(u.endpoint.secrets.current.reveal(), OWN_SECRET);
+        assert_eq!(u.endpoint.secrets.previous, Some(secret(1)));
+        assert_eq!(
+            u.endpoint.secrets.previous_expires_at,
+            Some(NOW + Duration::seconds(ROTATION_OVERLAP_SECS))
+        );
+        Ok(true)
+    });
     let change = WebhookEndpointChange {
         secret: Some(OWN_SECRET.into()),
         ..WebhookEndpointChange::default()
@@ -268,12 +261,11 @@ async fn a_change_sets_the_delivery_settings_and_refuses_bad_ones_or_the_same_se
         .store
         .expect_find_endpoint()
         .returning(|_, _| Ok(Some(endpoint(3))));
-    mocks
-        .store
-        .expect_update_endpoint()
-        .times(1)
-        .withf(|u| u.endpoint.max_attempts.get() == 20 && u.endpoint.timeout.secs() == 1)
-        .returning(|_| Ok(true));
+    mocks.store.expect_update_endpoint().times(1).returning(|u| {
+        assert_eq!(u.endpoint.max_attempts.get(), 20);
+        assert_eq!(u.endpoint.timeout.secs(), 1);
+        Ok(true)
+    });
     let webhooks = mocks.build(true);
     let caller = api_key_caller(Grant::All);
     let id = WebhookEndpointId::from_u128(3);
@@ -334,22 +326,21 @@ async fn disabling_cancels_pending_deliveries_and_emits_the_event() {
         .store
         .expect_find_endpoint()
         .returning(|_, _| Ok(Some(endpoint(3))));
-    mocks
-        .store
-        .expect_update_endpoint()
-        .times(1)
-        .withf(|u| {
-            let event = &u.events[0];
-            !u.endpoint.enabled
-                && u.endpoint.disabled_reason == Some(DisableReason::Operator)
-                && u.cancel_pending
-                && u.events.len() == 1
-                && event.event_type == EventType::WebhookEndpointDisabled
-                && event.data["reason"] == "operator"
-                && event.data["webhookEndpointId"] == WebhookEndpointId::from_u128(3).to_string()
-                && event.data["failingSince"].is_null()
-        })
-        .returning(|_| Ok(true));
+    mocks.store.expect_update_endpoint().times(1).returning(|u| {
+        let event = &u.events[0];
+        assert!(!u.endpoint.enabled);
+        assert_eq!(u.endpoint.disabled_reason, Some(DisableReason::Operator));
+        assert!(u.cancel_pending);
+        assert_eq!(u.events.len(), 1);
+        assert_eq!(event.event_type, EventType::WebhookEndpointDisabled);
+        assert_eq!(event.data["reason"], "operator");
+        assert_eq!(
+            event.data["webhookEndpointId"],
+            WebhookEndpointId::from_u128(3).to_string()
+        );
+        assert!(event.data["failingSince"].is_null());
+        Ok(true)
+    });
     let change = WebhookEndpointChange {
         enabled: Some(false),
         ..WebhookEndpointChange::default()
@@ -372,18 +363,14 @@ async fn enabling_resets_health_and_a_concurrent_change_is_a_conflict() {
         disabled.failing_since = Some(NOW - Duration::days(6));
         Ok(Some(disabled))
     });
-    mocks
-        .store
-        .expect_update_endpoint()
-        .times(1)
-        .withf(|u| {
-            u.endpoint.enabled
-                && u.endpoint.disabled_reason.is_none()
-                && u.endpoint.failing_since.is_none()
-                && u.reset_health
-                && !u.cancel_pending
-        })
-        .returning(|_| Ok(false));
+    mocks.store.expect_update_endpoint().times(1).returning(|u| {
+        assert!(u.endpoint.enabled);
+        assert!(u.endpoint.disabled_reason.is_none());
+        assert!(u.endpoint.failing_since.is_none());
+        assert!(u.reset_health);
+        assert!(!u.cancel_pending);
+        Ok(false)
+    });
     let change = WebhookEndpointChange {
         enabled: Some(true),
         ..WebhookEndpointChange::default()
@@ -397,7 +384,7 @@ async fn enabling_resets_health_and_a_concurrent_change_is_a_conflict() {
         matches!(
             error,
             AppError::Conflict {
-                code: "webhook_endpoint_changed",
+                code: ProblemCode::WebhookEndpointChanged,
                 ..
             }
         ),

@@ -8,7 +8,7 @@ use opinion_webhook::{AttemptResult, AttemptTrigger, DeliveryStatus, RateLimit};
 use time::Duration;
 
 use super::test_fixtures::*;
-use crate::error::AppError;
+use crate::error::{AppError, ProblemCode};
 use crate::model::DeliveryFilter;
 use crate::test_support::api_key_caller;
 use crate::webhooks::store::ReplayTarget;
@@ -36,12 +36,11 @@ async fn a_replay_is_a_manual_attempt_without_a_claim() {
         error: None,
         elapsed: StdDuration::from_millis(5),
     });
-    mocks
-        .store
-        .expect_record_attempt()
-        .times(1)
-        .withf(|r| r.lease.is_none() && r.attempt.trigger == AttemptTrigger::Manual)
-        .returning(|_| Ok(()));
+    mocks.store.expect_record_attempt().times(1).returning(|r| {
+        assert!(r.lease.is_none());
+        assert_eq!(r.attempt.trigger, AttemptTrigger::Manual);
+        Ok(())
+    });
     mocks.store.expect_find_delivery().returning(|_, _| Ok(None));
     let result = mocks
         .build(true)
@@ -121,7 +120,7 @@ async fn a_disabled_endpoint_is_not_replayed_to() {
         matches!(
             error,
             AppError::Conflict {
-                code: "webhook_endpoint_disabled",
+                code: ProblemCode::WebhookEndpointDisabled,
                 ..
             }
         ),
@@ -137,11 +136,11 @@ async fn a_replay_waits_for_the_endpoints_rate_limit() {
         .store
         .expect_find_replay_target()
         .returning(move |_, _| Ok(Some(replayable(true, limit))));
-    mocks
-        .store
-        .expect_reserve_send_slot()
-        .withf(|_, _, now, spacing| *now == NOW && *spacing == 30_000_000)
-        .returning(|_, _, _, _| Ok(Some(NOW + Duration::milliseconds(29_500))));
+    mocks.store.expect_reserve_send_slot().returning(|_, _, now, spacing| {
+        assert_eq!(now, NOW);
+        assert_eq!(spacing, 30_000_000);
+        Ok(Some(NOW + Duration::milliseconds(29_500)))
+    });
     mocks.transport.expect_send().never();
     let error = mocks
         .build(true)

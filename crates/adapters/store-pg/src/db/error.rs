@@ -3,22 +3,23 @@
 //! where the span still says which operation failed.
 
 use diesel::result::{DatabaseErrorKind, Error as DieselError};
-use opinion_app::ports::StoreError;
+use opinion_app::ports::{StoreError, UniqueKey};
 
 /// The subject a unique constraint protects, as `StoreError::Duplicate` names it.
-fn duplicate_subject(constraint: Option<&str>) -> &'static str {
+fn duplicate_subject(constraint: Option<&str>) -> UniqueKey {
     match constraint {
-        Some("staff_members_email_key") => "staff_email",
-        Some("api_keys_secret_hash_key") => "api_key_hash",
-        Some("operators_pkey") => "operator_id",
-        Some("api_keys_pkey") => "api_key_id",
-        Some("staff_members_pkey") => "staff_id",
-        Some("staff_sessions_pkey") => "staff_session_id",
-        Some("trades_client_order_key") => "client_order",
-        Some("trades_one_open_per_user_market") => "open_trade",
-        Some("wallet_operations_key") => "idempotency_key",
-        Some("wallet_adapters_pkey") => "wallet_adapter",
-        _ => "record",
+        Some("staff_members_email_key") => UniqueKey::StaffEmail,
+        Some("api_keys_secret_hash_key") => UniqueKey::ApiKeyHash,
+        Some("operators_pkey") => UniqueKey::OperatorId,
+        Some("api_keys_pkey") => UniqueKey::ApiKeyId,
+        Some("staff_members_pkey") => UniqueKey::StaffId,
+        Some("staff_sessions_pkey") => UniqueKey::StaffSessionId,
+        Some("trades_client_order_key") => UniqueKey::ClientOrder,
+        Some("trades_one_open_per_user_market") => UniqueKey::OpenTrade,
+        Some("wallet_operations_key") => UniqueKey::IdempotencyKey,
+        Some("wallet_adapters_pkey") => UniqueKey::WalletAdapter,
+        Some("simulator_users_external_key") => UniqueKey::SimulatedUser,
+        _ => UniqueKey::Other,
     }
 }
 
@@ -27,7 +28,7 @@ pub(crate) fn from_diesel(error: DieselError) -> StoreError {
     match &error {
         DieselError::DatabaseError(DatabaseErrorKind::UniqueViolation, info) => {
             let subject = duplicate_subject(info.constraint_name());
-            tracing::debug!(subject, "unique constraint refused the write");
+            tracing::debug!(%subject, "unique constraint refused the write");
             StoreError::Duplicate(subject)
         }
         _ => unavailable("query failed", &error),
@@ -63,9 +64,19 @@ mod tests {
 
     #[test]
     fn names_duplicates_by_constraint() {
-        assert_eq!(duplicate_subject(Some("staff_members_email_key")), "staff_email");
-        assert_eq!(duplicate_subject(Some("api_keys_secret_hash_key")), "api_key_hash");
-        assert_eq!(duplicate_subject(None), "record");
+        assert_eq!(
+            duplicate_subject(Some("staff_members_email_key")),
+            UniqueKey::StaffEmail
+        );
+        assert_eq!(
+            duplicate_subject(Some("api_keys_secret_hash_key")),
+            UniqueKey::ApiKeyHash
+        );
+        assert_eq!(
+            duplicate_subject(Some("simulator_users_external_key")),
+            UniqueKey::SimulatedUser
+        );
+        assert_eq!(duplicate_subject(None), UniqueKey::Other);
     }
 
     #[test]

@@ -7,7 +7,7 @@ use diesel::prelude::*;
 use diesel_async::RunQueryDsl;
 use opinion_app::model::{Market, NewEvent, OperatorMarket};
 use opinion_app::opinion::ports::{MarketStore, VisibilityOutcome};
-use opinion_app::ports::StoreError;
+use opinion_app::ports::{ChangedRecord, StoreError};
 use opinion_core::{MarketId, OperatorId};
 use opinion_market::MarketStatus;
 
@@ -54,7 +54,7 @@ impl MarketStore for PgStore {
         if changed == 1 {
             Ok(())
         } else {
-            Err(StoreError::Conflict("market"))
+            Err(StoreError::Conflict(ChangedRecord::Market))
         }
     }
 

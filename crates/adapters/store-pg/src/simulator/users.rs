@@ -143,15 +143,12 @@ impl PgStore {
     pub(crate) async fn insert_simulated(&self, user: &SimulatedUser) -> Result<(), StoreError> {
         let row = SimulatedUserRow::from_record(user)?;
         let mut conn = self.conn().await?;
-        match diesel::insert_into(simulator_users::table)
+        diesel::insert_into(simulator_users::table)
             .values(&row)
             .execute(&mut conn)
             .await
-            .map_err(from_diesel)
-        {
-            Err(StoreError::Duplicate(_)) => Err(StoreError::Duplicate("simulated_user")),
-            other => other.map(|_| ()),
-        }
+            .map_err(from_diesel)?;
+        Ok(())
     }
 
     /// One simulated user, by id or by the operator's id of the player.

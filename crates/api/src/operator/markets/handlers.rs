@@ -3,6 +3,7 @@
 
 use actix_web::{HttpResponse, web};
 use opinion_access::RouteId;
+use opinion_app::error::ProblemCode;
 use opinion_core::PageLimit;
 
 use crate::http::auth::Caller;
@@ -52,7 +53,9 @@ pub async fn trending(
     query: web::Query<TrendingQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let limit = match query.limit {
-        Some(limit) => PageLimit::new(limit).map_err(|e| ApiError::bad_request("invalid_limit", e.to_string()))?,
+        Some(limit) => {
+            PageLimit::new(limit).map_err(|e| ApiError::bad_request(ProblemCode::InvalidLimit, e.to_string()))?
+        }
         None => PageLimit::default(),
     };
     let trending = state

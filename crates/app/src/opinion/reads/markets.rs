@@ -58,9 +58,21 @@ impl OperatorReads {
         self.markets_matching(operator, query.filter()?, page).await
     }
 
-    /// One page of markets matching a typed filter (the player API lists the open,
-    /// visible ones with `MarketFilter { stage: Some(Open), hidden: Some(false) }`).
-    pub async fn markets_matching(
+    /// One page of the markets a player of `operator` may trade now: open and not
+    /// hidden, newest first.
+    pub async fn markets_on_offer(
+        &self,
+        operator: OperatorId,
+        page: PageRequest<MarketKind>,
+    ) -> Result<Page<OperatorMarket, MarketKind>, AppError> {
+        let on_offer = MarketFilter {
+            stage: Some(MarketStage::Open),
+            hidden: Some(false),
+        };
+        self.markets_matching(operator, on_offer, page).await
+    }
+
+    async fn markets_matching(
         &self,
         operator: OperatorId,
         filter: MarketFilter,
@@ -94,15 +106,17 @@ mod tests {
             .reads
             .expect_list_markets()
             .times(1)
-            .withf(|operator, filter, _| {
-                *operator == OPERATOR
-                    && *filter
+            .returning(|operator, filter, _| {
+                assert_eq!(operator, OPERATOR);
+                assert!(
+                    *filter
                         == MarketFilter {
                             stage: Some(MarketStage::Resolved),
                             hidden: Some(true),
                         }
-            })
-            .returning(|_, _, _| Ok(empty_page()));
+                );
+                Ok(empty_page())
+            });
         let query = MarketQuery {
             status: Some("resolved".into()),
             visibility: Some("hidden".into()),

@@ -96,18 +96,21 @@ mod tests {
             .reads
             .expect_list_resolutions()
             .times(1)
-            .withf(|operator, filter, _| *operator == OPERATOR && filter.resolution == Some(Resolution::Void))
-            .returning(|_, _, _| Ok(empty_page()));
+            .returning(|operator, filter, _| {
+                assert_eq!(operator, OPERATOR, "the caller's operator");
+                assert_eq!(filter.resolution, Some(Resolution::Void), "the resolution filter");
+                Ok(empty_page())
+            });
         mocks
             .reads
             .expect_list_redemptions()
             .times(1)
-            .withf(|operator, filter, _| {
-                *operator == OPERATOR
-                    && filter.status == Some(RedemptionStatus::Refused)
-                    && filter.created.from == Some(NOW)
-            })
-            .returning(|_, _, _| Ok(empty_page()));
+            .returning(|operator, filter, _| {
+                assert_eq!(operator, OPERATOR);
+                assert_eq!(filter.status, Some(RedemptionStatus::Refused));
+                assert_eq!(filter.created.from, Some(NOW));
+                Ok(empty_page())
+            });
         let reads = mocks.build();
         let resolutions = ResolutionQuery {
             resolution: Some("void".into()),

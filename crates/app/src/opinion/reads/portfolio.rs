@@ -120,16 +120,14 @@ mod tests {
             .reads
             .expect_find_user_by_external_id()
             .returning(|_, _| Ok(Some(user(2, "p-1"))));
-        mocks
-            .reads
-            .expect_list_positions()
-            .withf(|operator, user| *operator == OPERATOR && *user == UserId::from_u128(2))
-            .returning(|_, _| {
-                Ok(vec![
-                    held(10, MarketStatus::Open, (1_000, 600), 5),
-                    held(11, MarketStatus::Resolved(Resolution::Yes), (100, 70), -3),
-                ])
-            });
+        mocks.reads.expect_list_positions().returning(|operator, user| {
+            assert_eq!(operator, OPERATOR, "the caller's operator");
+            assert_eq!(user, UserId::from_u128(2), "the player");
+            Ok(vec![
+                held(10, MarketStatus::Open, (1_000, 600), 5),
+                held(11, MarketStatus::Resolved(Resolution::Yes), (100, 70), -3),
+            ])
+        });
         let portfolio = mocks.build().portfolio(OPERATOR, "p-1").await.expect("portfolio");
         assert_eq!(portfolio.currency.as_str(), "USD");
         let [open, resolved] = &portfolio.lines[..] else {

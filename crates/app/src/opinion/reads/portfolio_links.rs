@@ -120,11 +120,11 @@ mod tests {
             .reads
             .expect_find_user_by_external_id()
             .returning(|_, _| Ok(Some(user(2, "p-1"))));
-        mocks
-            .reads
-            .expect_find_user()
-            .withf(|operator, id| *operator == OPERATOR && *id == UserId::from_u128(2))
-            .returning(|_, _| Ok(Some(user(2, "p-1"))));
+        mocks.reads.expect_find_user().returning(|operator, id| {
+            assert_eq!(operator, OPERATOR, "the link's operator");
+            assert_eq!(id, UserId::from_u128(2), "the link's player");
+            Ok(Some(user(2, "p-1")))
+        });
         mocks.reads.expect_list_positions().returning(|_, _| Ok(Vec::new()));
         let reads = mocks.build();
         let link = reads.portfolio_link(OPERATOR, "p-1", Some(600)).await.expect("link");

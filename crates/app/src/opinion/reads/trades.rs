@@ -76,9 +76,20 @@ impl OperatorReads {
         self.trades_matching(operator, &query.filter()?, page).await
     }
 
-    /// One page of trades matching a typed filter (the player API lists a player's own
-    /// trades with `TradeFilter { external_user_id: Some(..), .. }`).
-    pub async fn trades_matching(
+    /// One page of `player`'s own trades, newest first.
+    pub async fn trades_of_player(
+        &self,
+        player: &User,
+        page: PageRequest<TradeKind>,
+    ) -> Result<Page<Trade, TradeKind>, AppError> {
+        let own = TradeFilter {
+            external_user_id: Some(player.external_user_id.clone()),
+            ..TradeFilter::default()
+        };
+        self.trades_matching(player.operator_id, &own, page).await
+    }
+
+    async fn trades_matching(
         &self,
         operator: OperatorId,
         filter: &TradeFilter,
@@ -151,13 +162,13 @@ mod tests {
             .reads
             .expect_list_trades()
             .times(1)
-            .withf(|operator, filter, _| {
-                *operator == OPERATOR
-                    && filter.status == Some(TradeStatus::ManualReview)
-                    && filter.side == Some(Side::Buy)
-                    && filter.external_user_id.as_deref() == Some("p-1")
-            })
-            .returning(|_, _, _| Ok(empty_page()));
+            .returning(|operator, filter, _| {
+                assert_eq!(operator, OPERATOR);
+                assert_eq!(filter.status, Some(TradeStatus::ManualReview));
+                assert_eq!(filter.side, Some(Side::Buy));
+                assert_eq!(filter.external_user_id.as_deref(), Some("p-1"));
+                Ok(empty_page())
+            });
         let reads = mocks.build();
         let query = TradeQuery {
             external_user_id: Some("p-1".into()),
@@ -249,13 +260,13 @@ mod tests {
             .reads
             .expect_list_trades()
             .times(1)
-            .withf(|operator, filter, _| {
-                *operator == OPERATOR
-                    && filter.market_id == Some(MarketId::from_u128(3))
-                    && filter.external_user_id.as_deref() == Some("p-1")
-                    && filter.status.is_none()
-            })
-            .returning(|_, _, _| Ok(empty_page()));
+            .returning(|operator, filter, _| {
+                assert_eq!(operator, OPERATOR);
+                assert_eq!(filter.market_id, Some(MarketId::from_u128(3)));
+                assert_eq!(filter.external_user_id.as_deref(), Some("p-1"));
+                assert!(filter.status.is_none());
+                Ok(empty_page())
+            });
         let history = mocks
             .build()
             .trade_history(OPERATOR, MarketId::from_u128(3), "p-1", PageRequest::default())

@@ -94,8 +94,9 @@ mod tests {
             .reads
             .expect_market_activity()
             .times(1)
-            .withf(|operator, since| *operator == OPERATOR && *since == NOW - Duration::HOUR)
-            .returning(|_, _| {
+            .returning(|operator, since| {
+                assert_eq!(operator, OPERATOR, "the caller's operator");
+                assert_eq!(since, NOW - Duration::HOUR, "the window's start");
                 let mut moved = activity(4, 1, 0, 500_000);
                 moved.market.pool = Pool::from_parts(Liquidity::new(1_000).expect("b"), 1_000, 0).expect("pool");
                 Ok(vec![

@@ -67,13 +67,13 @@ mod tests {
             .reads
             .expect_list_users()
             .times(1)
-            .withf(|operator, filter, _| {
-                *operator == OPERATOR
-                    && filter.external_user_id.as_deref() == Some("p-1")
-                    && filter.created.from == Some(NOW)
-                    && filter.created.to.is_none()
-            })
-            .returning(|_, _, _| Ok(empty_page()));
+            .returning(|operator, filter, _| {
+                assert_eq!(operator, OPERATOR);
+                assert_eq!(filter.external_user_id.as_deref(), Some("p-1"));
+                assert_eq!(filter.created.from, Some(NOW));
+                assert!(filter.created.to.is_none());
+                Ok(empty_page())
+            });
         let query = UserQuery {
             external_user_id: Some("p-1".into()),
             from: Some("2026-11-22T12:00:00Z".into()),
@@ -125,8 +125,11 @@ mod tests {
         mocks
             .reads
             .expect_find_user_by_external_id()
-            .withf(|operator, external| *operator == OPERATOR && external == "ghost")
-            .returning(|_, _| Ok(None));
+            .returning(|operator, external| {
+                assert_eq!(operator, OPERATOR, "the caller's operator");
+                assert_eq!(external, "ghost", "the external id asked for");
+                Ok(None)
+            });
         let error = mocks
             .build()
             .user_by_external_id(OPERATOR, "ghost")

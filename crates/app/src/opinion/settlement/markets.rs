@@ -6,7 +6,7 @@ use opinion_core::MarketId;
 use opinion_market::{MarketSpec, MarketSpecError, MarketStatus, MarketTextError};
 use time::OffsetDateTime;
 
-use crate::error::AppError;
+use crate::error::{AppError, ProblemCode};
 use crate::model::Market;
 use crate::opinion::settlement::MarketSettlement;
 use crate::ports::StoreError;
@@ -43,7 +43,7 @@ fn spec_field(error: &MarketSpecError) -> &'static str {
 /// The answer to a market status change that lost a race or is not allowed.
 pub(crate) fn status_conflict(detail: impl ToString) -> AppError {
     AppError::Conflict {
-        code: "market_status",
+        code: ProblemCode::MarketStatus,
         detail: detail.to_string(),
     }
 }

@@ -12,13 +12,13 @@ use opinion_market::{MarketStatus, RedemptionStatus, Resolution, redemption};
 use opinion_wallet::{Amount, FlowMetadata, OperationState, RedemptionMetadata, WalletMutation};
 use time::OffsetDateTime;
 
-use crate::error::AppError;
+use crate::error::{AppError, ProblemCode};
 use crate::model::{Market, MarketResolution, Redemption};
 use crate::opinion::settlement::MarketSettlement;
 use crate::opinion::settlement::markets::status_conflict;
 use crate::opinion::settlement::ports::{MarketOperator, RedeemablePosition, ResolutionPlan};
 use crate::opinion::trading::wallet_call::OperationSubject;
-use crate::ports::StoreError;
+use crate::ports::{ChangedRecord, StoreError};
 
 /// How often a resolution is recomputed when positions change under it.
 const RESOLVE_ATTEMPTS: usize = 3;
@@ -34,7 +34,7 @@ pub struct ResolvedMarket {
 
 fn open_trades_refusal(count: i64) -> AppError {
     AppError::Conflict {
-        code: "open_trades",
+        code: ProblemCode::OpenTrades,
         detail: format!(
             "{count} trade(s) on the market are pending or in manual review; resolve the market once they are settled"
         ),
@@ -47,17 +47,16 @@ impl MarketSettlement {
     /// the market is pending or in manual review, and when it is already resolved.
     pub async fn resolve_market(&self, id: MarketId, resolution: Resolution) -> Result<ResolvedMarket, AppError> {
         for attempt in 1..=RESOLVE_ATTEMPTS {
-            match self.try_resolve(id, resolution).await {
-                Err(AppError::Store(StoreError::Conflict(what))) => {
-                    tracing::info!(market_id = %id, attempt, what, "resolution raced a change; computing it again");
-                }
-                other => return other,
+            if let Some(resolved) = self.try_resolve(id, resolution).await? {
+                return Ok(resolved);
             }
+            tracing::info!(market_id = %id, attempt, "resolution raced a change; computing it again");
         }
         Err(status_conflict("the market's positions keep changing; try again"))
     }
 
-    async fn try_resolve(&self, id: MarketId, resolution: Resolution) -> Result<ResolvedMarket, AppError> {
+    /// One resolution attempt; `None` when a position changed under it.
+    async fn try_resolve(&self, id: MarketId, resolution: Resolution) -> Result<Option<ResolvedMarket>, AppError> {
         let mut market = self.market(id).await?;
         let resolved_status = market.status.resolve(resolution).map_err(status_conflict)?;
         if market.status == MarketStatus::Open {
@@ -77,20 +76,24 @@ impl MarketSettlement {
         };
         let plan = self.plan(resolved, resolution, operators, positions, now)?;
         match self.store.resolve_market(&plan).await {
-            Err(StoreError::Conflict("open_trade")) => {
+            Err(StoreError::Conflict(ChangedRecord::OpenTrade)) => {
                 let open = self.store.count_open_trades(id).await?;
                 return Err(open_trades_refusal(open.max(1)));
             }
-            Err(StoreError::Conflict("market")) => {
+            Err(StoreError::Conflict(ChangedRecord::Market)) => {
                 return Err(status_conflict("the market changed meanwhile; read it again"));
+            }
+            Err(StoreError::Conflict(record)) => {
+                tracing::debug!(market_id = %id, %record, "changed concurrently");
+                return Ok(None);
             }
             other => other?,
         }
         tracing::info!(market_id = %id, %resolution, redemptions = plan.redemptions.len(), "market resolved");
-        Ok(ResolvedMarket {
+        Ok(Some(ResolvedMarket {
             market: plan.market,
             resolutions: plan.resolutions,
-        })
+        }))
     }
 
     /// Everything the resolution writes, with each payout from the domain's rule.

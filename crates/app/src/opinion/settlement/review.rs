@@ -9,7 +9,7 @@ use opinion_market::{RedemptionStatus, TradeStatus};
 use opinion_wallet::{OperationState, RemoteReference, StaffResolution, WalletFlow, WalletLogFinding};
 use time::OffsetDateTime;
 
-use crate::error::AppError;
+use crate::error::{AppError, ProblemCode};
 use crate::model::{NewEvent, Redemption, Trade, WalletOperationRecord, WalletOperationStep};
 use crate::opinion::settlement::MarketSettlement;
 use crate::opinion::settlement::wallet_worker::redemption_update;
@@ -110,7 +110,7 @@ impl MarketSettlement {
         let resolution = staff_resolution(&decision)?;
         let record = self.operation(decision.operation_id).await?;
         let resolved = restored(&record).resolve(&resolution).map_err(|e| AppError::Conflict {
-            code: "not_in_review",
+            code: ProblemCode::NotInReview,
             detail: e.to_string(),
         })?;
         let now = self.trading.ports.clock.now();
@@ -140,7 +140,7 @@ impl MarketSettlement {
                 change.events.push(resolved_event);
                 match self.trading.ports.trades.apply(record.operator_id, &change).await {
                     Err(StoreError::Conflict(_)) => Err(AppError::Conflict {
-                        code: "changed_meanwhile",
+                        code: ProblemCode::ChangedMeanwhile,
                         detail: "the operation changed meanwhile; show it again".to_owned(),
                     }),
                     other => other.map_err(AppError::from),

@@ -5,11 +5,11 @@ use opinion_wallet::{Ambiguity, Classification, OperationState, RefusalCode, Rem
 use opinion_webhook::EventType;
 use std::time::Duration as StdDuration;
 
-use crate::error::AppError;
+use crate::error::{AppError, ProblemCode};
 use crate::opinion::settlement::ports::MarketOperator;
 use crate::opinion::settlement::{ReviewDecision, ReviewFinding, WorkerSettings, retry_delay};
 use crate::opinion::trading::ports::OpenTrade;
-use crate::ports::StoreError;
+use crate::ports::{ChangedRecord, StoreError};
 use crate::test_support::settlement::*;
 use crate::test_support::{NOW, OPERATOR};
 use crate::wallet::ports::MutationOutcome;
@@ -53,7 +53,7 @@ async fn resolution_is_refused_while_a_trade_is_open() {
         matches!(
             error,
             AppError::Conflict {
-                code: "open_trades",
+                code: ProblemCode::OpenTrades,
                 ..
             }
         ),
@@ -74,9 +74,12 @@ async fn payouts_come_from_the_domain_rule_and_only_positive_ones_are_paid() {
     mocks
         .markets
         .expect_update_market_status()
-        .withf(|m, expected| m.status == MarketStatus::Closed && *expected == MarketStatus::Open)
         .times(1)
-        .returning(|_, _| Ok(()));
+        .returning(|m, expected| {
+            assert_eq!(m.status, MarketStatus::Closed, "the market is closed first");
+            assert_eq!(expected, MarketStatus::Open, "over the status it was read in");
+            Ok(())
+        });
     mocks.settlement.expect_count_open_trades().returning(|_| Ok(0));
     mocks.settlement.expect_market_operators().returning(|_| {
         Ok(vec![MarketOperator {
@@ -92,26 +95,26 @@ async fn payouts_come_from_the_domain_rule_and_only_positive_ones_are_paid() {
     mocks
         .settlement
         .expect_resolve_market()
-        .withf(move |plan| {
-            plan.expected == MarketStatus::Closed
-                && plan.market.status == MarketStatus::Resolved(Resolution::Yes)
-                && plan.positions.len() == 2
-                && plan.redemptions.len() == 1
-                && plan.redemptions[0].amount == expected
-                && plan.redemptions[0].status == RedemptionStatus::Pending
-                && plan.operations.len() == 1
-                && plan.operations[0].record.state == OperationState::Prepared
-                && plan.operations[0].record.amount == expected
-                && plan.operations[0].record.metadata["resolution"] == "yes"
-                && plan.operations[0].next_attempt_at == Some(NOW)
-                && plan.resolutions[0].redemption_count == 1
-                && plan.resolutions[0].payout_total == expected
-                && plan.events.len() == 1
-                && plan.events[0].event_type == EventType::MarketResolved
-                && plan.events[0].data["winningOutcome"] == "yes"
-        })
         .times(1)
-        .returning(|_| Ok(()));
+        .returning(move |plan| {
+            assert_eq!(plan.expected, MarketStatus::Closed);
+            assert_eq!(plan.market.status, MarketStatus::Resolved(Resolution::Yes));
+            assert_eq!(plan.positions.len(), 2);
+            assert_eq!(plan.redemptions.len(), 1);
+            assert_eq!(plan.redemptions[0].amount, expected);
+            assert_eq!(plan.redemptions[0].status, RedemptionStatus::Pending);
+            assert_eq!(plan.operations.len(), 1);
+            assert_eq!(plan.operations[0].record.state, OperationState::Prepared);
+            assert_eq!(plan.operations[0].record.amount, expected);
+            assert_eq!(plan.operations[0].record.metadata["resolution"], "yes");
+            assert_eq!(plan.operations[0].next_attempt_at, Some(NOW));
+            assert_eq!(plan.resolutions[0].redemption_count, 1);
+            assert_eq!(plan.resolutions[0].payout_total, expected);
+            assert_eq!(plan.events.len(), 1);
+            assert_eq!(plan.events[0].event_type, EventType::MarketResolved);
+            assert_eq!(plan.events[0].data["winningOutcome"], "yes");
+            Ok(())
+        });
     let resolved = mocks
         .build_settlement()
         .resolve_market(MARKET, Resolution::Yes)
@@ -137,7 +140,7 @@ async fn a_resolved_market_is_never_resolved_again() {
         matches!(
             error,
             AppError::Conflict {
-                code: "market_status",
+                code: ProblemCode::MarketStatus,
                 ..
             }
         ),
@@ -175,22 +178,18 @@ fn worker_with(claimed: opinion_wallet::WalletFlow, attempts: u32, outcome: Clas
 #[tokio::test]
 async fn an_applied_redemption_is_paid_with_its_event() {
     let mut mocks = worker_with(WalletFlow::Redemption, 1, applied());
-    mocks
-        .trades
-        .expect_apply()
-        .withf(|_, change| {
-            let op = change.operation.as_ref().expect("operation");
-            let redemption = change.redemption.as_ref().expect("redemption");
-            op.record.state == OperationState::Applied
-                && redemption.status == RedemptionStatus::Paid
-                && redemption.paid_at == Some(NOW)
-                && change.events.len() == 1
-                && change.events[0].event_type == EventType::RedemptionProcessed
-                && change.events[0].data["amount"] == "60"
-                && change.events[0].data["processedAt"] == "2026-11-22T12:00:00Z"
-        })
-        .times(1)
-        .returning(|_, _| Ok(()));
+    mocks.trades.expect_apply().times(1).returning(|_, change| {
+        let op = change.operation.as_ref().expect("operation");
+        let redemption = change.redemption.as_ref().expect("redemption");
+        assert_eq!(op.record.state, OperationState::Applied);
+        assert_eq!(redemption.status, RedemptionStatus::Paid);
+        assert_eq!(redemption.paid_at, Some(NOW));
+        assert_eq!(change.events.len(), 1);
+        assert_eq!(change.events[0].event_type, EventType::RedemptionProcessed);
+        assert_eq!(change.events[0].data["amount"], "60");
+        assert_eq!(change.events[0].data["processedAt"], "2026-11-22T12:00:00Z");
+        Ok(())
+    });
     let pass = mocks.build_settlement().run_wallet_pass().await.expect("pass");
     assert_eq!(pass.sent, 1);
 }
@@ -198,23 +197,25 @@ async fn an_applied_redemption_is_paid_with_its_event() {
 #[tokio::test]
 async fn an_ambiguous_redemption_goes_to_manual_review_and_is_not_scheduled_again() {
     let mut mocks = worker_with(WalletFlow::Redemption, 1, timed_out());
-    mocks
-        .trades
-        .expect_apply()
-        .withf(|_, change| {
-            let op = change.operation.as_ref().expect("operation");
-            op.record.state == OperationState::ManualReview
-                && op.next_attempt_at.is_none()
-                && change.redemption.as_ref().map(|r| r.status) == Some(RedemptionStatus::ManualReview)
-                && change.events[0].event_type == EventType::WalletOperationManualReviewRequired
-                && change.events.len() == 2
-                && change.events[1].event_type == EventType::PayoutPending
-                && change.events[1].data["walletOperationId"] == op.record.id.to_string()
-                && change.events[1].data["amount"] == "60"
-                && change.events[1].data["pendingSince"] == "2026-11-22T12:00:00Z"
-        })
-        .times(1)
-        .returning(|_, _| Ok(()));
+    mocks.trades.expect_apply().times(1).returning(|_, change| {
+        let op = change.operation.as_ref().expect("operation");
+        assert_eq!(op.record.state, OperationState::ManualReview);
+        assert!(op.next_attempt_at.is_none());
+        assert_eq!(
+            change.redemption.as_ref().map(|r| r.status),
+            Some(RedemptionStatus::ManualReview)
+        );
+        assert_eq!(
+            change.events[0].event_type,
+            EventType::WalletOperationManualReviewRequired
+        );
+        assert_eq!(change.events.len(), 2);
+        assert_eq!(change.events[1].event_type, EventType::PayoutPending);
+        assert_eq!(change.events[1].data["walletOperationId"], op.record.id.to_string());
+        assert_eq!(change.events[1].data["amount"], "60");
+        assert_eq!(change.events[1].data["pendingSince"], "2026-11-22T12:00:00Z");
+        Ok(())
+    });
     mocks.build_settlement().run_wallet_pass().await.expect("pass");
 }
 
@@ -224,20 +225,19 @@ async fn a_refused_redemption_fails_with_its_event_and_stays_owed() {
         code: RefusalCode::UserBlocked,
     };
     let mut mocks = worker_with(WalletFlow::Redemption, 1, refusal);
-    mocks
-        .trades
-        .expect_apply()
-        .withf(|_, change| {
-            let op = change.operation.as_ref().expect("operation");
-            op.record.state == OperationState::Rejected
-                && change.redemption.as_ref().map(|r| r.status) == Some(RedemptionStatus::Refused)
-                && change.events.len() == 1
-                && change.events[0].event_type == EventType::RedemptionFailed
-                && change.events[0].data["reason"] == "user_blocked"
-                && change.events[0].data["failedAt"] == "2026-11-22T12:00:00Z"
-        })
-        .times(1)
-        .returning(|_, _| Ok(()));
+    mocks.trades.expect_apply().times(1).returning(|_, change| {
+        let op = change.operation.as_ref().expect("operation");
+        assert_eq!(op.record.state, OperationState::Rejected);
+        assert_eq!(
+            change.redemption.as_ref().map(|r| r.status),
+            Some(RedemptionStatus::Refused)
+        );
+        assert_eq!(change.events.len(), 1);
+        assert_eq!(change.events[0].event_type, EventType::RedemptionFailed);
+        assert_eq!(change.events[0].data["reason"], "user_blocked");
+        assert_eq!(change.events[0].data["failedAt"], "2026-11-22T12:00:00Z");
+        Ok(())
+    });
     mocks.build_settlement().run_wallet_pass().await.expect("pass");
 }
 
@@ -247,19 +247,15 @@ async fn an_ambiguous_compensation_is_retried_later_with_the_same_key() {
     let key = sent.idempotency_key.clone();
     let mut mocks = worker_with(WalletFlow::BuyCompensation, 3, timed_out());
     let delay = retry_delay(&WorkerSettings::default(), 3);
-    mocks
-        .trades
-        .expect_apply()
-        .withf(move |_, change| {
-            let op = change.operation.as_ref().expect("operation");
-            op.record.state == OperationState::Prepared
-                && op.record.idempotency_key == key
-                && op.next_attempt_at == Some(NOW + delay)
-                && change.trade.is_none()
-                && change.events.is_empty()
-        })
-        .times(1)
-        .returning(|_, _| Ok(()));
+    mocks.trades.expect_apply().times(1).returning(move |_, change| {
+        let op = change.operation.as_ref().expect("operation");
+        assert_eq!(op.record.state, OperationState::Prepared);
+        assert_eq!(op.record.idempotency_key, key);
+        assert_eq!(op.next_attempt_at, Some(NOW + delay));
+        assert!(change.trade.is_none());
+        assert!(change.events.is_empty());
+        Ok(())
+    });
     mocks.build_settlement().run_wallet_pass().await.expect("pass");
 }
 
@@ -321,20 +317,19 @@ async fn a_lost_answer_to_a_sale_puts_it_and_its_trade_in_manual_review() {
             position_before: None,
         }))
     });
-    mocks
-        .trades
-        .expect_apply()
-        .withf(|_, change| {
-            let op = change.operation.as_ref().expect("operation");
-            let trade = change.trade.as_ref().expect("trade");
-            op.expected == OperationState::Sent
-                && op.record.state == OperationState::ManualReview
-                && trade.expected == TradeStatus::Pending
-                && trade.status == TradeStatus::ManualReview
-                && change.events[0].event_type == EventType::WalletOperationManualReviewRequired
-        })
-        .times(1)
-        .returning(|_, _| Ok(()));
+    mocks.trades.expect_apply().times(1).returning(|_, change| {
+        let op = change.operation.as_ref().expect("operation");
+        let trade = change.trade.as_ref().expect("trade");
+        assert_eq!(op.expected, OperationState::Sent);
+        assert_eq!(op.record.state, OperationState::ManualReview);
+        assert_eq!(trade.expected, TradeStatus::Pending);
+        assert_eq!(trade.status, TradeStatus::ManualReview);
+        assert_eq!(
+            change.events[0].event_type,
+            EventType::WalletOperationManualReviewRequired
+        );
+        Ok(())
+    });
     let pass = mocks.build_settlement().run_wallet_pass().await.expect("pass");
     assert_eq!(pass.recovered, 1);
 }
@@ -342,17 +337,19 @@ async fn a_lost_answer_to_a_sale_puts_it_and_its_trade_in_manual_review() {
 #[tokio::test]
 async fn a_lost_answer_to_a_redemption_makes_its_payout_pending() {
     let mut mocks = sweeper_with(operation(WalletFlow::Redemption, OperationState::Sent, 1));
-    mocks
-        .trades
-        .expect_apply()
-        .withf(|_, change| {
-            let types: Vec<_> = change.events.iter().map(|e| e.event_type).collect();
-            change.redemption.as_ref().map(|r| r.status) == Some(RedemptionStatus::ManualReview)
-                && types == [EventType::WalletOperationManualReviewRequired, EventType::PayoutPending]
-                && change.events[1].data["reason"] == "the answer to the call was lost"
-        })
-        .times(1)
-        .returning(|_, _| Ok(()));
+    mocks.trades.expect_apply().times(1).returning(|_, change| {
+        let types: Vec<_> = change.events.iter().map(|e| e.event_type).collect();
+        assert_eq!(
+            change.redemption.as_ref().map(|r| r.status),
+            Some(RedemptionStatus::ManualReview)
+        );
+        assert_eq!(
+            types,
+            [EventType::WalletOperationManualReviewRequired, EventType::PayoutPending]
+        );
+        assert_eq!(change.events[1].data["reason"], "the answer to the call was lost");
+        Ok(())
+    });
     let pass = mocks.build_settlement().run_wallet_pass().await.expect("pass");
     assert_eq!(pass.recovered, 1);
 }
@@ -360,15 +357,13 @@ async fn a_lost_answer_to_a_redemption_makes_its_payout_pending() {
 #[tokio::test]
 async fn a_lost_answer_to_a_compensation_sends_it_again() {
     let mut mocks = sweeper_with(operation(WalletFlow::BuyCompensation, OperationState::Sent, 2));
-    mocks
-        .trades
-        .expect_apply()
-        .withf(|_, change| {
-            let op = change.operation.as_ref().expect("operation");
-            op.record.state == OperationState::Prepared && op.next_attempt_at.is_some() && change.events.is_empty()
-        })
-        .times(1)
-        .returning(|_, _| Ok(()));
+    mocks.trades.expect_apply().times(1).returning(|_, change| {
+        let op = change.operation.as_ref().expect("operation");
+        assert_eq!(op.record.state, OperationState::Prepared);
+        assert!(op.next_attempt_at.is_some());
+        assert!(change.events.is_empty());
+        Ok(())
+    });
     mocks.build_settlement().run_wallet_pass().await.expect("pass");
 }
 
@@ -410,23 +405,18 @@ async fn a_sale_found_not_applied_is_unwound() {
     mocks.trades.expect_find_position().returning(|_, _, _| Ok(None));
     // The 100 YES shares sold go back to the (empty) pool.
     let unwound = Pool::from_parts(Liquidity::new(1_000).expect("liquidity"), 100, 0).expect("pool");
-    mocks
-        .trades
-        .expect_apply()
-        .withf(move |_, change| {
-            let op = change.operation.as_ref().expect("operation");
-            op.record.state == OperationState::ResolvedNotApplied
-                && op.resolution == Some(("ops-ana".into(), "wallet log line 4411".into()))
-                && change.trade.as_ref().map(|t| t.status) == Some(TradeStatus::Failed)
-                && change.pool.as_ref().map(|p| p.after) == Some(unwound)
-                && change.position.as_ref().map(|p| p.after) == Some(before)
-                && change.events.iter().any(|e| {
-                    e.event_type == EventType::WalletOperationManualReviewResolved
-                        && e.data["resolution"] == "not_applied"
-                })
-        })
-        .times(1)
-        .returning(|_, _| Ok(()));
+    mocks.trades.expect_apply().times(1).returning(move |_, change| {
+        let op = change.operation.as_ref().expect("operation");
+        assert_eq!(op.record.state, OperationState::ResolvedNotApplied);
+        assert_eq!(op.resolution, Some(("ops-ana".into(), "wallet log line 4411".into())));
+        assert_eq!(change.trade.as_ref().map(|t| t.status), Some(TradeStatus::Failed));
+        assert_eq!(change.pool.as_ref().map(|p| p.after), Some(unwound));
+        assert_eq!(change.position.as_ref().map(|p| p.after), Some(before));
+        assert!(change.events.iter().any(|e| {
+            e.event_type == EventType::WalletOperationManualReviewResolved && e.data["resolution"] == "not_applied"
+        }));
+        Ok(())
+    });
     mocks
         .build_settlement()
         .resolve_review(decision(ReviewFinding::NotApplied))
@@ -443,16 +433,12 @@ async fn a_buy_found_not_applied_fails_its_trade() {
             position_before: None,
         }))
     });
-    mocks
-        .trades
-        .expect_apply()
-        .withf(|_, change| {
-            change.trade.as_ref().map(|t| t.status) == Some(TradeStatus::Failed)
-                && change.pool.is_none()
-                && change.new_operations.is_empty()
-        })
-        .times(1)
-        .returning(|_, _| Ok(()));
+    mocks.trades.expect_apply().times(1).returning(|_, change| {
+        assert_eq!(change.trade.as_ref().map(|t| t.status), Some(TradeStatus::Failed));
+        assert!(change.pool.is_none());
+        assert!(change.new_operations.is_empty());
+        Ok(())
+    });
     mocks
         .build_settlement()
         .resolve_review(decision(ReviewFinding::NotApplied))
@@ -477,18 +463,18 @@ async fn a_redemption_is_paid_or_refused_by_the_finding() {
         ),
     ] {
         let mut mocks = review_of(WalletFlow::Redemption);
-        mocks
-            .trades
-            .expect_apply()
-            .withf(move |_, change| {
-                let types: Vec<_> = change.events.iter().map(|e| e.event_type).collect();
-                change.redemption.as_ref().map(|r| (r.expected, r.status))
-                    == Some((RedemptionStatus::ManualReview, status))
-                    && types == [event, EventType::WalletOperationManualReviewResolved]
-                    && (event != EventType::RedemptionFailed || change.events[0].data["reason"] == "wallet_not_applied")
-            })
-            .times(1)
-            .returning(|_, _| Ok(()));
+        mocks.trades.expect_apply().times(1).returning(move |_, change| {
+            let types: Vec<_> = change.events.iter().map(|e| e.event_type).collect();
+            assert_eq!(
+                change.redemption.as_ref().map(|r| (r.expected, r.status)),
+                Some((RedemptionStatus::ManualReview, status))
+            );
+            assert_eq!(types, [event, EventType::WalletOperationManualReviewResolved]);
+            if event == EventType::RedemptionFailed {
+                assert_eq!(change.events[0].data["reason"], "wallet_not_applied");
+            }
+            Ok(())
+        });
         mocks
             .build_settlement()
             .resolve_review(decision(finding))
@@ -514,7 +500,7 @@ async fn only_operations_in_review_take_a_resolution() {
         matches!(
             error,
             AppError::Conflict {
-                code: "not_in_review",
+                code: ProblemCode::NotInReview,
                 ..
             }
         ),
@@ -528,7 +514,7 @@ async fn a_lost_race_is_a_conflict_for_staff() {
     mocks
         .trades
         .expect_apply()
-        .returning(|_, _| Err(StoreError::Conflict("redemption")));
+        .returning(|_, _| Err(StoreError::Conflict(ChangedRecord::Redemption)));
     let error = mocks
         .build_settlement()
         .resolve_review(decision(ReviewFinding::NotApplied))
@@ -538,7 +524,7 @@ async fn a_lost_race_is_a_conflict_for_staff() {
         matches!(
             error,
             AppError::Conflict {
-                code: "changed_meanwhile",
+                code: ProblemCode::ChangedMeanwhile,
                 ..
             }
         ),

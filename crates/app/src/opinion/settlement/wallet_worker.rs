@@ -230,7 +230,7 @@ impl MarketSettlement {
     pub(crate) async fn apply(&self, operator: OperatorId, change: &TradingChange) -> Result<(), AppError> {
         match self.trading.ports.trades.apply(operator, change).await {
             Err(StoreError::Conflict(what)) => {
-                tracing::info!(operator_id = %operator, what, "changed concurrently; left to whoever changed it");
+                tracing::info!(operator_id = %operator, %what, "changed concurrently; left to whoever changed it");
                 Ok(())
             }
             other => Ok(other?),

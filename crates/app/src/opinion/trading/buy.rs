@@ -9,10 +9,11 @@ use opinion_wallet::OperationState;
 use crate::access::operator_currency;
 use crate::error::AppError;
 use crate::model::Trade;
-use crate::opinion::trading::opening::trade_mutation;
+use crate::opinion::trading::opening::{Opening, trade_mutation};
 use crate::opinion::trading::ports::{NewTrade, TradingChange};
 use crate::opinion::trading::{OrderRequest, Trading, order};
 use crate::players::PlayerPrincipal;
+use crate::ports::StoreError;
 
 impl Trading {
     /// Buys for the player; the answer is the trade as it ended (executed, failed, or in
@@ -48,8 +49,10 @@ impl Trading {
             events: vec![self.trade_submitted(&trade, now)],
             ..TradingChange::default()
         };
-        if let Some(first) = self.open_trade(player, request, &change).await? {
-            return Ok(first);
+        match self.open_trade(player, request, &change).await? {
+            Opening::Opened => {}
+            Opening::Replayed(first) => return Ok(*first),
+            Opening::Raced(record) => return Err(StoreError::Conflict(record).into()),
         }
         let (classification, update) = self.call_wallet(&target, &mutation, &operation.record).await?;
         self.settle_buy(trade, update, &classification, TradeStatus::Pending)

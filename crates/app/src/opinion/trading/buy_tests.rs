@@ -11,9 +11,9 @@ use opinion_market::{Pool, Side, TradeStatus};
 use opinion_wallet::{Classification, OperationState, WalletFlow};
 use opinion_webhook::EventType;
 
-use crate::error::AppError;
+use crate::error::{AppError, ProblemCode};
 use crate::opinion::trading::ports::{OpenTrade, TradingChange};
-use crate::ports::StoreError;
+use crate::ports::{StoreError, UniqueKey};
 use crate::test_support::trading::*;
 use crate::wallet::ports::MutationOutcome;
 
@@ -266,7 +266,7 @@ async fn a_repeated_client_order_id_returns_the_first_trade_without_calling_the_
     assert!(matches!(
         other,
         Err(AppError::Conflict {
-            code: "client_order_id_reused",
+            code: ProblemCode::ClientOrderIdReused,
             ..
         })
     ));
@@ -287,13 +287,13 @@ async fn a_second_open_order_on_the_same_market_never_reaches_the_wallet() {
         .trades
         .expect_apply()
         .times(1)
-        .returning(|_, _| Err(StoreError::Duplicate("open_trade")));
+        .returning(|_, _| Err(StoreError::Duplicate(UniqueKey::OpenTrade)));
     mocks.wallet.expect_mutate().never();
     let refused = mocks.build().buy(&player(), &order(Side::Buy, 1_000), "order-2").await;
     assert!(matches!(
         refused,
         Err(AppError::Conflict {
-            code: "trade_in_progress",
+            code: ProblemCode::TradeInProgress,
             ..
         })
     ));
@@ -327,7 +327,7 @@ async fn orders_on_hidden_closed_or_unknown_markets_are_refused_before_anything_
             .expect_err("refused");
         let code = match &error {
             AppError::NotFound(_) => "not_found",
-            AppError::Conflict { code, .. } => code,
+            AppError::Conflict { code, .. } => code.as_str(),
             other => panic!("unexpected {other:?}"),
         };
         assert_eq!(code, expected);

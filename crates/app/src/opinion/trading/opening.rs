@@ -10,14 +10,14 @@ use opinion_market::{Quote, Side, TradeStatus};
 use opinion_wallet::{Amount, Currency, FlowMetadata, ShareCount, TradeMetadata, WalletMutation};
 use time::OffsetDateTime;
 
-use crate::error::AppError;
+use crate::error::{AppError, ProblemCode};
 use crate::model::Trade;
 use crate::opinion::trading::buy::same_order;
 use crate::opinion::trading::ports::TradingChange;
 use crate::opinion::trading::wallet_call::OperationSubject;
 use crate::opinion::trading::{OrderRequest, Trading};
 use crate::players::PlayerPrincipal;
-use crate::ports::StoreError;
+use crate::ports::{ChangedRecord, StoreError, UniqueKey};
 use crate::wallet::ports::WalletAdapterTarget;
 
 /// How often a repeated order looks again at a first order still in flight.
@@ -46,7 +46,7 @@ impl Trading {
         };
         if !same_order(&first.trade, request) {
             return Err(AppError::Conflict {
-                code: "client_order_id_reused",
+                code: ProblemCode::ClientOrderIdReused,
                 detail: format!("client order id `{client_order_id}` was already used for another order"),
             });
         }
@@ -85,36 +85,52 @@ impl Trading {
             .find_wallet_target(operator)
             .await?
             .ok_or_else(|| AppError::Conflict {
-                code: "wallet_adapter_not_configured",
+                code: ProblemCode::WalletAdapterNotConfigured,
                 detail: "the operator has not configured its wallet adapter (PUT /api/operator/wallet-adapter)".into(),
             })
     }
 
-    /// Stores a new trade with its first operation. `Some(first)` when a concurrent
-    /// request with the same client order id won the race.
+    /// Stores a new trade with its first operation; the outcome says whether the wallet
+    /// call comes next, a concurrent twin already answered, or the order must be priced
+    /// again.
     pub(crate) async fn open_trade(
         &self,
         player: &PlayerPrincipal,
         request: &OrderRequest,
         change: &TradingChange,
-    ) -> Result<Option<Trade>, AppError> {
+    ) -> Result<Opening, AppError> {
         match self.ports.trades.apply(player.operator_id, change).await {
-            Ok(()) => Ok(None),
-            Err(StoreError::Duplicate("client_order")) => {
+            Ok(()) => Ok(Opening::Opened),
+            Err(StoreError::Duplicate(UniqueKey::ClientOrder)) => {
                 let client_order_id = change
                     .new_trade
                     .as_ref()
                     .map(|new| new.trade.client_order_id.clone())
                     .unwrap_or_default();
-                self.replayed_order(player, request, &client_order_id).await
+                match self.replayed_order(player, request, &client_order_id).await? {
+                    Some(first) => Ok(Opening::Replayed(Box::new(first))),
+                    None => Err(StoreError::Duplicate(UniqueKey::ClientOrder).into()),
+                }
             }
-            Err(StoreError::Duplicate("open_trade")) => Err(AppError::Conflict {
-                code: "trade_in_progress",
+            Err(StoreError::Duplicate(UniqueKey::OpenTrade)) => Err(AppError::Conflict {
+                code: ProblemCode::TradeInProgress,
                 detail: "another order of this player on this market is still in progress".into(),
             }),
+            Err(StoreError::Conflict(record)) => Ok(Opening::Raced(record)),
             Err(other) => Err(other.into()),
         }
     }
+}
+
+/// How storing a new trade went.
+#[derive(Debug)]
+pub(crate) enum Opening {
+    /// The trade and its operation are stored; the wallet call comes next.
+    Opened,
+    /// A concurrent request with the same client order id won; its trade is the answer.
+    Replayed(Box<Trade>),
+    /// A compare-and-set failed (the pool or a position moved): price the order again.
+    Raced(ChangedRecord),
 }
 
 impl Trading {
@@ -168,7 +184,7 @@ pub(crate) fn trade_mutation(trade: &Trade) -> Result<(WalletMutation, Operation
         Side::Sell => FlowMetadata::Sell(metadata),
     };
     let amount = Amount::new(trade.amount).map_err(|_| AppError::Conflict {
-        code: "nothing_to_credit",
+        code: ProblemCode::NothingToCredit,
         detail: "the sale would pay nothing after the fee; sell more shares".into(),
     })?;
     let subject = OperationSubject {

@@ -9,7 +9,7 @@ use opinion_market::{
 use opinion_wallet::Currency;
 use time::OffsetDateTime;
 
-use crate::error::AppError;
+use crate::error::{AppError, ProblemCode};
 use crate::model::OperatorMarket;
 
 /// A player's order (or request for a quote).
@@ -69,7 +69,7 @@ pub(crate) fn ensure_tradable(market: &OperatorMarket, now: OffsetDateTime) -> R
         Ok(())
     } else {
         Err(AppError::Conflict {
-            code: "market_not_open",
+            code: ProblemCode::MarketNotOpen,
             detail: format!("the market is not open for trading (it is {})", market.market.status),
         })
     }
@@ -99,7 +99,7 @@ pub(crate) fn price(market: &OperatorMarket, order: &OrderRequest) -> Result<Quo
             Side::Sell => check_min_proceeds(&quote, limit),
         };
         checked.map_err(|e| AppError::Conflict {
-            code: "limit_not_met",
+            code: ProblemCode::LimitNotMet,
             detail: e.to_string(),
         })?;
     }

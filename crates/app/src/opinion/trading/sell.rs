@@ -6,13 +6,14 @@ use opinion_market::{Side, TradeStatus};
 use opinion_wallet::OperationState;
 
 use crate::access::operator_currency;
-use crate::error::AppError;
+use crate::error::{AppError, ProblemCode};
 use crate::model::Trade;
-use crate::opinion::trading::opening::trade_mutation;
+use crate::opinion::trading::opening::{Opening, trade_mutation};
 use crate::opinion::trading::ports::{NewTrade, PoolChange, TradingChange};
 use crate::opinion::trading::settle_buy::position_change;
 use crate::opinion::trading::{OrderRequest, Trading, order};
 use crate::players::PlayerPrincipal;
+use crate::ports::{ChangedRecord, StoreError};
 
 /// How often opening a sale is tried again when the pool changed under it.
 const OPENING_ATTEMPTS: usize = 16;
@@ -68,28 +69,25 @@ impl Trading {
                 events: vec![self.trade_submitted(&trade, now)],
                 ..TradingChange::default()
             };
-            match self.open_trade(player, request, &change).await {
-                Ok(Some(first)) => return Ok(first),
-                Ok(None) => {
+            match self.open_trade(player, request, &change).await? {
+                Opening::Replayed(first) => return Ok(*first),
+                Opening::Opened => {
                     let (classification, update) = self.call_wallet(&target, &mutation, &operation.record).await?;
                     return self
                         .settle_sell(trade, update, &classification, TradeStatus::Pending)
                         .await;
                 }
-                Err(AppError::Store(crate::ports::StoreError::Conflict(what))) => {
-                    tracing::debug!(what, "opening the sale again: changed concurrently");
-                }
-                Err(other) => return Err(other),
+                Opening::Raced(record) => tracing::debug!(%record, "opening the sale again: changed concurrently"),
             }
         }
-        Err(crate::ports::StoreError::Conflict("pool").into())
+        Err(StoreError::Conflict(ChangedRecord::Pool).into())
     }
 }
 
 /// A sale of more shares than held, as the player's refusal.
 fn insufficient(error: opinion_market::PositionError) -> AppError {
     AppError::Conflict {
-        code: "insufficient_shares",
+        code: ProblemCode::InsufficientShares,
         detail: error.to_string(),
     }
 }

@@ -8,7 +8,7 @@ use opinion_market::{Holding, MarketStatus, Outcome, Pool, Position, Side, Trade
 use opinion_wallet::{OperationState, WalletFlow};
 use opinion_webhook::EventType;
 
-use crate::error::AppError;
+use crate::error::{AppError, ProblemCode};
 use crate::model::PositionRecord;
 use crate::opinion::trading::ports::{OpenTrade, TradingChange};
 use crate::test_support::NOW;
@@ -167,7 +167,7 @@ async fn nobody_sells_shares_they_do_not_hold() {
     assert!(matches!(
         refused,
         Err(AppError::Conflict {
-            code: "insufficient_shares",
+            code: ProblemCode::InsufficientShares,
             ..
         })
     ));

@@ -11,7 +11,7 @@ use crate::model::{NewEvent, Trade};
 use crate::opinion::trading::Trading;
 use crate::opinion::trading::ports::{OperationUpdate, PoolChange, PositionChange, TradeUpdate, TradingChange};
 use crate::opinion::trading::wallet_call::{OperationSubject, restored};
-use crate::ports::StoreError;
+use crate::ports::{ChangedRecord, StoreError};
 
 /// How often placing a debited buy is tried again when the pool changed under it.
 const PLACEMENT_ATTEMPTS: usize = 16;
@@ -105,11 +105,11 @@ impl Trading {
             };
             match self.ports.trades.apply(trade.operator_id, &change).await {
                 Ok(()) => return Ok(executed),
-                Err(StoreError::Conflict(what)) => tracing::debug!(what, "placing again: changed concurrently"),
+                Err(StoreError::Conflict(what)) => tracing::debug!(%what, "placing again: changed concurrently"),
                 Err(other) => return Err(other.into()),
             }
         }
-        Err(StoreError::Conflict("pool").into())
+        Err(StoreError::Conflict(ChangedRecord::Pool).into())
     }
 
     /// Fails a trade whose debit applied but cannot be placed, and prepares its

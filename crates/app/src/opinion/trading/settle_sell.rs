@@ -10,7 +10,7 @@ use crate::model::{NewEvent, Trade};
 use crate::opinion::trading::Trading;
 use crate::opinion::trading::ports::{OperationUpdate, PoolChange, TradingChange};
 use crate::opinion::trading::settle_buy::{failed_trade, position_change, trade_update};
-use crate::ports::StoreError;
+use crate::ports::{ChangedRecord, StoreError};
 
 /// How often unwinding a sale is tried again when the pool changed under it.
 const UNWIND_ATTEMPTS: usize = 16;
@@ -120,10 +120,10 @@ impl Trading {
             };
             match self.ports.trades.apply(trade.operator_id, &change).await {
                 Ok(()) => return Ok(failed),
-                Err(StoreError::Conflict(what)) => tracing::debug!(what, "unwinding again: changed concurrently"),
+                Err(StoreError::Conflict(what)) => tracing::debug!(%what, "unwinding again: changed concurrently"),
                 Err(other) => return Err(other.into()),
             }
         }
-        Err(StoreError::Conflict("pool").into())
+        Err(StoreError::Conflict(ChangedRecord::Pool).into())
     }
 }

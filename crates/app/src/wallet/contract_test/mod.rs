@@ -22,7 +22,7 @@ use opinion_core::ExternalUserId;
 use crate::access::Principal;
 use crate::access::operator_currency;
 use crate::access::ports::OperatorStore;
-use crate::error::AppError;
+use crate::error::{AppError, ProblemCode};
 use crate::ports::Random;
 use crate::wallet::ports::{WalletAdapterStore, WalletGateway};
 
@@ -85,7 +85,7 @@ impl WalletAdapterTest {
             .find_wallet_target(caller.operator_id)
             .await?
             .ok_or_else(|| AppError::Conflict {
-                code: "wallet_adapter_not_configured",
+                code: ProblemCode::WalletAdapterNotConfigured,
                 detail: "configure the wallet adapter with PUT /api/operator/wallet-adapter first".into(),
             })?;
         let currency = operator_currency(self.ports.operators.as_ref(), caller.operator_id).await?;

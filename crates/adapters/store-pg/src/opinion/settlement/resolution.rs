@@ -11,7 +11,7 @@ use diesel::prelude::*;
 use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl};
 use opinion_app::model::Market;
 use opinion_app::opinion::settlement::ports::{MarketOperator, RedeemablePosition, ResolutionPlan};
-use opinion_app::ports::StoreError;
+use opinion_app::ports::{ChangedRecord, StoreError};
 use opinion_core::MarketId;
 use opinion_market::TradeStatus;
 use time::OffsetDateTime;
@@ -59,7 +59,7 @@ async fn redeem_positions(
             .execute(conn)
             .await?;
         if updated != 1 {
-            return Err(StepError::Conflict("position"));
+            return Err(StepError::Conflict(ChangedRecord::Position));
         }
     }
     let left: i64 = positions::table
@@ -71,7 +71,7 @@ async fn redeem_positions(
     if left == 0 {
         Ok(())
     } else {
-        Err(StepError::Conflict("position"))
+        Err(StepError::Conflict(ChangedRecord::Position))
     }
 }
 
@@ -85,13 +85,16 @@ async fn resolve_in(conn: &mut AsyncPgConnection, plan: &ResolutionPlan) -> Resu
         .first(conn)
         .await?;
     if status != plan.expected.as_str() {
-        return Err(StepError::Conflict("market"));
+        return Err(StepError::Conflict(ChangedRecord::Market));
     }
     if count_open(conn, id).await? > 0 {
-        return Err(StepError::Conflict("open_trade"));
+        return Err(StepError::Conflict(ChangedRecord::OpenTrade));
     }
-    let resolved_at = market.resolved_at.ok_or(StepError::Conflict("market"))?;
-    let resolution = market.status.resolution().ok_or(StepError::Conflict("market"))?;
+    let resolved_at = market.resolved_at.ok_or(StepError::Conflict(ChangedRecord::Market))?;
+    let resolution = market
+        .status
+        .resolution()
+        .ok_or(StepError::Conflict(ChangedRecord::Market))?;
     redeem_positions(conn, plan, resolved_at).await?;
     diesel::update(markets::table.find(id))
         .set((

@@ -14,7 +14,7 @@ use opinion_app::model::WalletOperationStep;
 use opinion_app::opinion::trading::ports::{
     NewOperation, OperationUpdate, PoolChange, PositionChange, RedemptionUpdate, TradeUpdate, TradingChange,
 };
-use opinion_app::ports::StoreError;
+use opinion_app::ports::{ChangedRecord, StoreError};
 use opinion_core::OperatorId;
 use opinion_market::{Outcome, Position};
 use time::OffsetDateTime;
@@ -33,7 +33,7 @@ pub(crate) enum StepError {
     /// The database refused or failed.
     Database(DieselError),
     /// A compare-and-set found something else than expected.
-    Conflict(&'static str),
+    Conflict(ChangedRecord),
 }
 
 impl From<DieselError> for StepError {
@@ -52,7 +52,7 @@ impl From<StepError> for StoreError {
 }
 
 /// Fails the step unless exactly one row was changed.
-fn exactly_one(changed: usize, what: &'static str) -> Result<(), StepError> {
+fn exactly_one(changed: usize, what: ChangedRecord) -> Result<(), StepError> {
     if changed == 1 {
         Ok(())
     } else {
@@ -182,7 +182,7 @@ async fn update_trade(conn: &mut AsyncPgConnection, op: Uuid, update: &TradeUpda
     ))
     .execute(conn)
     .await?;
-    exactly_one(changed, "trade")
+    exactly_one(changed, ChangedRecord::Trade)
 }
 
 async fn update_operation(
@@ -215,7 +215,7 @@ async fn update_operation(
     ))
     .execute(conn)
     .await?;
-    exactly_one(changed, "wallet operation")?;
+    exactly_one(changed, ChangedRecord::WalletOperation)?;
     append_step(conn, operator, id, &update.step).await?;
     Ok(())
 }
@@ -249,7 +249,7 @@ async fn update_pool(
     ))
     .execute(conn)
     .await?;
-    exactly_one(changed, "pool")
+    exactly_one(changed, ChangedRecord::Pool)
 }
 
 async fn update_position(
@@ -289,7 +289,7 @@ async fn update_position(
                 .await?
         }
     };
-    exactly_one(changed, "position")
+    exactly_one(changed, ChangedRecord::Position)
 }
 
 async fn update_redemption(conn: &mut AsyncPgConnection, op: Uuid, update: &RedemptionUpdate) -> Result<(), StepError> {
@@ -304,7 +304,7 @@ async fn update_redemption(conn: &mut AsyncPgConnection, op: Uuid, update: &Rede
     ))
     .execute(conn)
     .await?;
-    exactly_one(changed, "redemption")
+    exactly_one(changed, ChangedRecord::Redemption)
 }
 
 /// A position row that is still exactly `read` and not yet paid out: the precondition of

@@ -3,7 +3,7 @@
 use std::collections::HashSet;
 
 use opinion_app::access::ports::{ApiKeyStore, OperatorStore};
-use opinion_app::ports::StoreError;
+use opinion_app::ports::{StoreError, UniqueKey};
 use opinion_core::{ApiKeyId, PageLimit, PageRequest};
 
 use crate::fixtures::*;
@@ -34,7 +34,7 @@ async fn an_operator_whose_first_key_fails_is_not_created() {
     let reused_hash = store.insert_operator(&operator(2), &key(2, 2), &key_hash(1)).await;
 
     assert!(
-        matches!(reused_hash, Err(StoreError::Duplicate("api_key_hash"))),
+        matches!(reused_hash, Err(StoreError::Duplicate(UniqueKey::ApiKeyHash))),
         "{reused_hash:?}"
     );
     assert_eq!(store.find_operator(operator_id(2)).await.expect("find"), None);
@@ -48,7 +48,7 @@ async fn a_second_key_with_the_same_hash_is_a_duplicate() {
     let result = store.insert_api_key(&key(1, 2), &key_hash(1)).await;
 
     assert!(
-        matches!(result, Err(StoreError::Duplicate("api_key_hash"))),
+        matches!(result, Err(StoreError::Duplicate(UniqueKey::ApiKeyHash))),
         "{result:?}"
     );
 }

@@ -3,7 +3,7 @@
 use opinion_access::{Grant, StaffEmail};
 use opinion_app::access::ports::{SessionStore, StaffStore};
 use opinion_app::model::StaffPatch;
-use opinion_app::ports::StoreError;
+use opinion_app::ports::{StoreError, UniqueKey};
 use opinion_core::{PageLimit, PageRequest, StaffId, StaffSessionId};
 
 use crate::fixtures::*;
@@ -36,7 +36,7 @@ async fn an_email_belongs_to_one_member_across_operators() {
     let result = store.insert_staff(&twin, PASSWORD_HASH).await;
 
     assert!(
-        matches!(result, Err(StoreError::Duplicate("staff_email"))),
+        matches!(result, Err(StoreError::Duplicate(UniqueKey::StaffEmail))),
         "{result:?}"
     );
 }

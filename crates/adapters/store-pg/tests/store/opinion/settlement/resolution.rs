@@ -6,7 +6,7 @@
 use opinion_app::opinion::ports::MarketStore;
 use opinion_app::opinion::settlement::ports::SettlementStore;
 use opinion_app::opinion::trading::ports::{PositionChange, TradeStore, TradingChange};
-use opinion_app::ports::StoreError;
+use opinion_app::ports::{ChangedRecord, StoreError};
 use opinion_core::{RedemptionId, UserId, WalletOperationId};
 use opinion_market::{Holding, MarketStatus, Outcome, Position, RedemptionStatus, Resolution};
 use opinion_store_pg::PgStore;
@@ -80,7 +80,7 @@ async fn a_resolution_writes_market_rows_payouts_operations_and_events_together(
 
     assert!(matches!(
         store.resolve_market(&plan).await,
-        Err(StoreError::Conflict("market"))
+        Err(StoreError::Conflict(ChangedRecord::Market))
     ));
 }
 
@@ -115,7 +115,7 @@ async fn a_resolution_is_refused_while_a_trade_on_the_market_is_open() {
     assert_eq!(store.count_open_trades(the_market()).await.expect("count"), 1);
     assert!(matches!(
         store.resolve_market(&plan).await,
-        Err(StoreError::Conflict("open_trade"))
+        Err(StoreError::Conflict(ChangedRecord::OpenTrade))
     ));
     assert_nothing_written(&db, &store).await;
 }
@@ -128,7 +128,7 @@ async fn a_position_changed_or_added_under_the_resolution_is_a_conflict() {
     changed.positions[1].record.position = Position::default();
     assert!(matches!(
         store.resolve_market(&changed).await,
-        Err(StoreError::Conflict("position"))
+        Err(StoreError::Conflict(ChangedRecord::Position))
     ));
     assert_nothing_written(&db, &store).await;
 
@@ -136,7 +136,7 @@ async fn a_position_changed_or_added_under_the_resolution_is_a_conflict() {
     unknown.positions.pop();
     assert!(matches!(
         store.resolve_market(&unknown).await,
-        Err(StoreError::Conflict("position"))
+        Err(StoreError::Conflict(ChangedRecord::Position))
     ));
     assert_nothing_written(&db, &store).await;
 }
@@ -175,7 +175,7 @@ async fn a_trading_step_never_changes_a_paid_out_position() {
     };
     assert!(matches!(
         store.apply(operator_id(1), &change).await,
-        Err(StoreError::Conflict("position"))
+        Err(StoreError::Conflict(ChangedRecord::Position))
     ));
     let after = store
         .find_position(operator_id(1), user, the_market())

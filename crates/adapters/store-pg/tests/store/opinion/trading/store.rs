@@ -11,7 +11,7 @@ use opinion_app::opinion::trading::ports::{
     NewOperation, NewTrade, OperationUpdate, PoolChange, PositionChange, TradeStore, TradeUpdate, TradingChange,
 };
 use opinion_app::players::ports::PlayerStore;
-use opinion_app::ports::StoreError;
+use opinion_app::ports::{ChangedRecord, StoreError, UniqueKey};
 use opinion_core::{EventId, LaunchId, MarketId, PlayerSessionId, TradeId, UserId, WalletOperationId};
 use opinion_market::{
     FeeRate, Liquidity, MarketStatus, OrderKind, Outcome, Pool, Position, PricePpm, Side, TradeStatus,
@@ -284,7 +284,7 @@ async fn a_stale_read_rolls_the_whole_step_back() {
     // A trade can be moved once: a second settlement finds it no longer pending.
     assert!(matches!(
         store.apply(operator, &executed(1)).await,
-        Err(StoreError::Conflict("trade"))
+        Err(StoreError::Conflict(ChangedRecord::Trade))
     ));
 }
 
@@ -296,12 +296,12 @@ async fn client_order_ids_and_open_trades_are_unique_per_player() {
     store.apply(operator, &opened(1, "a")).await.expect("opened");
     assert!(matches!(
         store.apply(operator, &opened(2, "b")).await,
-        Err(StoreError::Duplicate("open_trade"))
+        Err(StoreError::Duplicate(UniqueKey::OpenTrade))
     ));
     store.apply(operator, &executed(1)).await.expect("executed");
     assert!(matches!(
         store.apply(operator, &opened(3, "a")).await,
-        Err(StoreError::Duplicate("client_order"))
+        Err(StoreError::Duplicate(UniqueKey::ClientOrder))
     ));
     store
         .apply(operator, &opened(4, "b"))

@@ -1,6 +1,10 @@
 //! The use cases' error: what went wrong in the caller's terms. The HTTP edge maps
 //! each variant to a status and a stable code, once.
 
+mod problem_code;
+
+pub use problem_code::ProblemCode;
+
 use opinion_access::IssuanceError;
 
 use crate::access::AuthFailure;
@@ -30,7 +34,7 @@ pub enum AppError {
     #[error("{detail}")]
     Conflict {
         /// Stable machine code.
-        code: &'static str,
+        code: ProblemCode,
         /// Human explanation.
         detail: String,
     },
@@ -41,8 +45,8 @@ pub enum AppError {
         retry_after_secs: u64,
     },
     /// The store failed; details are for the log only.
-    #[error(transparent)]
-    Store(#[from] StoreError),
+    #[error("store unavailable: {0}")]
+    StoreUnavailable(String),
     /// An internal step failed (hashing, signing); details are for the log only.
     #[error("internal failure: {0}")]
     Internal(String),
@@ -54,6 +58,25 @@ impl AppError {
         Self::Invalid {
             field,
             message: message.to_string(),
+        }
+    }
+}
+
+/// A store refusal that no use case translated into its own terms still reaches the
+/// client in the use cases' words, never in the store's: a duplicate is a generic
+/// `conflict`, a lost compare-and-set a `concurrent_change`.
+impl From<StoreError> for AppError {
+    fn from(error: StoreError) -> Self {
+        match error {
+            StoreError::Duplicate(key) => Self::Conflict {
+                code: ProblemCode::Conflict,
+                detail: format!("a {key} with these values already exists"),
+            },
+            StoreError::Conflict(record) => Self::Conflict {
+                code: ProblemCode::ConcurrentChange,
+                detail: format!("the {record} changed while the request was processed; try again"),
+            },
+            StoreError::Unavailable(message) => Self::StoreUnavailable(message),
         }
     }
 }
