@@ -25,6 +25,7 @@ mod trading_races;
 mod trading_seed;
 mod trading_story;
 mod trading_support;
+mod visibility_modes;
 mod wallet_adapter;
 mod wallet_adapter_test;
 mod wallet_worker;

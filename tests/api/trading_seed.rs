@@ -51,7 +51,7 @@ pub fn pool(operator: &TestOperator, market: u128, yes: i64, no: i64, hidden: bo
         market,
         yes_outstanding: yes,
         no_outstanding: no,
-        hidden,
+        choice: if hidden { "hidden" } else { "unset" },
     }
 }
 

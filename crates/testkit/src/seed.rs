@@ -3,7 +3,7 @@
 //! of the typed ids); text columns take the stored names (`"executed"`, `"yes"`, …).
 
 use diesel::sql_query;
-use diesel::sql_types::{BigInt, Bool, Integer, Jsonb, Nullable, Text, Timestamptz, Uuid as SqlUuid};
+use diesel::sql_types::{BigInt, Integer, Jsonb, Nullable, Text, Timestamptz, Uuid as SqlUuid};
 use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl};
 use time::OffsetDateTime;
 use uuid::Uuid;
@@ -49,8 +49,8 @@ pub struct PoolSeed {
     pub yes_outstanding: i64,
     /// The `no_outstanding` column.
     pub no_outstanding: i64,
-    /// The `hidden` column.
-    pub hidden: bool,
+    /// The `choice` column: `unset`, `shown` or `hidden`.
+    pub choice: &'static str,
 }
 
 /// A player.
@@ -277,14 +277,14 @@ impl Seeder {
     /// Inserts an operator's pool row.
     pub async fn pool(&mut self, pool: &PoolSeed) -> &mut Self {
         sql_query(
-            "INSERT INTO market_pools (operator_id, market_id, yes_outstanding, no_outstanding, hidden, updated_at) \
+            "INSERT INTO market_pools (operator_id, market_id, yes_outstanding, no_outstanding, choice, updated_at) \
              VALUES ($1, $2, $3, $4, $5, now())",
         )
         .bind::<SqlUuid, _>(uuid(pool.operator))
         .bind::<SqlUuid, _>(uuid(pool.market))
         .bind::<BigInt, _>(pool.yes_outstanding)
         .bind::<BigInt, _>(pool.no_outstanding)
-        .bind::<Bool, _>(pool.hidden)
+        .bind::<Text, _>(pool.choice)
         .execute(&mut self.conn)
         .await
         .unwrap_or_else(|err| panic!("inserting pool {pool:?}: {err}"));

@@ -135,6 +135,8 @@ fn handler(id: RouteId) -> Handler {
         R::MarketsList => Bound(|r| r.to(markets::list)),
         R::MarketsTrending => Bound(|r| r.to(markets::trending)),
         R::MarketVisibilitySet => Bound(|r| r.to(markets::set_visibility)),
+        R::MarketVisibilityModeGet => Bound(|r| r.to(markets::visibility_mode)),
+        R::MarketVisibilityModeSet => Bound(|r| r.to(markets::set_visibility_mode)),
         R::TradesList => Bound(|r| r.to(trades::list)),
         R::TradeGet => Bound(|r| r.to(trades::get)),
         R::TradeView => Bound(|r| r.to(trades::view)),

@@ -15,7 +15,7 @@ pub fn history_page(history: &TradeHistory) -> (String, Markup) {
     let content = html! {
         dl {
             dt { "Market" } dd { (market.market.question) br; code { (market.market.id) } }
-            dt { "Status" } dd { (market.market.status) @if market.hidden { " (hidden from players)" } }
+            dt { "Status" } dd { (market.market.status) @if market.hidden() { " (hidden from players)" } }
             dt { "YES price" } dd { (percent(market.pool.price(Outcome::Yes))) }
             dt { "Player" } dd { code { (user.external_user_id) } }
         }

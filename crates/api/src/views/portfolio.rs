@@ -38,7 +38,7 @@ pub fn portfolio_page(portfolio: &Portfolio, generated_at: time::OffsetDateTime)
                         @let position = &line.position.position;
                         tr {
                             td { (line.market.market.question) br; code { (line.market.market.id) } }
-                            td { (line.market.market.status) @if line.market.hidden { " (hidden)" } }
+                            td { (line.market.market.status) @if line.market.hidden() { " (hidden)" } }
                             td.num { (percent(line.market.pool.price(Outcome::Yes))) }
                             td.num { (units(position.holding(Outcome::Yes).shares, currency)) }
                             td.num { (units(position.holding(Outcome::No).shares, currency)) }

@@ -1,7 +1,7 @@
 //! Markets as stored: the platform-wide market and one operator's view of it.
 
 use opinion_core::MarketId;
-use opinion_market::{FeeRate, Liquidity, MarketStatus, Pool};
+use opinion_market::{FeeRate, Liquidity, MarketChoice, MarketStatus, Pool, VisibilityMode};
 use time::OffsetDateTime;
 
 /// A market, shared by every operator.
@@ -34,6 +34,16 @@ pub struct OperatorMarket {
     pub market: Market,
     /// The operator's pool (empty until its first trade).
     pub pool: Pool,
-    /// Hidden markets are not offered in the hosted app.
-    pub hidden: bool,
+    /// What the operator said of this market with the per-market switch.
+    pub choice: MarketChoice,
+    /// The operator's visibility mode when the market was read.
+    pub mode: VisibilityMode,
+}
+
+impl OperatorMarket {
+    /// Whether the operator's players are not offered the market (the domain's rule over
+    /// the mode and the choice). Hidden markets are not offered in the hosted app.
+    pub fn hidden(&self) -> bool {
+        !self.mode.shows(self.choice)
+    }
 }

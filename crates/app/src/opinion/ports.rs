@@ -4,18 +4,36 @@
 
 use async_trait::async_trait;
 use opinion_core::{MarketId, OperatorId};
-use opinion_market::MarketStatus;
+use opinion_market::{MarketChoice, MarketStatus, VisibilityMode};
+use time::OffsetDateTime;
 
 use crate::model::{Market, NewEvent, OperatorMarket};
 use crate::ports::StoreError;
 
-/// The market after a visibility request, and whether the request changed anything.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct VisibilityOutcome {
-    /// The market as the operator now sees it.
-    pub market: OperatorMarket,
-    /// `false` when the market already had the requested visibility.
-    pub changed: bool,
+/// An operator's visibility mode and how many visibility changes it has seen; a change
+/// is written only over the revision it was computed from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct VisibilitySettings {
+    /// How the per-market choices decide what the players are offered.
+    pub mode: VisibilityMode,
+    /// Counts every change of the mode or of a choice; `0` before the first.
+    pub revision: i64,
+    /// When the mode or a choice last changed, if ever.
+    pub updated_at: Option<OffsetDateTime>,
+}
+
+/// A visibility change to write over `expected_revision`, with the events it announces
+/// (written in the same transaction).
+#[derive(Debug, Clone, PartialEq)]
+pub struct VisibilityWrite {
+    /// The revision the change was computed from.
+    pub expected_revision: i64,
+    /// The mode after the change.
+    pub mode: VisibilityMode,
+    /// When the change happens.
+    pub at: OffsetDateTime,
+    /// The `mini_app.market.visibility_changed` events of the markets whose visibility changes.
+    pub events: Vec<NewEvent>,
 }
 
 /// Markets and each operator's view of them.
@@ -36,15 +54,23 @@ pub trait MarketStore: Send + Sync {
     ) -> Result<Option<OperatorMarket>, StoreError>;
     /// Every market, newest first, at most `limit` (platform staff).
     async fn list_markets(&self, limit: u16) -> Result<Vec<Market>, StoreError>;
-    /// Hides or shows `market` to the operator's players (creating the operator's pool
-    /// row when there is none) at `event.created_at`. In the same transaction, and only
-    /// when the visibility changes, writes `event` to the outbox. `None` if there is no
+    /// The operator's visibility settings (the default mode at revision 0 when it never
+    /// changed anything).
+    async fn visibility_settings(&self, operator: OperatorId) -> Result<VisibilitySettings, StoreError>;
+    /// The operator's choice for every market not yet resolved, oldest first.
+    async fn market_choices(&self, operator: OperatorId) -> Result<Vec<(MarketId, MarketChoice)>, StoreError>;
+    /// Records the operator's `choice` for `market` (creating the operator's pool row
+    /// when there is none) with `write`'s events, and moves the revision on.
+    /// `Conflict(Visibility)` if the revision moved meanwhile; `None` if there is no
     /// such market.
-    async fn set_market_visibility(
+    async fn set_market_choice(
         &self,
         operator: OperatorId,
         market: MarketId,
-        hidden: bool,
-        event: &NewEvent,
-    ) -> Result<Option<VisibilityOutcome>, StoreError>;
+        choice: MarketChoice,
+        write: &VisibilityWrite,
+    ) -> Result<Option<OperatorMarket>, StoreError>;
+    /// Sets the operator's mode with `write`'s events and moves the revision on.
+    /// `Conflict(Visibility)` if the revision moved meanwhile.
+    async fn set_visibility_mode(&self, operator: OperatorId, write: &VisibilityWrite) -> Result<(), StoreError>;
 }

@@ -93,6 +93,8 @@ pub enum ChangedRecord {
     WalletOperation,
     /// A simulated user.
     SimulatedUser,
+    /// An operator's market visibility (its mode or a per-market choice).
+    Visibility,
 }
 
 impl ChangedRecord {
@@ -107,6 +109,7 @@ impl ChangedRecord {
             Self::Redemption => "redemption",
             Self::WalletOperation => "wallet operation",
             Self::SimulatedUser => "simulated user",
+            Self::Visibility => "market visibility",
         }
     }
 }

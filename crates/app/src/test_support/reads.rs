@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use opinion_core::{IdKind, MarketId, Page, UserId};
-use opinion_market::{FeeRate, Liquidity, MarketStatus, Pool};
+use opinion_market::{FeeRate, Liquidity, MarketChoice, MarketStatus, Pool, VisibilityMode};
 
 use crate::access::ports::MockOperatorStore;
 use crate::model::{Market, Operator, OperatorMarket, User};
@@ -86,6 +86,7 @@ pub fn market(n: u128, status: MarketStatus) -> OperatorMarket {
             resolved_at: None,
         },
         pool: Pool::new(liquidity),
-        hidden: false,
+        choice: MarketChoice::Unset,
+        mode: VisibilityMode::default(),
     }
 }

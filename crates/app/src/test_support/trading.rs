@@ -5,7 +5,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use opinion_core::{MarketId, PlayerSessionId, UserId};
-use opinion_market::{FeeRate, Liquidity, MarketStatus, OrderKind, Outcome, Pool, Side};
+use opinion_market::{FeeRate, Liquidity, MarketChoice, MarketStatus, OrderKind, Outcome, Pool, Side, VisibilityMode};
 use opinion_wallet::{Ambiguity, Classification, RefusalCode, RemoteReference};
 use time::macros::datetime;
 
@@ -139,7 +139,8 @@ pub fn market_with(pool: Pool, status: MarketStatus) -> OperatorMarket {
             resolved_at: None,
         },
         pool,
-        hidden: false,
+        choice: MarketChoice::Unset,
+        mode: VisibilityMode::default(),
     }
 }
 

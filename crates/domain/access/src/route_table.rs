@@ -70,6 +70,8 @@ routes! {
     MarketsList: Get "/api/operator/markets" => scope(&[MarketsRead]),
     MarketsTrending: Get "/api/operator/markets/trending" => scope(&[MarketsRead]),
     MarketVisibilitySet: Post "/api/operator/markets/{id}/visibility" => scope(&[MarketsWrite]),
+    MarketVisibilityModeGet: Get "/api/operator/markets/visibility-mode" => scope(&[MarketsRead]),
+    MarketVisibilityModeSet: Put "/api/operator/markets/visibility-mode" => scope(&[MarketsWrite]),
     TradesList: Get "/api/operator/trades" => scope(&[TradesRead]),
     TradeGet: Get "/api/operator/trades/{tradeId}" => scope(&[TradesRead]),
     TradeView: Get "/api/operator/trades/{tradeId}/view" => scope(&[TradesRead]),

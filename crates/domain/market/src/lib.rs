@@ -40,6 +40,11 @@
 //! [`trending_score`] scores an operator's market by its recent executed trading
 //! (distinct traders, volume against `b`, YES price movement) in integer micro-points;
 //! [`trending_order`] ranks by it.
+//!
+//! # Visibility
+//!
+//! [`VisibilityMode`] and each market's [`MarketChoice`] decide, in one rule, which
+//! markets an operator's players are offered.
 
 #![warn(missing_docs)]
 
@@ -61,6 +66,7 @@ mod trade;
 mod trade_status;
 mod trending;
 mod valuation;
+mod visibility;
 
 #[cfg(test)]
 mod properties;
@@ -83,3 +89,4 @@ pub use trade::{MAX_TRADE_AMOUNT, MAX_TRADE_SHARES, quote_buy_amount, quote_buy_
 pub use trade_status::{OrderKind, RedemptionStatus, TradeStatus};
 pub use trending::{Activity, TrendingScore, TrendingWindow, trending_order, trending_score};
 pub use valuation::{Valuation, ValuationBasis, value_position};
+pub use visibility::{MarketChoice, VisibilityMode};

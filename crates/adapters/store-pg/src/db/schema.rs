@@ -89,8 +89,19 @@ diesel::table! {
         market_id -> Uuid,
         yes_outstanding -> Int8,
         no_outstanding -> Int8,
-        hidden -> Bool,
         visibility_changed_at -> Nullable<Timestamptz>,
+        updated_at -> Timestamptz,
+        /// The operator's per-market choice: `unset`, `shown` or `hidden`.
+        choice -> Text,
+    }
+}
+
+diesel::table! {
+    /// Each operator's market visibility mode; a missing row is the default mode.
+    market_visibility_settings (operator_id) {
+        operator_id -> Uuid,
+        mode -> Text,
+        revision -> Int8,
         updated_at -> Timestamptz,
     }
 }
@@ -400,6 +411,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     webhook_attempts,
     markets,
     market_pools,
+    market_visibility_settings,
     users,
     launches,
     player_sessions,

@@ -1,15 +1,15 @@
 //! `MarketStore` for PostgreSQL: platform-wide markets, each operator's view of them
-//! (`trading/finds.rs`), staff's list (`settlement/resolution.rs`) and the visibility
-//! switch (`trading/market_visibility.rs`).
+//! (`trading/finds.rs`), staff's list (`settlement/resolution.rs`) and each operator's
+//! visibility mode and per-market choices (`visibility.rs`).
 
 use async_trait::async_trait;
 use diesel::prelude::*;
 use diesel_async::RunQueryDsl;
-use opinion_app::model::{Market, NewEvent, OperatorMarket};
-use opinion_app::opinion::ports::{MarketStore, VisibilityOutcome};
+use opinion_app::model::{Market, OperatorMarket};
+use opinion_app::opinion::ports::{MarketStore, VisibilitySettings, VisibilityWrite};
 use opinion_app::ports::{ChangedRecord, StoreError};
 use opinion_core::{MarketId, OperatorId};
-use opinion_market::MarketStatus;
+use opinion_market::{MarketChoice, MarketStatus};
 
 use crate::db::error::from_diesel;
 use crate::db::ids::uuid_of;
@@ -17,9 +17,9 @@ use crate::db::pool::PgStore;
 use crate::db::schema::markets;
 use crate::opinion::settlement::resolution;
 use crate::opinion::trading::finds::find_operator_market;
-use crate::opinion::trading::market_visibility;
 use crate::opinion::trading::rows::MarketRow;
 use crate::opinion::trading::write_rows::NewMarketRow;
+use crate::opinion::visibility;
 
 #[async_trait]
 impl MarketStore for PgStore {
@@ -86,13 +86,31 @@ impl MarketStore for PgStore {
         resolution::list_markets(self, limit).await
     }
 
-    async fn set_market_visibility(
+    #[tracing::instrument(skip_all, fields(operator_id = %operator))]
+    async fn visibility_settings(&self, operator: OperatorId) -> Result<VisibilitySettings, StoreError> {
+        let mut conn = self.conn().await?;
+        visibility::settings(&mut conn, operator).await
+    }
+
+    #[tracing::instrument(skip_all, fields(operator_id = %operator))]
+    async fn market_choices(&self, operator: OperatorId) -> Result<Vec<(MarketId, MarketChoice)>, StoreError> {
+        let mut conn = self.conn().await?;
+        visibility::choices(&mut conn, operator).await
+    }
+
+    #[tracing::instrument(skip_all, fields(operator_id = %operator, market_id = %market, choice = %choice))]
+    async fn set_market_choice(
         &self,
         operator: OperatorId,
         market: MarketId,
-        hidden: bool,
-        event: &NewEvent,
-    ) -> Result<Option<VisibilityOutcome>, StoreError> {
-        market_visibility::set_market_visibility(self, operator, market, hidden, event).await
+        choice: MarketChoice,
+        write: &VisibilityWrite,
+    ) -> Result<Option<OperatorMarket>, StoreError> {
+        PgStore::set_market_choice(self, operator, market, choice, write).await
+    }
+
+    #[tracing::instrument(skip_all, fields(operator_id = %operator, mode = %write.mode))]
+    async fn set_visibility_mode(&self, operator: OperatorId, write: &VisibilityWrite) -> Result<(), StoreError> {
+        PgStore::set_visibility_mode(self, operator, write).await
     }
 }

@@ -6,3 +6,4 @@ mod markets;
 mod reads;
 pub(crate) mod settlement;
 pub(crate) mod trading;
+pub(crate) mod visibility;

@@ -2,6 +2,7 @@
 //! visibility request; the trending ranking; the queries that read them.
 
 use opinion_app::model::OperatorMarket;
+use opinion_app::opinion::ports::VisibilitySettings;
 use opinion_app::opinion::reads::{MarketQuery, Trending, TrendingMarket};
 use opinion_market::{Outcome, PricePpm};
 use serde::{Deserialize, Serialize};
@@ -49,8 +50,13 @@ pub struct MarketBody {
     /// The NO price as a decimal with six places.
     #[schema(example = "0.500000")]
     pub no_price: String,
-    /// Whether the market is hidden from the operator's players.
+    /// Whether the market is hidden from the operator's players: the operator's
+    /// visibility mode applied to `visibilityChoice`.
     pub hidden: bool,
+    /// What the operator said of this market with the per-market switch: `unset`,
+    /// `shown` or `hidden` (kept, but not applied, in `all` mode).
+    #[schema(example = "unset")]
+    pub visibility_choice: String,
     /// When it was created (UTC).
     #[serde(with = "time::serde::rfc3339")]
     pub created_at: OffsetDateTime,
@@ -65,6 +71,7 @@ pub struct MarketBody {
 impl From<OperatorMarket> for MarketBody {
     fn from(view: OperatorMarket) -> Self {
         let (yes, no) = (view.pool.price(Outcome::Yes), view.pool.price(Outcome::No));
+        let hidden = view.hidden();
         let market = view.market;
         Self {
             id: market.id.to_string(),
@@ -81,7 +88,8 @@ impl From<OperatorMarket> for MarketBody {
             yes_price: yes.to_string(),
             no_price_ppm: no.ppm(),
             no_price: no.to_string(),
-            hidden: view.hidden,
+            hidden,
+            visibility_choice: view.choice.as_str().to_owned(),
             created_at: market.created_at,
             closed_at: market.closed_at,
             resolved_at: market.resolved_at,
@@ -95,6 +103,44 @@ impl From<OperatorMarket> for MarketBody {
 pub struct VisibilityBody {
     /// `false` hides the market from the operator's players; `true` shows it again.
     pub visible: bool,
+}
+
+/// Sets the operator's visibility mode.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct SetVisibilityModeBody {
+    /// `all` (every market shown; per-market choices kept but not applied), `allowlist`
+    /// (only markets shown with the per-market switch) or `blocklist` (every market but
+    /// those hidden with it; the default).
+    #[schema(example = "allowlist")]
+    pub mode: String,
+}
+
+/// The operator's visibility mode.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct VisibilityModeBody {
+    /// `all`, `allowlist` or `blocklist`.
+    #[schema(example = "blocklist")]
+    pub mode: String,
+    /// When the mode or a per-market choice last changed; null if never.
+    #[serde(with = "time::serde::rfc3339::option")]
+    pub updated_at: Option<OffsetDateTime>,
+    /// On a change: how many markets not yet resolved it showed or hid (one
+    /// `mini_app.market.visibility_changed` event each). Absent on a read.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub changed_markets: Option<usize>,
+}
+
+impl VisibilityModeBody {
+    /// The body of `settings`, with the count of a change.
+    pub fn new(settings: VisibilitySettings, changed_markets: Option<usize>) -> Self {
+        Self {
+            mode: settings.mode.as_str().to_owned(),
+            updated_at: settings.updated_at,
+            changed_markets,
+        }
+    }
 }
 
 /// The parts of a market's trending score.

@@ -3,14 +3,16 @@
 
 use actix_web::{HttpResponse, web};
 use opinion_access::RouteId;
-use opinion_app::error::ProblemCode;
+use opinion_app::error::{AppError, ProblemCode};
 use opinion_core::PageLimit;
 
 use crate::http::auth::Caller;
 use crate::http::error::ApiError;
 use crate::http::extract::path_id;
 use crate::http::problem_responses::{InvalidRequest, NotFound, PayloadTooLarge, UnsupportedMediaType};
-use crate::operator::markets::dto::{MarketBody, MarketsQuery, TrendingBody, TrendingQuery, VisibilityBody};
+use crate::operator::markets::dto::{
+    MarketBody, MarketsQuery, SetVisibilityModeBody, TrendingBody, TrendingQuery, VisibilityBody, VisibilityModeBody,
+};
 use crate::shared::list::ListBody;
 use crate::state::ApiState;
 
@@ -91,4 +93,40 @@ pub async fn set_visibility(
         .set_market_visibility(caller.0.operator_id, id, body.visible)
         .await?;
     Ok(HttpResponse::Ok().json(MarketBody::from(market)))
+}
+
+/// The operator's visibility mode.
+#[utoipa::path(
+    get,
+    path = RouteId::MarketVisibilityModeGet.spec().path,
+    responses((status = 200, description = "the operator's visibility mode", body = VisibilityModeBody)),
+)]
+pub async fn visibility_mode(state: web::Data<ApiState>, caller: Caller) -> Result<HttpResponse, ApiError> {
+    let settings = state.reads.visibility_mode(caller.0.operator_id).await?;
+    Ok(HttpResponse::Ok().json(VisibilityModeBody::new(settings, None)))
+}
+
+/// Sets the operator's visibility mode: `all`, `allowlist` or `blocklist`.
+#[utoipa::path(
+    put,
+    path = RouteId::MarketVisibilityModeSet.spec().path,
+    request_body = SetVisibilityModeBody,
+    responses(
+        (status = 200, description = "the mode now in force, and how many markets it showed or hid", body = VisibilityModeBody),
+        InvalidRequest,
+        PayloadTooLarge,
+        UnsupportedMediaType,
+    ),
+)]
+pub async fn set_visibility_mode(
+    state: web::Data<ApiState>,
+    caller: Caller,
+    body: web::Json<SetVisibilityModeBody>,
+) -> Result<HttpResponse, ApiError> {
+    let mode = body
+        .mode
+        .parse()
+        .map_err(|_| AppError::invalid("mode", "must be one of `all`, `allowlist`, `blocklist`"))?;
+    let change = state.reads.set_visibility_mode(caller.0.operator_id, mode).await?;
+    Ok(HttpResponse::Ok().json(VisibilityModeBody::new(change.settings, Some(change.changed_markets))))
 }

@@ -94,13 +94,14 @@ impl From<PortfolioLine> for PositionBody {
             line.position.position.holding(Outcome::No),
         );
         let price = line.market.pool.price(Outcome::Yes);
+        let hidden = line.market.hidden();
         let market = line.market.market;
         Self {
             market_id: market.id.to_string(),
             question: market.question,
             market_status: market.status.as_str().to_owned(),
             resolution: market.status.resolution().map(|r| r.as_str().to_owned()),
-            hidden: line.market.hidden,
+            hidden,
             yes_shares: yes.shares.to_string(),
             no_shares: no.shares.to_string(),
             yes_cost_basis: yes.cost_basis.to_string(),

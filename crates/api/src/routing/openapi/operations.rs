@@ -37,6 +37,8 @@ use crate::views::handlers as views;
         markets::list,
         markets::trending,
         markets::set_visibility,
+        markets::visibility_mode,
+        markets::set_visibility_mode,
         trades::list,
         trades::get,
         trades::view,

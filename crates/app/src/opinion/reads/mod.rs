@@ -15,6 +15,8 @@ mod trades;
 mod trending;
 mod users;
 mod visibility;
+#[cfg(test)]
+mod visibility_tests;
 
 use std::sync::Arc;
 
@@ -34,6 +36,7 @@ pub use portfolio_links::{PortfolioLink, PortfolioLinks};
 pub use trades::{TradeDetail, TradeHistory, TradeQuery};
 pub use trending::{Trending, TrendingMarket};
 pub use users::UserQuery;
+pub use visibility::VisibilityModeChange;
 
 /// The ports the reads need.
 #[derive(Clone)]

@@ -399,7 +399,8 @@ async fn a_sale_found_not_applied_is_unwound() {
         Ok(Some(crate::model::OperatorMarket {
             market: market(MarketStatus::Open),
             pool: pool(),
-            hidden: false,
+            choice: opinion_market::MarketChoice::Unset,
+            mode: opinion_market::VisibilityMode::default(),
         }))
     });
     mocks.trades.expect_find_position().returning(|_, _, _| Ok(None));

@@ -302,7 +302,7 @@ async fn a_second_open_order_on_the_same_market_never_reaches_the_wallet() {
 #[tokio::test]
 async fn orders_on_hidden_closed_or_unknown_markets_are_refused_before_anything_is_stored() {
     let mut hidden = open_market();
-    hidden.hidden = true;
+    hidden.choice = opinion_market::MarketChoice::Hidden;
     let closed = market_with(Pool::new(liquidity()), opinion_market::MarketStatus::Closed);
     for (market, expected) in [
         (Some(hidden), "not_found"),

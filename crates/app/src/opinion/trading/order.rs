@@ -61,7 +61,7 @@ pub(crate) fn check_client_order_id(id: &str) -> Result<(), AppError> {
 /// Refuses an order on a market the player may not trade now: hidden for the operator
 /// (as if it did not exist), not open, or past its close time.
 pub(crate) fn ensure_tradable(market: &OperatorMarket, now: OffsetDateTime) -> Result<(), AppError> {
-    if market.hidden {
+    if market.hidden() {
         return Err(AppError::NotFound("market"));
     }
     let open = market.market.status.ensure_trading().is_ok() && check_close_time(market.market.close_at, now).is_ok();

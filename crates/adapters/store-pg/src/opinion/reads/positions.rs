@@ -9,7 +9,7 @@ use opinion_core::{OperatorId, UserId};
 use crate::db::error::from_diesel;
 use crate::db::ids::uuid_of;
 use crate::db::schema::{markets, positions};
-use crate::opinion::trading::finds::operator_market;
+use crate::opinion::trading::finds::{operator_market, operator_visibility};
 use crate::opinion::trading::rows::{OperatorMarketRow, PositionRow};
 
 /// Every position of the player, newest market first (a player holds positions in at
@@ -22,6 +22,7 @@ pub(super) async fn list(
     let rows: Vec<(PositionRow, OperatorMarketRow)> = positions::table
         .inner_join(markets::table.on(markets::id.eq(positions::market_id)))
         .left_join(operator_market(uuid_of(operator)))
+        .left_join(operator_visibility(uuid_of(operator)))
         .filter(positions::operator_id.eq(uuid_of(operator)))
         .filter(positions::user_id.eq(uuid_of(user)))
         .select((PositionRow::as_select(), OperatorMarketRow::as_select()))

@@ -4,7 +4,7 @@
 //! trade id, whose ULID timestamp makes the bound an index range on the primary key
 //! `(operator_id, id)` instead of a scan of the operator's whole history.
 
-use diesel::sql_types::{BigInt, Bool, Integer, Nullable, Text, Timestamptz, Uuid as SqlUuid};
+use diesel::sql_types::{Array, BigInt, Integer, Nullable, Text, Timestamptz, Uuid as SqlUuid};
 use diesel::{QueryableByName, sql_query};
 use diesel_async::{AsyncPgConnection, RunQueryDsl};
 use opinion_app::opinion::reads::ports::MarketActivity;
@@ -16,7 +16,9 @@ use uuid::Uuid;
 
 use crate::db::error::{corrupt, from_diesel};
 use crate::db::ids::{first_ulid_at, uuid_of};
+use crate::opinion::reads::markets::choice_names;
 use crate::opinion::trading::rows::{MarketRow, OperatorMarketRow, PoolRow};
+use crate::opinion::visibility;
 
 /// How much earlier than the window the id bound starts: ids and creation times are
 /// taken from the same clock moments apart, so an hour leaves a wide margin.
@@ -25,7 +27,7 @@ const ID_BOUND_SLACK: Duration = Duration::HOUR;
 const ACTIVITY: &str = "
 SELECT m.id, m.question, m.rules, m.close_at, m.liquidity, m.fee_bps, m.status, m.resolution,
        m.created_at, m.closed_at, m.resolved_at,
-       p.yes_outstanding, p.no_outstanding, p.hidden,
+       p.yes_outstanding, p.no_outstanding, p.choice, v.mode,
        a.traders, a.volume, a.yes_price_at_start
 FROM (
     SELECT t.market_id,
@@ -39,7 +41,8 @@ FROM (
 ) a
 JOIN markets m ON m.id = a.market_id AND m.status = $6
 LEFT JOIN market_pools p ON p.operator_id = $1 AND p.market_id = a.market_id
-WHERE p.hidden IS NOT TRUE";
+LEFT JOIN market_visibility_settings v ON v.operator_id = $1
+WHERE coalesce(p.choice, 'unset') = ANY($7)";
 
 /// One market's row of the activity query.
 #[derive(QueryableByName)]
@@ -50,8 +53,10 @@ struct ActivityRow {
     yes_outstanding: Option<i64>,
     #[diesel(sql_type = Nullable<BigInt>)]
     no_outstanding: Option<i64>,
-    #[diesel(sql_type = Nullable<Bool>)]
-    hidden: Option<bool>,
+    #[diesel(sql_type = Nullable<Text>)]
+    choice: Option<String>,
+    #[diesel(sql_type = Nullable<Text>)]
+    mode: Option<String>,
     #[diesel(sql_type = BigInt)]
     traders: i64,
     #[diesel(sql_type = BigInt)]
@@ -65,12 +70,14 @@ fn first_possible_id(since: OffsetDateTime) -> Uuid {
     first_ulid_at(since - ID_BOUND_SLACK)
 }
 
-/// The activity since `since` of every open market visible to the operator's players.
+/// The activity since `since` of every open market visible to the operator's players
+/// (the choices the operator's mode shows, read first).
 pub(super) async fn activity(
     conn: &mut AsyncPgConnection,
     operator: OperatorId,
     since: OffsetDateTime,
 ) -> Result<Vec<MarketActivity>, StoreError> {
+    let shown = visibility::settings(conn, operator).await?.mode.shown_choices();
     let rows: Vec<ActivityRow> = sql_query(ACTIVITY)
         .bind::<SqlUuid, _>(uuid_of(operator))
         .bind::<SqlUuid, _>(first_possible_id(since))
@@ -78,6 +85,7 @@ pub(super) async fn activity(
         .bind::<Text, _>(Outcome::Yes.as_str())
         .bind::<Text, _>(TradeStatus::Executed.as_str())
         .bind::<Text, _>(MarketStatus::Open.as_str())
+        .bind::<Array<Text>, _>(choice_names(&shown))
         .load(conn)
         .await
         .map_err(from_diesel)?;
@@ -89,9 +97,9 @@ impl ActivityRow {
         let market_id = self.market.id();
         let yes_price_at_start = PricePpm::from_ppm(i64::from(self.yes_price_at_start))
             .map_err(|problem| corrupt("trades", market_id, &problem))?;
-        let pool = PoolRow::from_columns(self.yes_outstanding, self.no_outstanding, self.hidden);
+        let pool = PoolRow::from_columns(self.yes_outstanding, self.no_outstanding, self.choice);
         Ok(MarketActivity {
-            market: OperatorMarketRow::new(self.market, pool).into_record()?,
+            market: OperatorMarketRow::new(self.market, pool, self.mode).into_record()?,
             traders: self.traders,
             volume: self.volume,
             yes_price_at_start,

@@ -12,7 +12,7 @@ use uuid::Uuid;
 
 use crate::db::error::from_diesel;
 use crate::db::ids::uuid_of;
-use crate::db::schema::{market_pools, markets, positions};
+use crate::db::schema::{market_pools, market_visibility_settings, markets, positions};
 use crate::opinion::trading::rows::{OperatorMarketRow, PositionRow};
 
 /// `operator`'s pool on the market being read, for a `LEFT JOIN`.
@@ -23,7 +23,13 @@ pub(crate) fn operator_market(operator: Uuid) -> _ {
         .and(market_pools::operator_id.eq(operator)))
 }
 
-/// One market with the operator's pool.
+/// `operator`'s visibility settings, for a `LEFT JOIN` beside its pool.
+#[auto_type]
+pub(crate) fn operator_visibility(operator: Uuid) -> _ {
+    market_visibility_settings::table.on(market_visibility_settings::operator_id.eq(operator))
+}
+
+/// One market with the operator's pool and visibility mode.
 pub(crate) async fn find_operator_market(
     conn: &mut AsyncPgConnection,
     operator: OperatorId,
@@ -31,6 +37,7 @@ pub(crate) async fn find_operator_market(
 ) -> Result<Option<OperatorMarket>, StoreError> {
     markets::table
         .left_join(operator_market(uuid_of(operator)))
+        .left_join(operator_visibility(uuid_of(operator)))
         .filter(markets::id.eq(uuid_of(id)))
         .select(OperatorMarketRow::as_select())
         .first(conn)

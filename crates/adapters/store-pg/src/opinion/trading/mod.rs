@@ -4,7 +4,6 @@
 
 pub(crate) mod apply;
 pub(crate) mod finds;
-pub(crate) mod market_visibility;
 pub(crate) mod player_external_ids;
 pub(crate) mod rows;
 mod store;

@@ -10,14 +10,18 @@ use diesel::prelude::*;
 use opinion_app::model::{Market, OperatorMarket, PositionRecord, Trade, WalletOperationRecord, WalletOperationStep};
 use opinion_app::ports::StoreError;
 use opinion_core::WalletOperationId;
-use opinion_market::{FeeRate, Holding, Liquidity, MarketStatus, Pool, Position, PricePpm, Resolution};
+use opinion_market::{
+    FeeRate, Holding, Liquidity, MarketChoice, MarketStatus, Pool, Position, PricePpm, Resolution, VisibilityMode,
+};
 use opinion_wallet::IdempotencyKey;
 use time::OffsetDateTime;
 use uuid::Uuid;
 
 use crate::db::error::{corrupt, parsed};
 use crate::db::ids::id_of;
-use crate::db::schema::{market_pools, markets, positions, trades, wallet_operation_steps, wallet_operations};
+use crate::db::schema::{
+    market_pools, market_visibility_settings, markets, positions, trades, wallet_operation_steps, wallet_operations,
+};
 use crate::opinion::trading::player_external_ids;
 
 /// A stored integer that must fit a narrower type (an HTTP status, a fee, a count).
@@ -95,11 +99,12 @@ impl MarketRow {
 pub(crate) struct PoolRow {
     yes_outstanding: i64,
     no_outstanding: i64,
-    hidden: bool,
+    choice: String,
 }
 
-/// `markets LEFT JOIN market_pools` for one operator: a missing pool row is an empty,
-/// visible pool.
+/// `markets LEFT JOIN market_pools LEFT JOIN market_visibility_settings` for one
+/// operator: a missing pool row is an empty pool with no choice, a missing settings row
+/// the default mode.
 #[derive(Debug, Clone, Queryable, Selectable)]
 #[diesel(check_for_backend(diesel::pg::Pg))]
 pub(crate) struct OperatorMarketRow {
@@ -107,6 +112,9 @@ pub(crate) struct OperatorMarketRow {
     market: MarketRow,
     #[diesel(embed)]
     pool: Option<PoolRow>,
+    #[diesel(select_expression = market_visibility_settings::mode.nullable())]
+    #[diesel(select_expression_type = diesel::dsl::Nullable<market_visibility_settings::mode>)]
+    mode: Option<String>,
 }
 
 impl PoolRow {
@@ -115,35 +123,44 @@ impl PoolRow {
     pub(crate) fn from_columns(
         yes_outstanding: Option<i64>,
         no_outstanding: Option<i64>,
-        hidden: Option<bool>,
+        choice: Option<String>,
     ) -> Option<Self> {
         Some(Self {
             yes_outstanding: yes_outstanding?,
             no_outstanding: no_outstanding?,
-            hidden: hidden?,
+            choice: choice?,
         })
     }
 }
 
 impl OperatorMarketRow {
-    /// The operator's view from a market row and its pool row, if any.
-    pub(crate) fn new(market: MarketRow, pool: Option<PoolRow>) -> Self {
-        Self { market, pool }
+    /// The operator's view from a market row, its pool row and its mode, if any.
+    pub(crate) fn new(market: MarketRow, pool: Option<PoolRow>, mode: Option<String>) -> Self {
+        Self { market, pool, mode }
     }
 
     /// The operator's view of the market this row stores.
     pub(crate) fn into_record(self) -> Result<OperatorMarket, StoreError> {
         let id = self.market.id;
         let market = self.market.into_record()?;
-        let (pool, hidden) = match self.pool {
-            None => (Pool::new(market.liquidity), false),
+        let (pool, choice) = match self.pool {
+            None => (Pool::new(market.liquidity), MarketChoice::Unset),
             Some(row) => {
                 let pool = Pool::from_parts(market.liquidity, row.yes_outstanding, row.no_outstanding)
                     .map_err(|problem| corrupt("market_pools", id, &problem))?;
-                (pool, row.hidden)
+                (pool, parsed("market_pools", id, &row.choice)?)
             }
         };
-        Ok(OperatorMarket { market, pool, hidden })
+        let mode = match self.mode {
+            None => VisibilityMode::default(),
+            Some(text) => parsed("market_visibility_settings", id, &text)?,
+        };
+        Ok(OperatorMarket {
+            market,
+            pool,
+            choice,
+            mode,
+        })
     }
 }
 

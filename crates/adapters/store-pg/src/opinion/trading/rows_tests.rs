@@ -70,10 +70,30 @@ fn a_missing_pool_row_is_an_empty_visible_pool() {
     let row = OperatorMarketRow {
         market: market_row("open", None),
         pool: None,
+        mode: None,
     };
     let record = row.into_record().expect("valid");
-    assert!(!record.hidden);
+    assert!(!record.hidden());
+    assert_eq!(record.choice, MarketChoice::Unset);
+    assert_eq!(record.mode, VisibilityMode::Blocklist, "the default mode");
     assert_eq!(record.pool, Pool::new(record.market.liquidity));
+}
+
+#[test]
+fn the_stored_mode_decides_with_the_choice() {
+    let row = OperatorMarketRow {
+        market: market_row("open", None),
+        pool: None,
+        mode: Some("allowlist".into()),
+    };
+    let record = row.into_record().expect("valid");
+    assert!(record.hidden(), "an untouched market is hidden in allowlist mode");
+    let unknown = OperatorMarketRow {
+        market: market_row("open", None),
+        pool: None,
+        mode: Some("some".into()),
+    };
+    assert!(is_corrupt(unknown.into_record()));
 }
 
 #[test]
@@ -83,11 +103,12 @@ fn a_pool_row_gives_outstanding_shares_and_visibility() {
         pool: Some(PoolRow {
             yes_outstanding: 300,
             no_outstanding: 20,
-            hidden: true,
+            choice: "hidden".into(),
         }),
+        mode: None,
     };
     let record = row.into_record().expect("valid");
-    assert!(record.hidden);
+    assert!(record.hidden());
     assert_eq!(record.pool.outstanding(Outcome::Yes), 300);
     assert_eq!(record.pool.outstanding(Outcome::No), 20);
     let negative = OperatorMarketRow {
@@ -95,8 +116,9 @@ fn a_pool_row_gives_outstanding_shares_and_visibility() {
         pool: Some(PoolRow {
             yes_outstanding: -1,
             no_outstanding: 0,
-            hidden: false,
+            choice: "unset".into(),
         }),
+        mode: None,
     };
     assert!(is_corrupt(negative.into_record()));
 }

@@ -1,5 +1,6 @@
-//! The opinion market: trading, settlement and the operator's reads.
+//! The opinion market: trading, settlement, the operator's reads and market visibility.
 
 mod reads;
 mod settlement;
 mod trading;
+mod visibility;

@@ -108,7 +108,7 @@ async fn markets_carry_the_operators_own_pool_and_visibility() {
     let ids: Vec<u128> = all.items.iter().map(|m| m.market.id.as_u128()).collect();
     assert_eq!(ids, [market_id(3), market_id(2), market_id(1)]);
     let first = &all.items[2];
-    assert_eq!((first.pool.outstanding(Outcome::Yes), first.hidden), (400, false));
+    assert_eq!((first.pool.outstanding(Outcome::Yes), first.hidden()), (400, false));
     assert_eq!(all.items[1].pool.outstanding(Outcome::No), 0);
 
     let hidden = MarketFilter {
@@ -137,7 +137,7 @@ async fn markets_carry_the_operators_own_pool_and_visibility() {
         .await
         .expect("find")
         .expect("shared market");
-    assert_eq!((theirs.pool.outstanding(Outcome::No), theirs.hidden), (900, true));
+    assert_eq!((theirs.pool.outstanding(Outcome::No), theirs.hidden()), (900, true));
     let paged = store
         .list_markets(operator_id(1), &MarketFilter::default(), page(2))
         .await

@@ -36,7 +36,7 @@ pub fn pool(operator: u128, n: u16, yes: i64, no: i64, hidden: bool) -> PoolSeed
         market: market_id(n),
         yes_outstanding: yes,
         no_outstanding: no,
-        hidden,
+        choice: if hidden { "hidden" } else { "unset" },
     }
 }
 
