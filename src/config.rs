@@ -58,6 +58,9 @@ pub struct Config {
     /// How often the wallet worker sends due redemptions and compensations and recovers
     /// lost answers, in milliseconds (`OPINION_WALLET_WORKER_INTERVAL_MS`); 0 runs none.
     pub wallet_worker_interval_ms: u64,
+    /// How often expired player sessions are ended with `mini_app.session.expired`, in
+    /// milliseconds (`OPINION_SESSION_SWEEP_INTERVAL_MS`); 0 runs no sweep.
+    pub session_sweep_interval_ms: u64,
     /// The service's public base URL, which launch URLs and signed links start with
     /// (`OPINION_PUBLIC_URL`); by default `http://{host}:{port}`.
     pub public_url: Option<String>,
@@ -94,6 +97,7 @@ impl Default for Config {
             webhook_workers: 8,
             webhook_poll_interval_ms: 1_000,
             wallet_worker_interval_ms: 1_000,
+            session_sweep_interval_ms: 10_000,
             public_url: None,
             trusted_proxies: String::new(),
         }
@@ -180,6 +184,9 @@ impl Config {
         }
         if self.wallet_worker_interval_ms != 0 && !(10..=60_000).contains(&self.wallet_worker_interval_ms) {
             problems.push("OPINION_WALLET_WORKER_INTERVAL_MS must be 0 (no worker) or between 10 and 60000".into());
+        }
+        if self.session_sweep_interval_ms != 0 && !(10..=60_000).contains(&self.session_sweep_interval_ms) {
+            problems.push("OPINION_SESSION_SWEEP_INTERVAL_MS must be 0 (no sweep) or between 10 and 60000".into());
         }
         if let Some(url) = &self.public_url
             && !(url.starts_with("https://") || url.starts_with("http://") && self.env != Environment::Production)
@@ -291,9 +298,10 @@ mod tests {
             database_max_connections: 0,
             webhook_workers: 65,
             webhook_poll_interval_ms: 0,
+            session_sweep_interval_ms: 5,
             ..Config::default()
         };
-        assert_eq!(config.validate().expect_err("refused").0.len(), 6);
+        assert_eq!(config.validate().expect_err("refused").0.len(), 7);
     }
 
     #[test]

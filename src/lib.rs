@@ -9,6 +9,7 @@ pub mod database;
 pub mod dev_seed;
 pub mod private_file;
 pub mod secrets;
+pub mod session_sweeper;
 pub mod startup;
 pub mod system_ports;
 pub mod telemetry;

@@ -1,5 +1,5 @@
 //! Wiring: the store, the use cases, the HTTP server and the background workers (webhook
-//! delivery, the wallet worker), from a configuration.
+//! delivery, the wallet worker, the player session sweep), from a configuration.
 
 use std::net::TcpListener;
 use std::sync::Arc;
@@ -23,11 +23,11 @@ use opinion_app::wallet::{
 use opinion_app::webhooks::{WebhookPorts, WebhookSettings, Webhooks};
 use opinion_store_pg::{DataKey, PgStore};
 use opinion_wallet_http::{AddressPolicy, HttpWalletGateway};
-use opinion_webhook::ATTEMPT_TIMEOUT_SECS;
 use opinion_webhook_http::{HttpWebhookTransport, TransportSettings};
 use time::Duration;
 
 use crate::config::{Config, Environment};
+use crate::session_sweeper::SessionSweeper;
 use crate::system_ports::{OsRandom, SystemClock};
 use crate::wallet_worker::WalletWorker;
 use crate::webhook_workers::WebhookWorkers;
@@ -130,10 +130,7 @@ pub async fn services(config: &Config, database_url: &str, keys: &Keys) -> anyho
 /// The webhook use cases over `store`, reading time from `clock`, sending over HTTP.
 pub fn webhooks(config: &Config, store: Arc<PgStore>, clock: Arc<dyn Clock>) -> anyhow::Result<Webhooks> {
     let production = config.env == Environment::Production;
-    let transport = HttpWebhookTransport::new(TransportSettings {
-        production,
-        timeout: StdDuration::from_secs(ATTEMPT_TIMEOUT_SECS),
-    })?;
+    let transport = HttpWebhookTransport::new(TransportSettings { production })?;
     let ports = WebhookPorts {
         store,
         transport: Arc::new(transport),
@@ -173,7 +170,8 @@ fn access(config: &Config, store: Arc<PgStore>, clock: Arc<dyn Clock>, secret: &
     Ok(Access::new(ports, settings))
 }
 
-fn players(config: &Config, store: Arc<PgStore>, clock: Arc<dyn Clock>, secret: &[u8]) -> anyhow::Result<Players> {
+/// The player use cases over `store`, reading time from `clock`.
+pub fn players(config: &Config, store: Arc<PgStore>, clock: Arc<dyn Clock>, secret: &[u8]) -> anyhow::Result<Players> {
     let ports = PlayersPorts {
         store: store.clone(),
         settings: store,
@@ -213,9 +211,11 @@ pub struct Application {
     port: u16,
     webhooks: Webhooks,
     settlement: MarketSettlement,
+    players: Players,
     webhook_workers: usize,
     webhook_poll: StdDuration,
     wallet_worker_interval: StdDuration,
+    session_sweep_interval: StdDuration,
 }
 
 impl Application {
@@ -227,6 +227,7 @@ impl Application {
         let public_url = config.public_url_for(port);
         let webhooks = services.webhooks.clone();
         let settlement = services.settlement.clone();
+        let players = services.players.clone();
         let state = ApiState {
             access: services.access,
             wallet_adapters: services.wallet_adapters,
@@ -251,9 +252,11 @@ impl Application {
             port,
             webhooks,
             settlement,
+            players,
             webhook_workers: config.webhook_workers,
             webhook_poll: StdDuration::from_millis(config.webhook_poll_interval_ms),
             wallet_worker_interval: StdDuration::from_millis(config.wallet_worker_interval_ms),
+            session_sweep_interval: StdDuration::from_millis(config.session_sweep_interval_ms),
         })
     }
 
@@ -262,16 +265,22 @@ impl Application {
         self.port
     }
 
-    /// Serves, delivers webhooks and runs the wallet worker until SIGINT or SIGTERM, then
-    /// finishes in-flight requests, attempts and the worker's pass, and returns.
+    /// Serves, delivers webhooks, runs the wallet worker and sweeps expired player sessions
+    /// until SIGINT or SIGTERM, then finishes in-flight requests, attempts and passes, and
+    /// returns.
     pub async fn run(self) -> std::io::Result<()> {
         let webhook_workers = WebhookWorkers::start(&self.webhooks, self.webhook_workers, self.webhook_poll);
         let wallet_worker = (!self.wallet_worker_interval.is_zero())
             .then(|| WalletWorker::start(self.settlement, self.wallet_worker_interval));
+        let session_sweeper = (!self.session_sweep_interval.is_zero())
+            .then(|| SessionSweeper::start(self.players, self.session_sweep_interval));
         let served = self.server.await;
         webhook_workers.stop().await;
         if let Some(worker) = wallet_worker {
             worker.stop().await;
+        }
+        if let Some(sweeper) = session_sweeper {
+            sweeper.stop().await;
         }
         served
     }

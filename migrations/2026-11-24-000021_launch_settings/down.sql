@@ -1,3 +1,5 @@
+DROP INDEX player_sessions_by_user;
+
 ALTER TABLE player_sessions
     DROP CONSTRAINT player_sessions_locale_shape,
     DROP COLUMN locale;

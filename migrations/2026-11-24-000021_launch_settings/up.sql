@@ -1,6 +1,7 @@
 -- Launch settings: the host names an operator points at the service for its players,
 -- and the origins allowed to frame the hosted app there; and what a launch carries for
--- its session (a locale) and for the operator's webhook events (an opaque object).
+-- its session (a locale) and for the operator's webhook events (an opaque object, which
+-- the events of the player read through its sessions).
 --
 -- The rules (lower-case DNS names, https origins, at most ten of each, the locale's
 -- shape, the metadata's 4 KiB) live in opinion-launch; the checks below keep the
@@ -38,6 +39,10 @@ ALTER TABLE launches
         locale IS NULL OR (length(locale) <= 35 AND locale ~ '^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$')
     ),
     ADD CONSTRAINT launches_metadata_is_an_object CHECK (metadata IS NULL OR jsonb_typeof(metadata) = 'object');
+
+-- The player's most recent session, whose launch's metadata the player's events echo
+-- (session ids are ULIDs, so the highest id is the latest).
+CREATE INDEX player_sessions_by_user ON player_sessions (operator_id, user_id, id);
 
 -- A session keeps its launch's locale, so reading a session needs no other row.
 ALTER TABLE player_sessions

@@ -6,6 +6,7 @@ use opinion::config::Config;
 use opinion::startup::{self, Application, Services};
 use opinion_app::access::{Access, NewApiKey, NewStaff, RequestClient};
 use opinion_app::opinion::settlement::MarketSettlement;
+use opinion_app::players::Players;
 use opinion_app::ports::Clock;
 use opinion_app::webhooks::Webhooks;
 use opinion_core::OperatorId;
@@ -109,8 +110,10 @@ fn test_config(database_url: &str, workers: usize) -> Config {
         database_max_connections: 4,
         webhook_workers: workers,
         webhook_poll_interval_ms: 20,
-        // Tests run the wallet worker's passes themselves (`TestApp::settlement`).
+        // Tests run the wallet worker's passes themselves (`TestApp::settlement`), and
+        // sweep expired player sessions with a clock of their own (`players_with_clock`).
         wallet_worker_interval_ms: 0,
+        session_sweep_interval_ms: 0,
         ..Config::default()
     }
 }
@@ -149,6 +152,15 @@ impl TestApp {
     pub async fn webhooks_with_clock(&self, clock: Arc<dyn Clock>) -> Webhooks {
         let store = PgStore::connect(self.db.url(), 4).await.expect("connect");
         startup::webhooks(&test_config(self.db.url(), 0), Arc::new(store), clock).expect("webhooks")
+    }
+
+    /// The player use cases over this app's database with their own connection pool,
+    /// reading time from `clock` (to sweep expired sessions at a chosen time).
+    pub async fn players_with_clock(&self, clock: Arc<dyn Clock>) -> Players {
+        let config = test_config(self.db.url(), 0);
+        let store = PgStore::connect(self.db.url(), 4).await.expect("connect");
+        let secret = config.session_secret.clone().expect("a session secret");
+        startup::players(&config, Arc::new(store), clock, secret.as_bytes()).expect("players")
     }
 
     /// Creates another operator (tenant) with a `*` key.

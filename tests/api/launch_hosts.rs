@@ -1,14 +1,20 @@
 //! Launching onto an operator's launch host and serving players there: `host`, `locale`
-//! and `metadata` of a launch; the hosted app served on a launch host for its operator
-//! only, with `frame-ancestors` naming that operator's origins; the launch token's
-//! configured lifetime.
+//! and `metadata` of a launch (echoed in the player's webhook events); the hosted app
+//! served on a launch host for its operator only, with `frame-ancestors` naming that
+//! operator's origins; the launch token's configured lifetime.
 
+use std::time::Duration;
+
+use opinion_market::Resolution;
+use opinion_testkit::WebhookSink;
 use reqwest::{Method, Response};
 use serde_json::{Value, json};
 use time::OffsetDateTime;
 use time::format_description::well_known::Rfc3339;
 
 use crate::helpers::{TestApp, TestOperator, assert_problem, json_with_status, spawn_app, spawn_configured_app};
+use crate::trading_support::{open_market, order, placed, wallet};
+use crate::webhooks_support::register;
 
 async fn launch(app: &TestApp, key: &str, body: Value) -> Response {
     app.post("/api/operator/launch", key, &body).await
@@ -238,4 +244,50 @@ async fn the_launch_token_lives_as_long_as_configured() {
             "{lifetime} s, expected {expected}"
         );
     }
+}
+
+#[tokio::test]
+async fn the_players_events_echo_the_metadata_of_the_launch_behind_its_session() {
+    let app = spawn_app().await;
+    let sink = WebhookSink::start().await;
+    let types = [
+        "mini_app.login.succeeded",
+        "mini_app.trade.submitted",
+        "mini_app.market.resolved",
+    ];
+    register(&app, &app.operator, &sink.url("events"), &types).await;
+    let market = open_market(&app).await;
+    let wallet = wallet(&app).await;
+    wallet.set_balance("p", 10_000);
+    let metadata = json!({"campaign": "spring", "visit": 7});
+    let body = json!({"externalUserId": "p", "metadata": metadata});
+    let launched = json_with_status(launch(&app, &app.operator.key, body).await, 201).await;
+    let token = launched["launchToken"].as_str().expect("token");
+    let opened = json_with_status(open_session(&app, token, None).await, 201).await;
+    let session = opened["sessionToken"].as_str().expect("session");
+    placed(&app, session, &order("m", market, "buy", "shares", 100)).await;
+    app.settlement
+        .resolve_market(market, Resolution::Yes)
+        .await
+        .expect("resolved");
+
+    app.instance_with_workers().await;
+    let received = sink.wait_for(3, Duration::from_secs(10)).await;
+    let events: Vec<Value> = received
+        .iter()
+        .map(|request| serde_json::from_slice(&request.body).expect("JSON event"))
+        .collect();
+    let data = |kind: &str| {
+        events
+            .iter()
+            .find(|event| event["type"] == kind)
+            .map(|event| event["data"].clone())
+            .unwrap_or_else(|| panic!("no {kind} in {events:?}"))
+    };
+    assert_eq!(data("mini_app.login.succeeded")["metadata"], metadata);
+    assert_eq!(data("mini_app.trade.submitted")["metadata"], metadata);
+    assert!(
+        data("mini_app.market.resolved").get("metadata").is_none(),
+        "a market's event is about no player"
+    );
 }

@@ -1,5 +1,6 @@
 //! The delivery log and replays over HTTP: filters, keyset pages, attempts, replaying
-//! (signed afresh, refused for a disabled endpoint, rate limited), tenant isolation.
+//! (signed afresh, refused for a disabled endpoint, rate limited), dead letters listed and
+//! replayed as the same event, tenant isolation.
 
 use opinion_testkit::{Reply, WebhookSink};
 use serde_json::{Value, json};
@@ -57,7 +58,8 @@ async fn the_log_filters_and_pages_through_deliveries_with_their_attempts() {
     assert_eq!(deliveries(&app, &format!("endpointId={}", first.id)).await.len(), 3);
     assert_eq!(deliveries(&app, "status=delivered").await.len(), 5);
     assert_eq!(deliveries(&app, &format!("eventType={DISABLED}")).await.len(), 6);
-    assert_eq!(deliveries(&app, "eventType=trade.executed").await.len(), 0);
+    assert_eq!(deliveries(&app, "eventType=mini_app.trade.processed").await.len(), 0);
+    assert_eq!(deliveries(&app, "status=dead_letter").await.len(), 0);
     assert_eq!(deliveries(&app, "createdFrom=2999-01-01T00:00:00Z").await.len(), 0);
     assert_eq!(
         deliveries(
@@ -71,6 +73,7 @@ async fn the_log_filters_and_pages_through_deliveries_with_their_attempts() {
     for (query, field) in [
         ("status=sent", "status"),
         ("eventType=trade", "eventType"),
+        ("eventType=trade.executed", "eventType"),
         ("endpointId=whd_01jdz3qv6mz8x5c0a2t5d4e7f9", "endpointId"),
         ("createdFrom=yesterday", "createdFrom"),
         (
@@ -204,4 +207,76 @@ async fn replays_respect_the_endpoints_rate_limit() {
     let problem = assert_problem(limited, 429, "rate_limited").await;
     assert_eq!(problem["retryAfterSeconds"], retry_after);
     assert_eq!(sink.received().len(), 1);
+}
+
+#[tokio::test]
+async fn a_dead_letter_is_listed_left_alone_and_replayed_as_the_same_event() {
+    let app = spawn_app().await;
+    let sink = WebhookSink::start().await;
+    sink.answer_by_default(Reply::status(503));
+    let body = json!({"url": sink.url("flaky"), "eventTypes": [DISABLED], "maxAttempts": 2});
+    let endpoint = json_with_status(
+        app.post("/api/operator/webhooks/endpoints", &app.operator.key, &body)
+            .await,
+        201,
+    )
+    .await;
+    let secret = endpoint["secret"].as_str().expect("secret").to_owned();
+    emit_events(&app, 1).await;
+    let clock = clock_after_now();
+    let worker = app.webhooks_with_clock(clock.clone()).await;
+    assert_eq!(worker.deliver_due(10).await.expect("deliver").attempted, 1);
+    let pending = deliveries(&app, "").await.remove(0);
+    assert_eq!(pending["status"], "pending");
+    clock.set(time_of(&pending["nextAttemptAt"]));
+    assert_eq!(worker.deliver_due(10).await.expect("deliver").attempted, 1);
+
+    let dead = deliveries(&app, "status=dead_letter").await;
+    assert_eq!(dead.len(), 1, "its two attempts ran out");
+    assert_eq!(dead[0]["id"], pending["id"]);
+    assert!(dead[0]["nextAttemptAt"].is_null());
+    assert_eq!(dead[0]["attempts"].as_array().map(Vec::len), Some(2));
+    assert_eq!(deliveries(&app, "status=pending").await.len(), 0);
+    clock.advance(time::Duration::days(30));
+    assert_eq!(
+        worker.deliver_due(10).await.expect("deliver").attempted,
+        0,
+        "a dead letter is never retried on its own"
+    );
+
+    let path = format!("{DELIVERIES}/{}/replay", dead[0]["id"].as_str().expect("id"));
+    let failed = json_with_status(app.post_empty(&path, &app.operator.key).await, 200).await;
+    assert_eq!(
+        failed["status"], "dead_letter",
+        "a failed replay leaves it a dead letter"
+    );
+    sink.answer_by_default(Reply::status(204));
+    let replayed = json_with_status(app.post_empty(&path, &app.operator.key).await, 200).await;
+    assert_eq!(replayed["status"], "delivered");
+    assert_eq!(replayed["eventId"], pending["eventId"], "the same event, not a new one");
+    let attempts = replayed["attempts"].as_array().expect("attempts");
+    assert_eq!(
+        attempts
+            .iter()
+            .map(|a| a["trigger"].as_str().unwrap_or_default())
+            .collect::<Vec<_>>(),
+        ["scheduled", "scheduled", "manual", "manual"]
+    );
+    let received = sink.received();
+    assert_eq!(received.len(), 4);
+    assert!(
+        received
+            .iter()
+            .all(|r| r.header("webhook-id") == received[0].header("webhook-id"))
+    );
+    assert!(
+        received.iter().all(|r| r.body == received[0].body),
+        "byte for byte the same event"
+    );
+    assert!(verifies_now(&secret, &received[3]));
+    assert_eq!(
+        deliveries(&app, "").await.len(),
+        1,
+        "a replay makes no new delivery or event"
+    );
 }

@@ -1,14 +1,14 @@
 //! Delivery by the workers against a real receiver: signatures an independent Standard
 //! Webhooks implementation accepts, the retry schedule under a controlled clock, nothing
 //! lost across a restart or a crash after commit, two worker pools delivering each
-//! attempt once, disabled endpoints getting nothing, 410 disabling an endpoint, and a
-//! slow endpoint not holding up another.
+//! attempt once, disabled endpoints getting nothing, 410 disabling an endpoint, a slow
+//! endpoint not holding up another, and each endpoint's own attempts and time limit.
 
 use std::collections::HashSet;
 use std::time::Duration as StdDuration;
 
 use opinion_testkit::{Reply, WebhookSink};
-use opinion_webhook::{MAX_ATTEMPTS, RETRY_DELAYS_SECS};
+use opinion_webhook::{MaxAttempts, RETRY_DELAYS_SECS};
 use serde_json::{Value, json};
 use time::Duration;
 
@@ -65,8 +65,9 @@ async fn retries_follow_the_schedule_and_survive_a_restart() {
     emit_events(&app, 1).await;
     let clock = clock_after_now();
     let mut worker = app.webhooks_with_clock(clock.clone()).await;
+    let default_attempts = MaxAttempts::default().get();
 
-    for attempt in 1..=MAX_ATTEMPTS {
+    for attempt in 1..=default_attempts {
         if attempt == 6 {
             // A restart: a new worker pool on new connections; all it knows is the database.
             worker = app.webhooks_with_clock(clock.clone()).await;
@@ -77,8 +78,8 @@ async fn retries_follow_the_schedule_and_survive_a_restart() {
         let attempts = delivery["attempts"].as_array().expect("attempts").clone();
         assert_eq!(attempts.len() as u32, attempt);
         let last = &attempts[attempt as usize - 1];
-        if attempt == MAX_ATTEMPTS {
-            assert_eq!(delivery["status"], "failed");
+        if attempt == default_attempts {
+            assert_eq!(delivery["status"], "dead_letter");
             assert!(delivery["nextAttemptAt"].is_null() && last["nextAttemptAt"].is_null());
             break;
         }
@@ -94,11 +95,15 @@ async fn retries_follow_the_schedule_and_survive_a_restart() {
         clock.advance(Duration::seconds(1));
     }
     let received = sink.received();
-    assert_eq!(received.len() as u32, MAX_ATTEMPTS);
+    assert_eq!(received.len() as u32, default_attempts);
     let ids: HashSet<_> = received.iter().map(|r| r.header("webhook-id")).collect();
     assert_eq!(ids.len(), 1, "webhook-id is stable across retries");
     let stamps: HashSet<_> = received.iter().map(|r| r.header("webhook-timestamp")).collect();
-    assert_eq!(stamps.len() as u32, MAX_ATTEMPTS, "each attempt has its own timestamp");
+    assert_eq!(
+        stamps.len() as u32,
+        default_attempts,
+        "each attempt has its own timestamp"
+    );
     assert!(received.iter().all(|r| signed_by(&observer.secret, r)));
     assert_eq!(worker.deliver_due(10).await.expect("deliver").attempted, 0);
 }
@@ -255,5 +260,57 @@ async fn a_slow_endpoint_does_not_hold_up_another() {
         slow_log[0]["attempts"],
         json!([]),
         "the slow attempt is still in flight"
+    );
+}
+
+#[tokio::test]
+async fn a_delivery_stops_at_its_endpoints_attempts_each_cut_at_its_time_limit() {
+    let app = spawn_app().await;
+    let sink = WebhookSink::start().await;
+    sink.answer_by_default(Reply::status(200).after(StdDuration::from_secs(4)));
+    let body = json!({
+        "url": sink.url("slow"),
+        "eventTypes": [DISABLED],
+        "maxAttempts": 3,
+        "timeoutSeconds": 1,
+    });
+    json_with_status(
+        app.post("/api/operator/webhooks/endpoints", &app.operator.key, &body)
+            .await,
+        201,
+    )
+    .await;
+    emit_events(&app, 1).await;
+    let clock = clock_after_now();
+    let worker = app.webhooks_with_clock(clock.clone()).await;
+
+    for attempt in 1..=3 {
+        let started = std::time::Instant::now();
+        let round = worker.deliver_due(10).await.expect("deliver");
+        assert_eq!(round.attempted, 1, "attempt {attempt}");
+        assert!(
+            started.elapsed() < StdDuration::from_secs(3),
+            "attempt {attempt} waited {:?}: longer than the endpoint's limit",
+            started.elapsed()
+        );
+        let delivery = deliveries(&app, "").await.remove(0);
+        let last = delivery["attempts"][attempt - 1].clone();
+        assert!(last["error"].as_str().is_some_and(|e| e.contains("timeout")), "{last}");
+        let took = last["durationMs"].as_u64().expect("durationMs");
+        assert!((900..3_000).contains(&took), "attempt {attempt} took {took} ms");
+        if attempt < 3 {
+            assert_eq!(delivery["status"], "pending");
+            clock.set(time_of(&delivery["nextAttemptAt"]));
+        } else {
+            assert_eq!(delivery["status"], "dead_letter");
+            assert!(delivery["nextAttemptAt"].is_null());
+        }
+    }
+    clock.advance(Duration::days(30));
+    assert_eq!(worker.deliver_due(10).await.expect("deliver").attempted, 0);
+    assert_eq!(
+        sink.received().len(),
+        3,
+        "three attempts, as the endpoint asked, and no more"
     );
 }

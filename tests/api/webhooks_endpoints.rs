@@ -1,5 +1,6 @@
-//! Webhook endpoints over HTTP: validation, the secret shown once, rotation with both
-//! signatures during the overlap, deletion by both routes, tenant isolation.
+//! Webhook endpoints over HTTP: validation, the secret shown once (an operator's own never),
+//! each endpoint's delivery settings, rotation with both signatures during the overlap,
+//! deletion by both routes, tenant isolation.
 
 use opinion_testkit::WebhookSink;
 use reqwest::Method;
@@ -17,15 +18,15 @@ async fn registration_validates_each_field_and_writes_nothing_when_refused() {
     let key = &app.operator.key;
     let cases = [
         (
-            json!({"url": "ftp://hooks.example.invalid/", "eventTypes": ["trade.executed"]}),
+            json!({"url": "ftp://hooks.example.invalid/", "eventTypes": ["mini_app.trade.processed"]}),
             "url",
         ),
         (
-            json!({"url": "http://169.254.169.254/latest", "eventTypes": ["trade.executed"]}),
+            json!({"url": "http://169.254.169.254/latest", "eventTypes": ["mini_app.trade.processed"]}),
             "url",
         ),
         (
-            json!({"url": "https://user:pw@hooks.example.invalid/", "eventTypes": ["trade.executed"]}),
+            json!({"url": "https://user:pw@hooks.example.invalid/", "eventTypes": ["mini_app.trade.processed"]}),
             "url",
         ),
         (
@@ -33,27 +34,60 @@ async fn registration_validates_each_field_and_writes_nothing_when_refused() {
             "eventTypes",
         ),
         (
-            json!({"url": "https://hooks.example.invalid/", "eventTypes": ["trade.*"]}),
+            json!({"url": "https://hooks.example.invalid/", "eventTypes": ["mini_app.trade.*"]}),
             "eventTypes",
         ),
         (
-            json!({"url": "https://hooks.example.invalid/", "eventTypes": ["trade.failed", "trade.failed"]}),
+            json!({"url": "https://hooks.example.invalid/", "eventTypes": ["mini_app.trade.failed", "mini_app.trade.failed"]}),
             "eventTypes",
         ),
         (
-            json!({"url": "https://hooks.example.invalid/", "eventTypes": ["trade.failed"], "description": " "}),
+            json!({"url": "https://hooks.example.invalid/", "eventTypes": ["mini_app.trade.failed"], "description": " "}),
             "description",
         ),
         (
-            json!({"url": "https://hooks.example.invalid/", "eventTypes": ["trade.failed"], "rateLimitPerMinute": 0}),
+            json!({"url": "https://hooks.example.invalid/", "eventTypes": ["mini_app.trade.failed"], "rateLimitPerMinute": 0}),
             "rateLimitPerMinute",
         ),
     ];
+    let with = |field: &str, value: serde_json::Value| {
+        let mut body = json!({"url": "https://hooks.example.invalid/", "eventTypes": ["mini_app.trade.failed"]});
+        body[field] = value;
+        (body, field.to_owned())
+    };
+    let mut cases: Vec<(serde_json::Value, String)> = cases
+        .into_iter()
+        .map(|(body, field)| (body, field.to_owned()))
+        .collect();
+    cases.push((
+        json!({"url": "https://hooks.example.invalid/", "eventTypes": ["trade.executed"]}),
+        "eventTypes".into(),
+    ));
+    for attempts in [0, 21, -1] {
+        cases.push(with("maxAttempts", json!(attempts)));
+    }
+    for secs in [0, 31, -15] {
+        cases.push(with("timeoutSeconds", json!(secs)));
+    }
+    for secret in [
+        "x",
+        "MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
+        "whsec_AAAA",
+        "whsec_not base64 at all!",
+        "whsec_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA==",
+    ] {
+        cases.push(with("secret", json!(secret)));
+    }
     for (body, field) in cases {
         let problem = assert_problem(app.post(ENDPOINTS, key, &body).await, 400, "validation_failed").await;
-        assert_eq!(problem["field"], field, "{body}");
+        assert_eq!(problem["field"], field.as_str(), "{body}");
+        assert!(
+            !problem.to_string().contains("MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"),
+            "a refused secret is not echoed: {problem}"
+        );
     }
-    let unknown = json!({"url": "https://hooks.example.invalid/", "eventTypes": ["trade.failed"], "secret": "x"});
+    let unknown =
+        json!({"url": "https://hooks.example.invalid/", "eventTypes": ["mini_app.trade.failed"], "signingSecret": "x"});
     assert_problem(app.post(ENDPOINTS, key, &unknown).await, 400, "invalid_body").await;
     let listed = json_with_status(app.get(ENDPOINTS, key).await, 200).await;
     assert_eq!(listed["data"], json!([]));
@@ -64,7 +98,7 @@ async fn the_secret_is_shown_at_creation_only() {
     let app = spawn_app().await;
     let body = json!({
         "url": "https://hooks.example.invalid/opinion",
-        "eventTypes": ["trade.executed", "market.resolved"],
+        "eventTypes": ["mini_app.trade.processed", "mini_app.market.resolved"],
         "description": "settlement service",
         "rateLimitPerMinute": 600,
     });
@@ -72,9 +106,16 @@ async fn the_secret_is_shown_at_creation_only() {
     let secret = created["secret"].as_str().expect("secret").to_owned();
     assert!(secret.starts_with("whsec_"), "{created}");
     assert!(created["id"].as_str().is_some_and(|id| id.starts_with("whe_")));
-    assert_eq!(created["eventTypes"], json!(["trade.executed", "market.resolved"]));
+    assert_eq!(
+        created["eventTypes"],
+        json!(["mini_app.trade.processed", "mini_app.market.resolved"])
+    );
     assert_eq!(created["enabled"], true);
     assert_eq!(created["rateLimitPerMinute"], 600);
+    assert_eq!(
+        (&created["maxAttempts"], &created["timeoutSeconds"]),
+        (&json!(12), &json!(15))
+    );
 
     let listed = json_with_status(app.get(ENDPOINTS, &app.operator.key).await, 200).await;
     assert!(!listed.to_string().contains(&secret), "a listing leaked the secret");
@@ -92,6 +133,91 @@ async fn the_secret_is_shown_at_creation_only() {
     .await;
     assert!(changed.get("secret").is_none(), "{changed}");
     assert!(changed["description"].is_null() && changed["rateLimitPerMinute"].is_null());
+}
+
+#[tokio::test]
+async fn delivery_settings_are_set_shown_and_changed_and_an_own_secret_is_never_shown() {
+    let app = spawn_app().await;
+    let key = &app.operator.key;
+    let own = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
+    let body = json!({
+        "url": "https://hooks.example.invalid/own",
+        "eventTypes": ["mini_app.trade.processed"],
+        "maxAttempts": 6,
+        "timeoutSeconds": 5,
+        "secret": own,
+    });
+    let created = json_with_status(app.post(ENDPOINTS, key, &body).await, 201).await;
+    assert!(
+        created.get("secret").is_none(),
+        "an operator's own secret is not sent back: {created}"
+    );
+    assert_eq!(
+        (&created["maxAttempts"], &created["timeoutSeconds"]),
+        (&json!(6), &json!(5))
+    );
+    let listed = json_with_status(app.get(ENDPOINTS, key).await, 200).await;
+    assert!(
+        !listed.to_string().contains("MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"),
+        "{listed}"
+    );
+    assert_eq!(listed["data"][0]["maxAttempts"], 6);
+
+    let path = format!("{ENDPOINTS}/{}", created["id"].as_str().expect("id"));
+    let changed = json_with_status(
+        app.patch(&path, key, &json!({"maxAttempts": 20, "timeoutSeconds": 30}))
+            .await,
+        200,
+    )
+    .await;
+    assert_eq!(
+        (&changed["maxAttempts"], &changed["timeoutSeconds"]),
+        (&json!(20), &json!(30))
+    );
+    assert_eq!(changed["description"], created["description"], "other fields are kept");
+    for (change, field) in [
+        (json!({"maxAttempts": 21}), "maxAttempts"),
+        (json!({"timeoutSeconds": 0}), "timeoutSeconds"),
+        (json!({"secret": "whsec_short"}), "secret"),
+        (json!({"secret": own}), "secret"),
+    ] {
+        let problem = assert_problem(app.patch(&path, key, &change).await, 400, "validation_failed").await;
+        assert_eq!(problem["field"], field, "{change}");
+    }
+    for cleared in ["maxAttempts", "timeoutSeconds"] {
+        let problem = assert_problem(
+            app.patch(&path, key, &json!({ cleared: null })).await,
+            400,
+            "validation_failed",
+        )
+        .await;
+        assert_eq!(problem["field"], cleared, "a setting cannot be cleared");
+    }
+    let kept = json_with_status(app.get(ENDPOINTS, key).await, 200).await;
+    assert_eq!(
+        (&kept["data"][0]["maxAttempts"], &kept["data"][0]["timeoutSeconds"]),
+        (&json!(20), &json!(30))
+    );
+}
+
+#[tokio::test]
+async fn rotating_to_an_own_secret_signs_with_both_during_the_overlap_and_shows_neither() {
+    let app = spawn_app().await;
+    let sink = WebhookSink::start().await;
+    let observer = register(&app, &app.operator, &sink.url("observer"), &[DISABLED]).await;
+    let path = format!("{ENDPOINTS}/{}", observer.id);
+    let own = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
+    let rotated = json_with_status(app.patch(&path, &app.operator.key, &json!({"secret": own})).await, 200).await;
+    assert!(rotated.get("secret").is_none(), "{rotated}");
+    assert!(rotated["previousSecretExpiresAt"].is_string());
+
+    emit_events(&app, 1).await;
+    let worker = app.webhooks_with_clock(clock_after_now()).await;
+    worker.deliver_due(10).await.expect("deliver");
+    let received = sink.received();
+    assert_eq!(received.len(), 1);
+    assert!(verifies_now(own, &received[0]), "signed with the operator's own secret");
+    assert!(verifies_now(&observer.secret, &received[0]), "and the previous one");
 }
 
 #[tokio::test]
@@ -162,7 +288,13 @@ async fn both_delete_routes_remove_an_endpoint_and_keep_its_log() {
 async fn another_operators_endpoints_are_invisible_and_untouchable() {
     let app = spawn_app().await;
     let other = app.new_operator("Other operator").await;
-    let theirs = register(&app, &other, "https://theirs.example.invalid/", &["trade.executed"]).await;
+    let theirs = register(
+        &app,
+        &other,
+        "https://theirs.example.invalid/",
+        &["mini_app.trade.processed"],
+    )
+    .await;
     let path = format!("{ENDPOINTS}/{}", theirs.id);
     let key = &app.operator.key;
     assert_problem(

@@ -1,6 +1,6 @@
 //! What the webhook tests share: registering endpoints over HTTP, committing events the
-//! way production does (disabling an endpoint emits `webhook_endpoint.disabled` in the
-//! same transaction), reading the delivery log, and checking signatures with the
+//! way production does (disabling an endpoint emits `mini_app.webhook_endpoint.disabled`
+//! in the same transaction), reading the delivery log, and checking signatures with the
 //! independent `standardwebhooks` implementation.
 
 use std::sync::Arc;
@@ -15,7 +15,7 @@ use time::format_description::well_known::Rfc3339;
 use crate::helpers::{TestApp, TestOperator, json_with_status};
 
 /// The event type the tests emit: disabling any endpoint causes one.
-pub const DISABLED: &str = "webhook_endpoint.disabled";
+pub const DISABLED: &str = "mini_app.webhook_endpoint.disabled";
 
 /// A registered endpoint and the secret shown at its creation.
 pub struct Registered {
@@ -38,7 +38,8 @@ pub async fn register(app: &TestApp, operator: &TestOperator, url: &str, types: 
 }
 
 /// Commits `count` events of the first operator: each registers a throwaway endpoint and
-/// disables it, which writes `webhook_endpoint.disabled` to the outbox with the change.
+/// disables it, which writes `mini_app.webhook_endpoint.disabled` to the outbox with the
+/// change.
 pub async fn emit_events(app: &TestApp, count: usize) -> Vec<String> {
     let mut subjects = Vec::new();
     for n in 0..count {
@@ -46,7 +47,7 @@ pub async fn emit_events(app: &TestApp, count: usize) -> Vec<String> {
             app,
             &app.operator,
             &format!("https://subject{n}.example.invalid/"),
-            &["trade.executed"],
+            &["mini_app.trade.processed"],
         )
         .await;
         let path = format!("/api/operator/webhooks/endpoints/{}", subject.id);

@@ -6,7 +6,7 @@ use std::time::{Duration, Instant, SystemTime};
 
 use async_trait::async_trait;
 use opinion_app::webhooks::transport::{DestinationRefused, OutboundRequest, TransportResponse, WebhookTransport};
-use opinion_webhook::{AttemptResult, MAX_STORED_RESPONSE_BYTES, check_endpoint_url};
+use opinion_webhook::{AttemptResult, AttemptTimeout, MAX_STORED_RESPONSE_BYTES, check_endpoint_url};
 use opinion_webhook::{WEBHOOK_ID_HEADER, WEBHOOK_SIGNATURE_HEADER, WEBHOOK_TIMESTAMP_HEADER};
 use reqwest::header::{CONTENT_TYPE, RETRY_AFTER, USER_AGENT};
 use reqwest::redirect::Policy;
@@ -15,13 +15,12 @@ use url::{Host, Url};
 use crate::resolver::{CheckedResolver, ResolveRefusal, resolve_checked};
 use crate::retry_after::retry_after_secs;
 
-/// How the transport behaves.
+/// How the transport behaves. Each attempt's time limit is its endpoint's, carried by
+/// the request.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct TransportSettings {
     /// Production: `https` only, private and loopback addresses refused.
     pub production: bool,
-    /// One attempt's time limit, connecting included.
-    pub timeout: Duration,
 }
 
 /// Sends webhook attempts over HTTP.
@@ -40,12 +39,14 @@ impl HttpWebhookTransport {
     /// A transport with its own connection pool.
     pub fn new(settings: TransportSettings) -> Result<Self, TransportBuildError> {
         // No proxy from the environment: a proxy would resolve the name itself, past the
-        // checked resolver.
+        // checked resolver. Every request sets its own limit; the client's are the longest
+        // any endpoint may have.
+        let longest = Duration::from_secs(u64::from(AttemptTimeout::MAX_SECS));
         let client = reqwest::Client::builder()
             .no_proxy()
             .redirect(Policy::none())
-            .timeout(settings.timeout)
-            .connect_timeout(settings.timeout)
+            .timeout(longest)
+            .connect_timeout(longest)
             .dns_resolver(Arc::new(CheckedResolver {
                 production: settings.production,
             }))
@@ -107,6 +108,7 @@ impl WebhookTransport for HttpWebhookTransport {
             .header(WEBHOOK_TIMESTAMP_HEADER, &request.headers.webhook_timestamp)
             .header(WEBHOOK_SIGNATURE_HEADER, &request.headers.webhook_signature)
             .body(request.body.clone())
+            .timeout(request.timeout)
             .send()
             .await;
         let response = match sent {

@@ -1,6 +1,6 @@
-//! The hosted app's player API (`/api/player/…`): open a session with a launch token, list
-//! the markets on offer, quote, place orders, and read the player's own positions and
-//! trades. Every call but the first carries the session token; every read is confined to
+//! The hosted app's player API (`/api/player/…`): open a session with a launch token (the
+//! player's login), log out, list the markets on offer, quote, place orders, and read the
+//! player's own positions and trades. Every call but the first carries the session token; every read is confined to
 //! the player's operator and, for positions and trades, to the player.
 
 use actix_web::{HttpRequest, HttpResponse, web};
@@ -24,6 +24,7 @@ pub fn mount(config: &mut web::ServiceConfig) {
     config.service(
         web::scope("/api/player")
             .route("/sessions", web::post().to(open_session))
+            .route("/sessions/current", web::delete().to(log_out))
             .route("/markets", web::get().to(markets))
             .route("/quotes", web::post().to(quote))
             .route("/orders", web::post().to(place_order))
@@ -44,6 +45,13 @@ async fn open_session(
         .open_player_session(&body.launch_token, request_host(&request))
         .await?;
     Ok(HttpResponse::Created().json(SessionOpenedBody::from(opened)))
+}
+
+/// Ends the player's session (a logout): its token stops working at once, and the
+/// operator's `mini_app.logout.requested` is written with the ending.
+async fn log_out(state: web::Data<ApiState>, player: Player) -> Result<HttpResponse, ApiError> {
+    state.players.log_out(&player.0).await?;
+    Ok(HttpResponse::NoContent().finish())
 }
 
 /// The markets the player may trade now (open and not hidden by the operator), with

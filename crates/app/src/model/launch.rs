@@ -39,6 +39,41 @@ pub struct PlayerSession {
     pub locale: Option<Locale>,
     /// When it was opened.
     pub created_at: OffsetDateTime,
-    /// When it ends.
+    /// When it ends unless the player logs out first.
     pub expires_at: OffsetDateTime,
+    /// When it was ended (a logout, or the expiry once recorded), if it was.
+    pub ended_at: Option<OffsetDateTime>,
+}
+
+impl PlayerSession {
+    /// Whether the session still authenticates at `now`: not ended and not expired.
+    pub fn is_live(&self, now: OffsetDateTime) -> bool {
+        self.ended_at.is_none() && now < self.expires_at
+    }
+}
+
+/// How a player session ended; each ending has its own event.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SessionEnd {
+    /// The player logged out (`mini_app.logout.requested`).
+    LoggedOut,
+    /// It reached its expiry (`mini_app.session.expired`).
+    Expired,
+}
+
+/// Ending one player session with its event, in one transaction. A logout applies only
+/// to a live session, an expiry only to an expired one, and either only to a session not
+/// ended yet, so every session ends once, with one event.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SessionEnding {
+    pub operator_id: OperatorId,
+    pub session_id: PlayerSessionId,
+    /// Logout or expiry.
+    pub end: SessionEnd,
+    /// When: the logout's time, or the session's expiry.
+    pub at: OffsetDateTime,
+    /// When the ending is recorded; a logout needs the session unexpired then.
+    pub now: OffsetDateTime,
+    /// The event of the ending.
+    pub event: super::NewEvent,
 }

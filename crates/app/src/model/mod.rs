@@ -19,7 +19,7 @@ mod webhook_endpoint;
 
 pub use api_key::{ApiKeyRecord, ApiKeyUse};
 pub use event::{NewEvent, rfc3339};
-pub use launch::{Launch, PlayerSession};
+pub use launch::{Launch, PlayerSession, SessionEnd, SessionEnding};
 pub use launch_settings::{LaunchSettings, LaunchSite};
 pub use market::{Market, OperatorMarket};
 pub use operator::Operator;

@@ -2,7 +2,7 @@
 //! workers see them.
 
 use opinion_core::{EventId, OperatorId, WebhookDeliveryId, WebhookEndpointId};
-use opinion_webhook::{AttemptTrigger, DeliveryStatus, EventType};
+use opinion_webhook::{AttemptTimeout, AttemptTrigger, DeliveryStatus, EventType, MaxAttempts};
 use serde_json::{Map, Value};
 use time::OffsetDateTime;
 
@@ -94,6 +94,10 @@ pub struct AttemptTarget {
     pub secrets: EndpointSecrets,
     /// The endpoint's failure streak now.
     pub failing_since: Option<OffsetDateTime>,
+    /// The endpoint's number of scheduled attempts now.
+    pub max_attempts: MaxAttempts,
+    /// The endpoint's time limit of one attempt now.
+    pub timeout: AttemptTimeout,
     /// The event to send.
     pub event: StoredEvent,
     /// Scheduled attempts made so far.
@@ -128,6 +132,6 @@ pub struct EndpointDisabling {
     pub reason: opinion_webhook::DisableReason,
     /// When.
     pub at: OffsetDateTime,
-    /// `webhook_endpoint.disabled`.
+    /// `mini_app.webhook_endpoint.disabled`.
     pub event: NewEvent,
 }

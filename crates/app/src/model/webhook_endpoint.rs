@@ -2,7 +2,7 @@
 //! to, how deliveries to it are signed and throttled, and whether it is healthy.
 
 use opinion_core::{OperatorId, WebhookEndpointId};
-use opinion_webhook::{DisableReason, RateLimit, SigningSecret, Subscription};
+use opinion_webhook::{AttemptTimeout, DisableReason, MaxAttempts, RateLimit, SigningSecret, Subscription};
 use time::OffsetDateTime;
 
 /// An operator's webhook endpoint.
@@ -23,6 +23,10 @@ pub struct WebhookEndpoint {
     pub disabled_reason: Option<DisableReason>,
     /// At most this many attempts a minute, when set.
     pub rate_limit: Option<RateLimit>,
+    /// Scheduled attempts a delivery to it gets before it is a dead letter.
+    pub max_attempts: MaxAttempts,
+    /// How long one attempt to it may take.
+    pub timeout: AttemptTimeout,
     /// The secrets that sign its deliveries.
     pub secrets: EndpointSecrets,
     /// Since when it has failed without a success, if it is failing.

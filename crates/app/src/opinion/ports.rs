@@ -32,7 +32,7 @@ pub struct VisibilityWrite {
     pub mode: VisibilityMode,
     /// When the change happens.
     pub at: OffsetDateTime,
-    /// The `market.visibility_changed` events of the markets whose visibility changes.
+    /// The `mini_app.market.visibility_changed` events of the markets whose visibility changes.
     pub events: Vec<NewEvent>,
 }
 

@@ -1,16 +1,16 @@
 //! `POST /api/operator/launch`: the operator creates or updates its player and gets a
 //! launch URL with a short-lived, single-use token, on the service's public address or
-//! on one of the operator's launch hosts.
+//! on one of the operator's launch hosts. Making a launch URL is not a login: the
+//! player's `mini_app.login.succeeded` is written when the token is redeemed.
 
-use opinion_core::{EventId, ExternalUserId, Label, LaunchId, OperatorId, UserId};
+use opinion_core::{ExternalUserId, Label, LaunchId, OperatorId, UserId};
 use opinion_launch::{LaunchHost, LaunchMetadata, Locale};
-use opinion_webhook::EventType;
-use serde_json::{Value, json};
+use serde_json::Value;
 use time::OffsetDateTime;
 
 use crate::access::Principal;
 use crate::error::{AppError, ProblemCode};
-use crate::model::{Launch, NewEvent, User, rfc3339};
+use crate::model::{Launch, User};
 use crate::players::Players;
 
 /// The product value the contract names besides the default.
@@ -108,10 +108,7 @@ impl Players {
             created_at: now,
             expires_at: now + self.settings.launch_ttl,
         };
-        let data = json!({ "externalUserId": candidate.external_user_id, "launchedAt": rfc3339(now) });
-        let event_id = EventId::from_ulid(self.ports.random.ulid());
-        let event = NewEvent::new(event_id, candidate.operator_id, EventType::UserLaunched, data, now);
-        let user = self.ports.store.record_launch(&candidate, &launch, &event).await?;
+        let user = self.ports.store.record_launch(&candidate, &launch).await?;
         launch.user_id = user.id;
         let launch_token = self
             .settings

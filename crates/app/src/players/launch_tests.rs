@@ -1,7 +1,8 @@
 //! Launch and player session rules over mocked ports: the player and its launch are
-//! stored with `user.launched` in one step, the token opens one session once, a session
-//! token authenticates only while its row is live, a launch URL uses a host only if it
-//! is one of the operator's, and bad input stores nothing.
+//! stored in one step with no event (a launch URL is not a login), the token opens one
+//! session once with `mini_app.login.succeeded` in the same step, a session token
+//! authenticates only while its row is live, a launch URL uses a host only if it is one
+//! of the operator's, and bad input stores nothing.
 
 use opinion_access::Grant;
 use opinion_core::{LaunchId, PlayerSessionId};
@@ -12,7 +13,7 @@ use time::Duration;
 
 use crate::access::AuthFailure;
 use crate::error::{AppError, ProblemCode};
-use crate::model::{LaunchSettings, PlayerSession};
+use crate::model::{Launch, LaunchSettings, PlayerSession};
 use crate::players::LaunchRequest;
 use crate::test_support::trading::*;
 use crate::test_support::{NOW, OPERATOR, api_key_caller};
@@ -27,26 +28,56 @@ fn request(external_user_id: &str) -> LaunchRequest {
     }
 }
 
+fn stored_launch(id: LaunchId) -> Launch {
+    Launch {
+        id,
+        operator_id: OPERATOR,
+        user_id: player().user.id,
+        return_url: None,
+        locale: None,
+        metadata: None,
+        created_at: NOW,
+        expires_at: NOW + Duration::minutes(5),
+    }
+}
+
 #[tokio::test]
-async fn a_launch_stores_the_player_its_launch_and_the_event_together_and_its_token_opens_a_session() {
+async fn a_launch_stores_the_player_and_its_launch_and_its_token_logs_the_player_in_once() {
     let mut mocks = TradingMocks::new();
     mocks
         .players
         .expect_record_launch()
         .times(1)
-        .withf(|user, launch, event| {
+        .withf(|user, launch| {
             user.external_user_id == "player-7"
                 && launch.user_id == user.id
                 && launch.expires_at == NOW + Duration::minutes(5)
-                && event.event_type == EventType::UserLaunched
-                && event.data.get("externalUserId").and_then(|v| v.as_str()) == Some("player-7")
         })
-        .returning(|user, _, _| Ok(user.clone()));
+        .returning(|user, _| Ok(user.clone()));
+    mocks
+        .players
+        .expect_find_launch()
+        .times(1)
+        .returning(|_, launch| Ok(Some((stored_launch(launch), player().user))));
     mocks
         .players
         .expect_open_player_session()
         .times(1)
-        .returning(|operator, launch, id, at, expires_at| {
+        .withf(|operator, launch, id, at, expires_at, event| {
+            let data = |key: &str| event.data.get(key).and_then(|v| v.as_str()).map(str::to_owned);
+            *operator == OPERATOR
+                && *at == NOW
+                && *expires_at == NOW + Duration::hours(8)
+                && event.event_type == EventType::LoginSucceeded
+                && event.operator_id == OPERATOR
+                && event.created_at == NOW
+                && data("externalUserId").as_deref() == Some("player-7")
+                && data("playerSessionId") == Some(id.to_string())
+                && data("launchId") == Some(launch.to_string())
+                && data("loggedInAt").as_deref() == Some("2026-11-22T12:00:00Z")
+                && data("expiresAt").as_deref() == Some("2026-11-22T20:00:00Z")
+        })
+        .returning(|operator, launch, id, at, expires_at, _| {
             let session = PlayerSession {
                 id,
                 operator_id: operator,
@@ -55,6 +86,7 @@ async fn a_launch_stores_the_player_its_launch_and_the_event_together_and_its_to
                 locale: None,
                 created_at: at,
                 expires_at,
+                ended_at: None,
             };
             Ok(Some((session, player().user)))
         });
@@ -169,22 +201,29 @@ async fn bad_launches_store_nothing() {
 }
 
 #[tokio::test]
-async fn a_used_or_forged_launch_token_opens_nothing() {
+async fn a_used_unknown_or_forged_launch_token_opens_nothing() {
     let mut mocks = TradingMocks::new();
     mocks
         .players
+        .expect_find_launch()
+        .returning(|_, launch| Ok((launch == LaunchId::from_u128(1)).then(|| (stored_launch(launch), player().user))));
+    mocks
+        .players
         .expect_open_player_session()
-        .returning(|_, _, _, _, _| Ok(None));
+        .times(1)
+        .returning(|_, _, _, _, _, _| Ok(None));
     let players = mocks.build_players();
-    let token = players
-        .settings
-        .tokens
-        .launch_token(OPERATOR, LaunchId::from_u128(1), NOW, NOW + Duration::minutes(5))
-        .expect("token");
-    assert!(matches!(
-        players.open_player_session(&token, None).await,
-        Err(AppError::Unauthenticated(AuthFailure::LaunchUsedOrExpired))
-    ));
+    for launch in [1, 2] {
+        let token = players
+            .settings
+            .tokens
+            .launch_token(OPERATOR, LaunchId::from_u128(launch), NOW, NOW + Duration::minutes(5))
+            .expect("token");
+        assert!(matches!(
+            players.open_player_session(&token, None).await,
+            Err(AppError::Unauthenticated(AuthFailure::LaunchUsedOrExpired))
+        ));
+    }
     assert!(matches!(
         players.open_player_session("forged", None).await,
         Err(AppError::Unauthenticated(AuthFailure::InvalidLaunch))
@@ -193,7 +232,12 @@ async fn a_used_or_forged_launch_token_opens_nothing() {
 
 #[tokio::test]
 async fn a_session_token_works_only_while_its_session_is_live() {
-    for (expires_at, live) in [(NOW + Duration::minutes(1), true), (NOW, false)] {
+    let later = NOW + Duration::minutes(1);
+    for (expires_at, ended_at, live) in [
+        (later, None, true),
+        (NOW, None, false),
+        (later, Some(NOW - Duration::minutes(1)), false),
+    ] {
         let mut mocks = TradingMocks::new();
         mocks
             .players
@@ -207,6 +251,7 @@ async fn a_session_token_works_only_while_its_session_is_live() {
                     locale: None,
                     created_at: NOW - Duration::hours(1),
                     expires_at,
+                    ended_at,
                 };
                 Ok(Some((session, player().user)))
             });
@@ -248,23 +293,19 @@ async fn a_launch_on_one_of_the_operators_hosts_stores_its_locale_and_metadata()
         .expect_find_launch_settings()
         .withf(|operator| *operator == OPERATOR)
         .returning(|_| Ok(Some(casino_settings())));
-    mocks
-        .players
-        .expect_record_launch()
-        .times(1)
-        .returning(|user, launch, _| {
-            assert_eq!(
-                launch.locale.as_ref().map(|l| l.as_str()),
-                Some("pt-BR"),
-                "the locale is stored"
-            );
-            assert_eq!(
-                launch.metadata.as_ref().map(|m| m.to_value()),
-                Some(json!({"campaign": "spring"})),
-                "the metadata is stored"
-            );
-            Ok(user.clone())
-        });
+    mocks.players.expect_record_launch().times(1).returning(|user, launch| {
+        assert_eq!(
+            launch.locale.as_ref().map(|l| l.as_str()),
+            Some("pt-BR"),
+            "the locale is stored"
+        );
+        assert_eq!(
+            launch.metadata.as_ref().map(|m| m.to_value()),
+            Some(json!({"campaign": "spring"})),
+            "the metadata is stored"
+        );
+        Ok(user.clone())
+    });
     let launch = LaunchRequest {
         host: Some("play.casino.example".into()),
         locale: Some("pt-BR".into()),

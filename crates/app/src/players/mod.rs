@@ -1,10 +1,12 @@
 //! Players of every product: launching them (a launch URL with a single-use token), the
-//! player sessions the hosted apps open from it, and the operators' launch settings (the
-//! hosts players arrive on and the sites that may frame the app there). Opinion launches
+//! player sessions the hosted apps open from it, how those sessions end (logout or
+//! expiry), each with its webhook event, and the operators' launch settings (the hosts
+//! players arrive on and the sites that may frame the app there). Opinion launches
 //! players today; the flight product launches them through the same door.
 
 pub mod ports;
 
+mod events;
 mod launch;
 mod launch_settings;
 #[cfg(test)]
@@ -12,6 +14,9 @@ mod launch_settings_tests;
 #[cfg(test)]
 mod launch_tests;
 mod session;
+mod session_end;
+#[cfg(test)]
+mod session_end_tests;
 mod sites;
 #[cfg(test)]
 mod sites_tests;

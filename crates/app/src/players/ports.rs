@@ -6,19 +6,22 @@ use opinion_core::{LaunchId, OperatorId, PlayerSessionId};
 use opinion_launch::LaunchHost;
 use time::OffsetDateTime;
 
-use crate::model::{Launch, LaunchSettings, LaunchSite, NewEvent, PlayerSession, User};
+use crate::model::{Launch, LaunchSettings, LaunchSite, NewEvent, PlayerSession, SessionEnding, User};
 use crate::ports::StoreError;
 
 /// Players, launches and player sessions.
 #[cfg_attr(any(test, feature = "mock"), mockall::automock)]
 #[async_trait]
 pub trait PlayerStore: Send + Sync {
-    /// Creates the player or updates its details, stores the launch and the
-    /// `user.launched` event, in one transaction; returns the player as stored.
-    async fn record_launch(&self, user: &User, launch: &Launch, event: &NewEvent) -> Result<User, StoreError>;
+    /// Creates the player or updates its details and stores the launch, in one
+    /// transaction; returns the player as stored.
+    async fn record_launch(&self, user: &User, launch: &Launch) -> Result<User, StoreError>;
+    /// A launch of the operator and its player, used or not.
+    async fn find_launch(&self, operator: OperatorId, launch: LaunchId) -> Result<Option<(Launch, User)>, StoreError>;
     /// Marks the launch used and opens session `id` for its player until `expires_at`, if
-    /// the launch is unused and unexpired at `at`; `None` otherwise. The session takes
-    /// the launch's locale.
+    /// the launch is unused and unexpired at `at`, with the login's `event`, in one
+    /// transaction; `None` (and nothing written) otherwise. The session takes the
+    /// launch's locale.
     async fn open_player_session(
         &self,
         operator: OperatorId,
@@ -26,6 +29,7 @@ pub trait PlayerStore: Send + Sync {
         id: PlayerSessionId,
         at: OffsetDateTime,
         expires_at: OffsetDateTime,
+        event: &NewEvent,
     ) -> Result<Option<(PlayerSession, User)>, StoreError>;
     /// A live or ended player session and its player.
     async fn find_player_session(
@@ -33,6 +37,17 @@ pub trait PlayerStore: Send + Sync {
         operator: OperatorId,
         id: PlayerSessionId,
     ) -> Result<Option<(PlayerSession, User)>, StoreError>;
+    /// Ends a session with its event if the ending still applies (see `SessionEnding`);
+    /// `false`, with nothing written, when it does not (already ended, or a logout of an
+    /// expired session).
+    async fn end_player_session(&self, ending: &SessionEnding) -> Result<bool, StoreError>;
+    /// Up to `limit` sessions of every operator past their expiry at `now` and not ended
+    /// yet, earliest expiry first, with their players.
+    async fn expired_player_sessions(
+        &self,
+        now: OffsetDateTime,
+        limit: u32,
+    ) -> Result<Vec<(PlayerSession, User)>, StoreError>;
 }
 
 /// What replacing an operator's launch settings did.

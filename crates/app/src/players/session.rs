@@ -1,9 +1,9 @@
-//! Player sessions: a launch token is exchanged once for a session, and a session token
-//! authenticates the hosted app's calls. On an operator's launch host, only that
-//! operator's tokens and sessions work.
+//! Player sessions: a launch token is exchanged once for a session (the player's login,
+//! `mini_app.login.succeeded`), and a session token authenticates the hosted app's calls
+//! while its session is live. On an operator's launch host, only that operator's tokens
+//! and sessions work.
 
 use opinion_core::{OperatorId, PlayerSessionId};
-use time::OffsetDateTime;
 
 use crate::access::AuthFailure;
 use crate::error::AppError;
@@ -42,9 +42,9 @@ impl OpenedSession {
 }
 
 impl Players {
-    /// Exchanges a launch token, once and before it expires, for a player session. A
-    /// token presented on another operator's launch host (`host`, the request's `Host`)
-    /// is refused and stays usable.
+    /// Exchanges a launch token, once and before it expires, for a player session; the
+    /// login's event is written with the session. A token presented on another
+    /// operator's launch host (`host`, the request's `Host`) is refused and stays usable.
     #[tracing::instrument(skip_all)]
     pub async fn open_player_session(&self, launch_token: &str, host: Option<&str>) -> Result<OpenedSession, AppError> {
         let (operator_id, launch_id) = self
@@ -53,15 +53,23 @@ impl Players {
             .verify_launch(launch_token)
             .ok_or(AppError::Unauthenticated(AuthFailure::InvalidLaunch))?;
         self.check_arrival(host, operator_id).await?;
+        let used_or_expired = || AppError::Unauthenticated(AuthFailure::LaunchUsedOrExpired);
+        let (launch, player) = self
+            .ports
+            .store
+            .find_launch(operator_id, launch_id)
+            .await?
+            .ok_or_else(used_or_expired)?;
         let now = self.ports.clock.now();
         let id = PlayerSessionId::from_ulid(self.ports.random.ulid());
         let expires_at = now + self.settings.player_session_ttl;
+        let login = self.login_succeeded(&launch, &player, id, now, expires_at);
         let (session, user) = self
             .ports
             .store
-            .open_player_session(operator_id, launch_id, id, now, expires_at)
+            .open_player_session(operator_id, launch_id, id, now, expires_at, &login)
             .await?
-            .ok_or(AppError::Unauthenticated(AuthFailure::LaunchUsedOrExpired))?;
+            .ok_or_else(used_or_expired)?;
         let token = self
             .settings
             .tokens
@@ -85,7 +93,7 @@ impl Players {
             .find_player_session(operator_id, session_id)
             .await?
             .ok_or(AppError::Unauthenticated(AuthFailure::InvalidSession))?;
-        if !is_live(&session, self.ports.clock.now()) {
+        if !session.is_live(self.ports.clock.now()) {
             return Err(AppError::Unauthenticated(AuthFailure::SessionEnded));
         }
         Ok(PlayerPrincipal {
@@ -94,8 +102,4 @@ impl Players {
             session_id,
         })
     }
-}
-
-fn is_live(session: &PlayerSession, now: OffsetDateTime) -> bool {
-    now < session.expires_at
 }

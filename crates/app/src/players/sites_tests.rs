@@ -35,6 +35,7 @@ fn session(operator: OperatorId, id: PlayerSessionId) -> PlayerSession {
         locale: None,
         created_at: NOW,
         expires_at: NOW + Duration::hours(1),
+        ended_at: None,
     }
 }
 

@@ -1,6 +1,7 @@
 //! One attempt at a delivery, the same for the workers' scheduled attempts and the
-//! operators' replays: build the envelope, sign it afresh, send it once, decide what
-//! follows (the domain's `plan_after_attempt`), and record it all in one transaction.
+//! operators' replays: build the envelope, sign it afresh, send it once within the
+//! endpoint's time limit, decide what follows (the domain's `plan_after_attempt`, with the
+//! endpoint's number of attempts), and record it all in one transaction.
 
 use opinion_core::EventId;
 use opinion_webhook::{
@@ -94,6 +95,7 @@ impl Webhooks {
             url: target.url.clone(),
             headers,
             body,
+            timeout: std::time::Duration::from_secs(u64::from(target.timeout.secs())),
         };
         let response = self.ports.transport.send(&request).await;
         let finished = self.ports.clock.now();
@@ -114,6 +116,7 @@ impl Webhooks {
             retry_after_secs: response.retry_after_secs,
             trigger: report.attempt.trigger,
             scheduled_attempts: target.scheduled_attempts + u32::from(scheduled),
+            max_attempts: target.max_attempts,
             failing_since_secs: target.failing_since.map(OffsetDateTime::unix_timestamp),
             now_secs: finished.unix_timestamp(),
             jitter: self.jitter(),
@@ -125,6 +128,7 @@ impl Webhooks {
         report.delivery = match plan.step {
             DeliveryStep::Delivered => Some((DeliveryStatus::Delivered, None)),
             DeliveryStep::RetryIn(_) => Some((DeliveryStatus::Pending, next_attempt_at)),
+            DeliveryStep::DeadLetter => Some((DeliveryStatus::DeadLetter, None)),
             DeliveryStep::GiveUp => Some((DeliveryStatus::Failed, None)),
             DeliveryStep::Unchanged => None,
         };

@@ -5,7 +5,7 @@ use std::time::Duration as StdDuration;
 
 use opinion_webhook::{
     AttemptResult, AttemptTrigger, CLAIM_LEASE_SECS, DISABLE_AFTER_FAILING_SECS, DeliveryStatus, DisableReason,
-    Envelope, MAX_ATTEMPTS, MAX_PAYLOAD_BYTES, next_attempt_delay, verify,
+    Envelope, MAX_PAYLOAD_BYTES, next_attempt_delay, verify,
 };
 use serde_json::json;
 use time::Duration;
@@ -92,12 +92,21 @@ async fn a_delivery_is_signed_with_every_active_secret_over_its_envelope() {
     assert_eq!(report.attempt.trigger, AttemptTrigger::Scheduled);
     assert_eq!(report.attempt.status_code, Some(204));
     assert_eq!(report.attempt.duration_ms, 120);
+    assert_eq!(request.timeout, StdDuration::from_secs(15));
+}
+
+#[tokio::test]
+async fn an_attempt_is_sent_with_its_endpoints_own_time_limit() {
+    let mut quick = target(0);
+    quick.timeout = AttemptTimeout::from_secs(3).expect("timeout");
+    let (_, request, _) = step(quick, answer(AttemptResult::Status(204))).await;
+    assert_eq!(request.map(|r| r.timeout), Some(StdDuration::from_secs(3)));
 }
 
 #[tokio::test]
 async fn a_failure_schedules_the_next_attempt_and_starts_the_streak() {
     let (_, _, report) = step(target(0), answer(AttemptResult::Status(503))).await;
-    let due = NOW + Duration::seconds(next_attempt_delay(1, JITTER).expect("a delay") as i64);
+    let due = NOW + Duration::seconds(next_attempt_delay(1, MaxAttempts::default(), JITTER).expect("a delay") as i64);
     assert_eq!(report.delivery, Some((DeliveryStatus::Pending, Some(due))));
     assert_eq!(report.attempt.next_attempt_at, Some(due));
     assert_eq!(report.failing_since, Some(NOW));
@@ -117,9 +126,23 @@ async fn retry_after_is_honoured() {
 }
 
 #[tokio::test]
-async fn the_last_scheduled_attempt_gives_up() {
-    let (_, _, report) = step(target(MAX_ATTEMPTS - 1), answer(AttemptResult::Timeout)).await;
-    assert_eq!(report.delivery, Some((DeliveryStatus::Failed, None)));
+async fn the_last_scheduled_attempt_makes_a_dead_letter() {
+    let last = MaxAttempts::default().get() - 1;
+    let (_, _, report) = step(target(last), answer(AttemptResult::Timeout)).await;
+    assert_eq!(report.delivery, Some((DeliveryStatus::DeadLetter, None)));
+    assert_eq!(report.attempt.next_attempt_at, None);
+    assert!(report.disable.is_none());
+}
+
+#[tokio::test]
+async fn the_endpoints_own_number_of_attempts_decides_when_a_delivery_is_a_dead_letter() {
+    let mut short = target(1);
+    short.max_attempts = MaxAttempts::new(3).expect("attempts");
+    let (_, _, second) = step(short.clone(), answer(AttemptResult::Status(500))).await;
+    assert!(matches!(second.delivery, Some((DeliveryStatus::Pending, Some(_)))));
+    short.scheduled_attempts = 2;
+    let (_, _, third) = step(short, answer(AttemptResult::Status(500))).await;
+    assert_eq!(third.delivery, Some((DeliveryStatus::DeadLetter, None)));
 }
 
 #[tokio::test]

@@ -1,8 +1,10 @@
-//! Webhook endpoint use cases: register (secret shown once), list, change (including
-//! secret rotation with an overlap), delete.
+//! Webhook endpoint use cases: register (a generated secret shown once, or the operator's
+//! own), list, change (including the delivery settings and secret rotation with an
+//! overlap), delete.
 
 use opinion_core::{EventId, Label, OperatorId, Page, PageRequest, WebhookEndpointId, WebhookEndpointKind};
 use opinion_webhook::check_endpoint_url;
+use opinion_webhook::{AttemptTimeout, MaxAttempts};
 use opinion_webhook::{DisableReason, EventType, ROTATION_OVERLAP_SECS, RateLimit, SigningSecret, Subscription};
 use serde_json::{Value, json};
 use time::{Duration, OffsetDateTime};
@@ -28,6 +30,12 @@ pub struct NewWebhookEndpoint {
     pub description: Option<String>,
     /// At most this many attempts a minute.
     pub rate_limit_per_minute: Option<u32>,
+    /// Scheduled attempts per delivery (default [`MaxAttempts::DEFAULT`]).
+    pub max_attempts: Option<i64>,
+    /// One attempt's time limit in seconds (default [`AttemptTimeout::DEFAULT`]).
+    pub timeout_seconds: Option<i64>,
+    /// The operator's own `whsec_…` secret instead of a generated one.
+    pub secret: Option<String>,
 }
 
 /// A change to an endpoint; `None` leaves a field as it is, `Some(None)` clears it.
@@ -43,15 +51,23 @@ pub struct WebhookEndpointChange {
     pub description: Option<Option<String>>,
     /// New rate limit, or none.
     pub rate_limit_per_minute: Option<Option<u32>>,
+    /// New number of scheduled attempts per delivery.
+    pub max_attempts: Option<i64>,
+    /// New time limit of one attempt, in seconds.
+    pub timeout_seconds: Option<i64>,
     /// Issue a new secret; the old one keeps signing for the overlap window.
     pub rotate_secret: bool,
+    /// Rotate to the operator's own `whsec_…` secret (the old one keeps signing for the
+    /// overlap window), with or without `rotate_secret`.
+    pub secret: Option<String>,
 }
 
 /// An endpoint and, right after its creation or a rotation, its new secret (shown once).
 #[derive(Debug, Clone)]
 pub struct EndpointWithSecret {
     pub endpoint: WebhookEndpoint,
-    /// The new secret, only when one was just issued.
+    /// The new secret, only when the service just generated one (an operator's own
+    /// secret is never sent back).
     pub secret: Option<SigningSecret>,
     /// Until when the previous secret also signs, after a rotation.
     pub previous_secret_expires_at: Option<OffsetDateTime>,
@@ -69,8 +85,14 @@ impl Webhooks {
         let subscription = subscription(&request.event_types)?;
         let description = request.description.as_deref().map(description).transpose()?;
         let rate_limit = request.rate_limit_per_minute.map(rate_limit).transpose()?;
+        let max_attempts = request.max_attempts.map(max_attempts).transpose()?.unwrap_or_default();
+        let timeout = request.timeout_seconds.map(timeout).transpose()?.unwrap_or_default();
+        let own_secret = request.secret.as_deref().map(own_secret).transpose()?;
         let enabled = request.enabled.unwrap_or(true);
-        let secret = self.new_secret()?;
+        let secret = match &own_secret {
+            Some(secret) => secret.clone(),
+            None => self.new_secret()?,
+        };
         let now = self.ports.clock.now();
         let endpoint = WebhookEndpoint {
             id: WebhookEndpointId::from_ulid(self.ports.random.ulid()),
@@ -81,16 +103,23 @@ impl Webhooks {
             enabled,
             disabled_reason: (!enabled).then_some(DisableReason::Operator),
             rate_limit,
+            max_attempts,
+            timeout,
             secrets: EndpointSecrets::new(secret.clone()),
             failing_since: None,
             created_at: now,
             updated_at: now,
         };
         self.ports.store.insert_endpoint(&endpoint).await?;
-        tracing::info!(webhook_endpoint_id = %endpoint.id, actor = %caller.actor_id(), "webhook endpoint created");
+        tracing::info!(
+            webhook_endpoint_id = %endpoint.id,
+            actor = %caller.actor_id(),
+            own_secret = own_secret.is_some(),
+            "webhook endpoint created"
+        );
         Ok(EndpointWithSecret {
             endpoint,
-            secret: Some(secret),
+            secret: own_secret.is_none().then_some(secret),
             previous_secret_expires_at: None,
         })
     }
@@ -105,8 +134,9 @@ impl Webhooks {
     }
 
     /// Changes an endpoint. Disabling cancels its pending deliveries and emits
-    /// `webhook_endpoint.disabled`; enabling starts its health afresh; rotating issues a
-    /// new secret while the old one signs too for [`ROTATION_OVERLAP_SECS`].
+    /// `mini_app.webhook_endpoint.disabled`; enabling starts its health afresh; rotating
+    /// (to a generated secret or the operator's own) keeps the old secret signing too for
+    /// [`ROTATION_OVERLAP_SECS`].
     #[tracing::instrument(skip_all, fields(operator_id = %caller.operator_id, webhook_endpoint_id = %id))]
     pub async fn update_endpoint(
         &self,
@@ -133,15 +163,36 @@ impl Webhooks {
         if let Some(limit) = change.rate_limit_per_minute {
             endpoint.rate_limit = limit.map(rate_limit).transpose()?;
         }
+        if let Some(attempts) = change.max_attempts {
+            endpoint.max_attempts = max_attempts(attempts)?;
+        }
+        if let Some(secs) = change.timeout_seconds {
+            endpoint.timeout = timeout(secs)?;
+        }
+        let own_secret = change.secret.as_deref().map(own_secret).transpose()?;
+        if own_secret.as_ref() == Some(&current.secrets.current) {
+            return Err(AppError::invalid(
+                "secret",
+                "must differ from the endpoint's current secret",
+            ));
+        }
         let now = self.ports.clock.now();
         let mut secret = None;
-        if change.rotate_secret {
-            let next = self.new_secret()?;
+        let next = match own_secret {
+            Some(own) => Some(own),
+            None if change.rotate_secret => {
+                let generated = self.new_secret()?;
+                secret = Some(generated.clone());
+                Some(generated)
+            }
+            None => None,
+        };
+        if let Some(next) = next {
             endpoint.secrets = current
                 .secrets
-                .rotated(next.clone(), now + Duration::seconds(ROTATION_OVERLAP_SECS));
-            secret = Some(next);
+                .rotated(next, now + Duration::seconds(ROTATION_OVERLAP_SECS));
         }
+        let rotated = endpoint.secrets != current.secrets;
         let disabling = current.enabled && change.enabled == Some(false);
         let enabling = !current.enabled && change.enabled == Some(true);
         let mut events = Vec::new();
@@ -169,9 +220,9 @@ impl Webhooks {
                 detail: "the endpoint changed while this request was applied; read it again and retry".into(),
             });
         }
-        tracing::info!(actor = %caller.actor_id(), rotated = secret.is_some(), disabling, enabling, "webhook endpoint changed");
+        tracing::info!(actor = %caller.actor_id(), rotated, disabling, enabling, "webhook endpoint changed");
         Ok(EndpointWithSecret {
-            previous_secret_expires_at: secret.as_ref().and(endpoint.secrets.previous_expires_at),
+            previous_secret_expires_at: endpoint.secrets.previous_expires_at.filter(|_| rotated),
             endpoint,
             secret,
         })
@@ -189,7 +240,7 @@ impl Webhooks {
         Ok(())
     }
 
-    /// `webhook_endpoint.disabled` for `endpoint`, disabled at `at` for `reason`.
+    /// `mini_app.webhook_endpoint.disabled` for `endpoint`, disabled at `at` for `reason`.
     pub(crate) fn disabled_event(
         &self,
         endpoint: &WebhookEndpoint,
@@ -218,7 +269,7 @@ impl Webhooks {
     }
 }
 
-/// Builds `webhook_endpoint.disabled` (its fields are listed in the event catalog).
+/// Builds `mini_app.webhook_endpoint.disabled` (its fields are listed in the event catalog).
 pub(crate) fn disabled_event(
     id: EventId,
     operator_id: OperatorId,
@@ -264,4 +315,23 @@ fn description(text: &str) -> Result<String, AppError> {
 
 fn rate_limit(per_minute: u32) -> Result<RateLimit, AppError> {
     RateLimit::per_minute(per_minute).map_err(|e| AppError::invalid("rateLimitPerMinute", e))
+}
+
+fn max_attempts(attempts: i64) -> Result<MaxAttempts, AppError> {
+    u32::try_from(attempts)
+        .map_err(|_| opinion_webhook::MaxAttemptsError)
+        .and_then(MaxAttempts::new)
+        .map_err(|e| AppError::invalid("maxAttempts", e))
+}
+
+fn timeout(secs: i64) -> Result<AttemptTimeout, AppError> {
+    u32::try_from(secs)
+        .map_err(|_| opinion_webhook::AttemptTimeoutError)
+        .and_then(AttemptTimeout::from_secs)
+        .map_err(|e| AppError::invalid("timeoutSeconds", e))
+}
+
+/// An operator's own signing secret, in the Standard Webhooks form.
+fn own_secret(text: &str) -> Result<SigningSecret, AppError> {
+    text.parse().map_err(|e| AppError::invalid("secret", e))
 }

@@ -32,7 +32,7 @@ async fn creation_stores_the_endpoint_and_shows_its_secret() {
         assert_eq!(e.secrets, EndpointSecrets::new(generated_secret()));
         assert_eq!(
             e.subscription.types().collect::<Vec<_>>(),
-            [EventType::TradeExecuted, EventType::MarketResolved]
+            [EventType::TradeProcessed, EventType::MarketResolved]
         );
         Ok(())
     });
@@ -40,40 +40,118 @@ async fn creation_stores_the_endpoint_and_shows_its_secret() {
         .build(true)
         .create_endpoint(
             &api_key_caller(Grant::All),
-            request("https://hooks.example.com/x", &["market.resolved", "trade.executed"]),
+            request(
+                "https://hooks.example.com/x",
+                &["mini_app.market.resolved", "mini_app.trade.processed"],
+            ),
         )
         .await
         .expect("created");
     assert_eq!(created.secret.map(|s| s.reveal()), Some(generated_secret().reveal()));
+    assert_eq!(created.endpoint.max_attempts, MaxAttempts::default());
+    assert_eq!(created.endpoint.timeout, AttemptTimeout::default());
+}
+
+/// A valid operator-supplied secret, other than the endpoints' fixtures.
+const OWN_SECRET: &str = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
+
+#[tokio::test]
+async fn creation_takes_the_delivery_settings_and_the_operators_own_secret_without_echoing_it() {
+    let mut mocks = WebhookMocks::default();
+    mocks.transport.expect_check_destination().returning(|_| Ok(()));
+    mocks.store.expect_insert_endpoint().times(1).returning(|e| {
+        assert_eq!(e.max_attempts.get(), 6);
+        assert_eq!(e.timeout.secs(), 5);
+        assert_eq!(e.secrets.current.reveal(), OWN_SECRET);
+        assert!(e.secrets.previous.is_none());
+        Ok(())
+    });
+    let created = mocks
+        .build(true)
+        .create_endpoint(
+            &api_key_caller(Grant::All),
+            NewWebhookEndpoint {
+                max_attempts: Some(6),
+                timeout_seconds: Some(5),
+                secret: Some(OWN_SECRET.into()),
+                ..request("https://hooks.example.com/x", &["mini_app.trade.failed"])
+            },
+        )
+        .await
+        .expect("created");
+    assert!(created.secret.is_none(), "an operator's own secret is never sent back");
 }
 
 #[tokio::test]
 async fn bad_input_is_refused_by_field_without_writing() {
     let cases: Vec<(NewWebhookEndpoint, &str)> = vec![
-        (request("http://hooks.example.com/x", &["trade.executed"]), "url"),
-        (request("https://10.0.0.1/x", &["trade.executed"]), "url"),
-        (request("not a url", &["trade.executed"]), "url"),
-        (request("https://hooks.example.com/x", &[]), "eventTypes"),
-        (request("https://hooks.example.com/x", &["trade.*"]), "eventTypes"),
         (
-            request("https://hooks.example.com/x", &["trade.failed", "trade.failed"]),
+            request("http://hooks.example.com/x", &["mini_app.trade.processed"]),
+            "url",
+        ),
+        (request("https://10.0.0.1/x", &["mini_app.trade.processed"]), "url"),
+        (request("not a url", &["mini_app.trade.processed"]), "url"),
+        (request("https://hooks.example.com/x", &[]), "eventTypes"),
+        (
+            request("https://hooks.example.com/x", &["mini_app.trade.*"]),
+            "eventTypes",
+        ),
+        (
+            request("https://hooks.example.com/x", &["trade.executed"]),
+            "eventTypes",
+        ),
+        (
+            request(
+                "https://hooks.example.com/x",
+                &["mini_app.trade.failed", "mini_app.trade.failed"],
+            ),
             "eventTypes",
         ),
         (
             NewWebhookEndpoint {
                 description: Some("x".repeat(501)),
-                ..request("https://hooks.example.com/x", &["trade.failed"])
+                ..request("https://hooks.example.com/x", &["mini_app.trade.failed"])
             },
             "description",
         ),
         (
             NewWebhookEndpoint {
                 rate_limit_per_minute: Some(0),
-                ..request("https://hooks.example.com/x", &["trade.failed"])
+                ..request("https://hooks.example.com/x", &["mini_app.trade.failed"])
             },
             "rateLimitPerMinute",
         ),
     ];
+    let good = || request("https://hooks.example.com/x", &["mini_app.trade.failed"]);
+    let mut cases = cases;
+    for attempts in [0, 21, -1, i64::from(u32::MAX) + 1] {
+        let bad = NewWebhookEndpoint {
+            max_attempts: Some(attempts),
+            ..good()
+        };
+        cases.push((bad, "maxAttempts"));
+    }
+    for secs in [0, 31, -5, i64::MAX] {
+        let bad = NewWebhookEndpoint {
+            timeout_seconds: Some(secs),
+            ..good()
+        };
+        cases.push((bad, "timeoutSeconds"));
+    }
+    for secret in [
+        "",
+        "MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
+        "whsec_",
+        "whsec_not base64!",
+        "whsec_AAAA",
+        "whsec_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
+    ] {
+        let bad = NewWebhookEndpoint {
+            secret: Some(secret.into()),
+            ..good()
+        };
+        cases.push((bad, "secret"));
+    }
     for (request, field) in cases {
         let mut mocks = WebhookMocks::default();
         mocks.transport.expect_check_destination().returning(|_| Ok(()));
@@ -102,7 +180,7 @@ async fn a_name_resolving_to_a_refused_address_is_refused() {
         .build(true)
         .create_endpoint(
             &api_key_caller(Grant::All),
-            request("https://internal.example.com/x", &["trade.failed"]),
+            request("https://internal.example.com/x", &["mini_app.trade.failed"]),
         )
         .await
         .expect_err("refused");
@@ -142,6 +220,103 @@ async fn rotation_keeps_the_old_secret_signing_for_the_overlap() {
         rotated.previous_secret_expires_at,
         Some(NOW + Duration::seconds(ROTATION_OVERLAP_SECS))
     );
+}
+
+#[tokio::test]
+async fn rotating_to_the_operators_own_secret_keeps_the_old_one_signing_and_shows_no_secret() {
+    let mut mocks = WebhookMocks::default();
+    mocks
+        .store
+        .expect_find_endpoint()
+        .returning(|_, _| Ok(Some(endpoint(3))));
+    mocks.store.expect_update_endpoint().times(1).returning(|u| {
+        assert_eq!(u.endpoint.secrets.current.reveal(), OWN_SECRET);
+        assert_eq!(u.endpoint.secrets.previous, Some(secret(1)));
+        assert_eq!(
+            u.endpoint.secrets.previous_expires_at,
+            Some(NOW + Duration::seconds(ROTATION_OVERLAP_SECS))
+        );
+        Ok(true)
+    });
+    let change = WebhookEndpointChange {
+        secret: Some(OWN_SECRET.into()),
+        ..WebhookEndpointChange::default()
+    };
+    let rotated = mocks
+        .build(true)
+        .update_endpoint(&api_key_caller(Grant::All), WebhookEndpointId::from_u128(3), change)
+        .await
+        .expect("rotated");
+    assert_eq!(rotated.secret, None);
+    assert_eq!(
+        rotated.previous_secret_expires_at,
+        Some(NOW + Duration::seconds(ROTATION_OVERLAP_SECS))
+    );
+}
+
+#[tokio::test]
+async fn a_change_sets_the_delivery_settings_and_refuses_bad_ones_or_the_same_secret() {
+    let mut mocks = WebhookMocks::default();
+    mocks
+        .store
+        .expect_find_endpoint()
+        .returning(|_, _| Ok(Some(endpoint(3))));
+    mocks.store.expect_update_endpoint().times(1).returning(|u| {
+        assert_eq!(u.endpoint.max_attempts.get(), 20);
+        assert_eq!(u.endpoint.timeout.secs(), 1);
+        Ok(true)
+    });
+    let webhooks = mocks.build(true);
+    let caller = api_key_caller(Grant::All);
+    let id = WebhookEndpointId::from_u128(3);
+    let change = WebhookEndpointChange {
+        max_attempts: Some(20),
+        timeout_seconds: Some(1),
+        ..WebhookEndpointChange::default()
+    };
+    let changed = webhooks.update_endpoint(&caller, id, change).await.expect("changed");
+    assert_eq!(changed.secret, None);
+    assert_eq!(changed.previous_secret_expires_at, None);
+    let refusals = [
+        (
+            WebhookEndpointChange {
+                max_attempts: Some(0),
+                ..WebhookEndpointChange::default()
+            },
+            "maxAttempts",
+        ),
+        (
+            WebhookEndpointChange {
+                timeout_seconds: Some(60),
+                ..WebhookEndpointChange::default()
+            },
+            "timeoutSeconds",
+        ),
+        (
+            WebhookEndpointChange {
+                secret: Some("whsec_short".into()),
+                ..WebhookEndpointChange::default()
+            },
+            "secret",
+        ),
+        (
+            WebhookEndpointChange {
+                secret: Some(secret(1).reveal()),
+                ..WebhookEndpointChange::default()
+            },
+            "secret",
+        ),
+    ];
+    for (change, field) in refusals {
+        let error = webhooks
+            .update_endpoint(&caller, id, change)
+            .await
+            .expect_err("refused");
+        assert!(
+            matches!(error, AppError::Invalid { field: f, .. } if f == field),
+            "{error:?}"
+        );
+    }
 }
 
 #[tokio::test]

@@ -4,7 +4,7 @@ use std::time::Duration as StdDuration;
 
 use opinion_access::Grant;
 use opinion_core::WebhookDeliveryId;
-use opinion_webhook::{AttemptResult, AttemptTrigger, RateLimit};
+use opinion_webhook::{AttemptResult, AttemptTrigger, DeliveryStatus, RateLimit};
 use time::Duration;
 
 use super::test_fixtures::*;
@@ -50,6 +50,56 @@ async fn a_replay_is_a_manual_attempt_without_a_claim() {
         matches!(result, Err(AppError::NotFound("webhook delivery"))),
         "{result:?}"
     );
+}
+
+/// A replay of a dead letter (every scheduled attempt made) answered with `status`;
+/// returns the request sent and the report recorded.
+async fn replay_dead_letter(status: u16) -> (crate::webhooks::transport::OutboundRequest, crate::model::AttemptReport) {
+    let mut mocks = WebhookMocks::default();
+    mocks.store.expect_find_replay_target().returning(|_, _| {
+        let mut dead = replayable(true, None);
+        dead.target.scheduled_attempts = dead.target.max_attempts.get();
+        dead.target.timeout = AttemptTimeout::from_secs(4).expect("timeout");
+        Ok(Some(dead))
+    });
+    let sent = std::sync::Arc::new(std::sync::Mutex::new(None));
+    let sent_in = sent.clone();
+    mocks.transport.expect_send().times(1).returning(move |request| {
+        *sent_in.lock().expect("lock") = Some(request.clone());
+        TransportResponse {
+            result: AttemptResult::Status(status),
+            retry_after_secs: None,
+            body: None,
+            error: None,
+            elapsed: StdDuration::from_millis(5),
+        }
+    });
+    let recorded = std::sync::Arc::new(std::sync::Mutex::new(None));
+    let recorded_in = recorded.clone();
+    mocks.store.expect_record_attempt().times(1).returning(move |report| {
+        *recorded_in.lock().expect("lock") = Some(report.clone());
+        Ok(())
+    });
+    mocks.store.expect_find_delivery().returning(|_, _| Ok(None));
+    let _ = mocks
+        .build(true)
+        .replay_delivery(&api_key_caller(Grant::All), WebhookDeliveryId::from_u128(7))
+        .await;
+    let request = sent.lock().expect("lock").clone().expect("sent");
+    let report = recorded.lock().expect("lock").clone().expect("recorded");
+    (request, report)
+}
+
+#[tokio::test]
+async fn a_dead_letter_is_replayed_as_the_same_event_and_only_a_success_changes_it() {
+    let (request, delivered) = replay_dead_letter(200).await;
+    assert_eq!(request.headers.webhook_id, target(0).event.id.to_string());
+    assert_eq!(request.timeout, StdDuration::from_secs(4));
+    assert_eq!(delivered.attempt.trigger, AttemptTrigger::Manual);
+    assert_eq!(delivered.delivery, Some((DeliveryStatus::Delivered, None)));
+    let (_, failed) = replay_dead_letter(500).await;
+    assert_eq!(failed.delivery, None, "a failed replay leaves the dead letter as it is");
+    assert_eq!(failed.attempt.next_attempt_at, None);
 }
 
 #[tokio::test]

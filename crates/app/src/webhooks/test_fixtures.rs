@@ -4,7 +4,7 @@ pub(super) use crate::test_support::{counting_random, fixed_clock};
 pub(super) use std::sync::Arc;
 
 pub(super) use opinion_core::{EventId, WebhookDeliveryId, WebhookEndpointId};
-pub(super) use opinion_webhook::{EventType, SigningSecret, Subscription};
+pub(super) use opinion_webhook::{AttemptTimeout, EventType, MaxAttempts, SigningSecret, Subscription};
 pub(super) use serde_json::{Map, json};
 pub(super) use time::Duration;
 
@@ -50,10 +50,12 @@ pub fn endpoint(id: u128) -> WebhookEndpoint {
         operator_id: OPERATOR,
         url: "https://hooks.example.com/opinion".into(),
         description: None,
-        subscription: Subscription::new([EventType::TradeExecuted]).expect("subscription"),
+        subscription: Subscription::new([EventType::TradeProcessed]).expect("subscription"),
         enabled: true,
         disabled_reason: None,
         rate_limit: None,
+        max_attempts: MaxAttempts::default(),
+        timeout: AttemptTimeout::default(),
         secrets: EndpointSecrets::new(secret(1)),
         failing_since: None,
         created_at: NOW - Duration::days(1),
@@ -71,9 +73,11 @@ pub fn target(scheduled_attempts: u32) -> AttemptTarget {
         url: "https://hooks.example.com/opinion".into(),
         secrets: EndpointSecrets::new(secret(1)),
         failing_since: None,
+        max_attempts: MaxAttempts::default(),
+        timeout: AttemptTimeout::default(),
         event: StoredEvent {
             id: EventId::from_u128(9),
-            event_type: EventType::TradeExecuted,
+            event_type: EventType::TradeProcessed,
             created_at: NOW - Duration::minutes(1),
             data,
         },

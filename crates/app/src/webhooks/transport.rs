@@ -1,6 +1,7 @@
 //! Sending one signed webhook request, as the use cases see it. Name resolution, the
-//! outbound address checks, redirects (never followed), the time limit and the size caps
-//! are the adapter's business; the answer comes back already classified.
+//! outbound address checks, redirects (never followed), keeping to the request's time
+//! limit and the size caps are the adapter's business; the answer comes back already
+//! classified.
 
 use std::time::Duration;
 
@@ -16,6 +17,8 @@ pub struct OutboundRequest {
     pub headers: SignatureHeaders,
     /// The exact bytes that were signed.
     pub body: Vec<u8>,
+    /// The endpoint's limit for the whole attempt, connecting and reading included.
+    pub timeout: Duration,
 }
 
 /// What came of sending it.

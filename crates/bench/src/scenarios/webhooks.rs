@@ -29,22 +29,25 @@ const DRAIN_LIMIT: Duration = Duration::from_secs(30);
 /// How long without a new arrival counts as drained.
 const QUIET: Duration = Duration::from_secs(2);
 
-/// The business actions that cause the events: buys (`trade.executed`) when trading
-/// is available, launches (`user.launched`) otherwise.
+/// The business actions that cause the events: buys (`mini_app.trade.processed`) when
+/// trading is available, logins (a launch and its session, `mini_app.login.succeeded`)
+/// otherwise.
 enum Eventful {
     Buys { api: Api, traders: Traders },
-    Launches { api: Api, key: String },
+    Logins { api: Api, key: String },
 }
 
 impl Request for Eventful {
     async fn call(&self, worker: usize, sequence: u64) -> Result<(), String> {
         match self {
             Self::Buys { api, traders } => traders.buy(api, worker, &format!("bench-webhook-{sequence}")).await,
-            Self::Launches { api, key } => api
-                .launch(key, &format!("bench-webhook-{sequence}"))
-                .await
-                .map(drop)
-                .map_err(|e| e.to_string()),
+            Self::Logins { api, key } => {
+                let token = api
+                    .launch(key, &format!("bench-webhook-{sequence}"))
+                    .await
+                    .map_err(|e| e.to_string())?;
+                api.open_session(&token).await.map(drop).map_err(|e| e.to_string())
+            }
         }
     }
 }
@@ -58,14 +61,14 @@ pub async fn run(bench: &Bench<'_>, traders: &Result<Traders, String>) -> anyhow
                 api: bench.api.clone(),
                 traders: traders.clone(),
             },
-            "trade.executed",
+            "mini_app.trade.processed",
         ),
         Err(_) => (
-            Eventful::Launches {
+            Eventful::Logins {
                 api: bench.api.clone(),
                 key: key.clone(),
             },
-            "user.launched",
+            "mini_app.login.succeeded",
         ),
     };
     let sink = Arc::new(WebhookSink::new(OffsetDateTime::now_utc())?);

@@ -7,16 +7,19 @@
 //! |---|---|
 //! | `pending` | waiting for its next attempt (`nextAttemptAt`) |
 //! | `delivered` | a 2xx arrived; no more attempts unless replayed |
-//! | `failed` | every scheduled attempt failed, or the endpoint answered 410 or was disabled by this attempt |
+//! | `dead_letter` | every one of its endpoint's `maxAttempts` failed; never tried again on its own |
+//! | `failed` | ended before its attempts ran out: the endpoint answered 410 or was disabled by this attempt, or the event is too large to send |
 //! | `cancelled` | the endpoint was disabled or deleted before the delivery finished |
 //!
-//! Replays are manual attempts: a success makes the delivery `delivered`; a failure
-//! changes nothing about the delivery (a pending one keeps its schedule), though it still
-//! counts towards the endpoint's failure streak and a 410 still disables the endpoint.
+//! Replays are manual attempts of the same event: a success makes the delivery
+//! `delivered`; a failure changes nothing about the delivery (a pending one keeps its
+//! schedule, a dead letter stays one), though it still counts towards the endpoint's
+//! failure streak and a 410 still disables the endpoint.
 
 use opinion_core::wire_enum;
 use serde_with::{DeserializeFromStr, SerializeDisplay};
 
+use crate::delivery_settings::MaxAttempts;
 use crate::outcome::{AttemptOutcome, AttemptResult, classify_attempt, should_disable};
 use crate::retry::{delay_with_retry_after, next_attempt_delay};
 
@@ -28,7 +31,9 @@ wire_enum!(
         Pending = "pending",
         /// A 2xx arrived.
         Delivered = "delivered",
-        /// No attempt succeeded and none is scheduled.
+        /// Every scheduled attempt failed; only a replay sends it again.
+        DeadLetter = "dead_letter",
+        /// Ended by a 410, by disabling its endpoint, or by an event too large to send.
         Failed = "failed",
         /// Ended because its endpoint was disabled or deleted.
         Cancelled = "cancelled",
@@ -70,6 +75,8 @@ pub struct AttemptFacts {
     pub trigger: AttemptTrigger,
     /// Scheduled attempts made so far, this one included when it is scheduled.
     pub scheduled_attempts: u32,
+    /// The endpoint's number of scheduled attempts.
+    pub max_attempts: MaxAttempts,
     /// Start of the endpoint's current failure streak, if it is failing.
     pub failing_since_secs: Option<i64>,
     /// When the attempt ended.
@@ -85,6 +92,8 @@ pub enum DeliveryStep {
     Delivered,
     /// It stays `pending`; the next attempt is due this many seconds from now.
     RetryIn(u64),
+    /// It is a `dead_letter`: its endpoint's attempts are exhausted.
+    DeadLetter,
     /// It is `failed`.
     GiveUp,
     /// A failed replay: the delivery stays as it was.
@@ -107,7 +116,8 @@ pub struct AttemptPlan {
 /// 410 fails the delivery and disables the endpoint; any other failure starts or extends
 /// the streak, disables the endpoint once the streak is old enough, and otherwise
 /// schedules the next attempt (a scheduled one only) per the retry schedule and
-/// `Retry-After`, giving up after the last.
+/// `Retry-After`, until the endpoint's `max_attempts` are exhausted: the delivery is then
+/// a dead letter.
 pub fn plan_after_attempt(facts: AttemptFacts) -> AttemptPlan {
     let streak = facts.failing_since_secs.unwrap_or(facts.now_secs);
     match classify_attempt(facts.result) {
@@ -126,9 +136,11 @@ pub fn plan_after_attempt(facts: AttemptFacts) -> AttemptPlan {
             let step = match (disable, facts.trigger) {
                 (Some(_), _) => DeliveryStep::GiveUp,
                 (None, AttemptTrigger::Manual) => DeliveryStep::Unchanged,
-                (None, AttemptTrigger::Scheduled) => next_attempt_delay(facts.scheduled_attempts, facts.jitter)
-                    .map(|delay| DeliveryStep::RetryIn(delay_with_retry_after(delay, facts.retry_after_secs)))
-                    .unwrap_or(DeliveryStep::GiveUp),
+                (None, AttemptTrigger::Scheduled) => {
+                    next_attempt_delay(facts.scheduled_attempts, facts.max_attempts, facts.jitter)
+                        .map(|delay| DeliveryStep::RetryIn(delay_with_retry_after(delay, facts.retry_after_secs)))
+                        .unwrap_or(DeliveryStep::DeadLetter)
+                }
             };
             AttemptPlan {
                 step,
@@ -143,8 +155,9 @@ pub fn plan_after_attempt(facts: AttemptFacts) -> AttemptPlan {
 mod tests {
     use super::*;
     use crate::outcome::DISABLE_AFTER_FAILING_SECS;
-    use crate::retry::{MAX_ATTEMPTS, MAX_RETRY_AFTER_SECS};
+    use crate::retry::MAX_RETRY_AFTER_SECS;
     use opinion_core::UnknownName;
+    use proptest::prelude::*;
 
     const NOW: i64 = 1_795_000_000;
     const HALF: u32 = 1 << 31;
@@ -155,6 +168,7 @@ mod tests {
             retry_after_secs: None,
             trigger: AttemptTrigger::Scheduled,
             scheduled_attempts: 1,
+            max_attempts: MaxAttempts::default(),
             failing_since_secs: None,
             now_secs: NOW,
             jitter: HALF,
@@ -194,11 +208,30 @@ mod tests {
         assert_eq!(later.step, DeliveryStep::RetryIn(120));
         assert_eq!(later.failing_since_secs, Some(NOW - 40));
         let last = plan_after_attempt(AttemptFacts {
-            scheduled_attempts: MAX_ATTEMPTS,
+            scheduled_attempts: MaxAttempts::default().get(),
             ..facts(AttemptResult::ConnectionError)
         });
-        assert_eq!(last.step, DeliveryStep::GiveUp);
+        assert_eq!(last.step, DeliveryStep::DeadLetter);
         assert_eq!(last.disable, None);
+    }
+
+    #[test]
+    fn the_endpoints_own_limit_decides_when_a_delivery_is_a_dead_letter() {
+        let at = |made: u32, max: u32| {
+            plan_after_attempt(AttemptFacts {
+                scheduled_attempts: made,
+                max_attempts: MaxAttempts::new(max).unwrap_or_default(),
+                ..facts(AttemptResult::Status(500))
+            })
+            .step
+        };
+        assert_eq!(at(1, 1), DeliveryStep::DeadLetter);
+        assert_eq!(at(1, 2), DeliveryStep::RetryIn(5));
+        assert_eq!(at(2, 2), DeliveryStep::DeadLetter);
+        assert_eq!(at(5, 6), DeliveryStep::RetryIn(1_800));
+        assert_eq!(at(6, 6), DeliveryStep::DeadLetter);
+        assert_eq!(at(12, 20), DeliveryStep::RetryIn(86_400));
+        assert_eq!(at(20, 20), DeliveryStep::DeadLetter);
     }
 
     #[test]
@@ -254,11 +287,43 @@ mod tests {
     fn a_failed_replay_leaves_the_delivery_alone() {
         let plan = plan_after_attempt(AttemptFacts {
             trigger: AttemptTrigger::Manual,
-            scheduled_attempts: MAX_ATTEMPTS,
+            scheduled_attempts: MaxAttempts::default().get(),
             ..facts(AttemptResult::Status(500))
         });
         assert_eq!(plan.step, DeliveryStep::Unchanged);
         assert_eq!(plan.failing_since_secs, Some(NOW));
+    }
+
+    proptest! {
+        /// A replay never schedules anything, whatever its result: a dead letter is never
+        /// retried on its own, and a pending delivery keeps its schedule.
+        #[test]
+        fn a_replay_never_schedules(status in 0u16..1000, made in 0u32..=20, max in 1u32..=20) {
+            let plan = plan_after_attempt(AttemptFacts {
+                trigger: AttemptTrigger::Manual,
+                scheduled_attempts: made,
+                max_attempts: MaxAttempts::new(max).unwrap_or_default(),
+                ..facts(AttemptResult::Status(status))
+            });
+            prop_assert!(!matches!(plan.step, DeliveryStep::RetryIn(_) | DeliveryStep::DeadLetter));
+        }
+
+        /// A failed scheduled attempt (not 410, no disabling) is retried exactly while the
+        /// endpoint's attempts last, and is a dead letter after the last.
+        #[test]
+        fn scheduled_failures_retry_until_the_limit(made in 1u32..=20, max in 1u32..=20, jitter in any::<u32>()) {
+            let plan = plan_after_attempt(AttemptFacts {
+                scheduled_attempts: made,
+                max_attempts: MaxAttempts::new(max).unwrap_or_default(),
+                jitter,
+                ..facts(AttemptResult::Status(503))
+            });
+            if made >= max {
+                prop_assert_eq!(plan.step, DeliveryStep::DeadLetter);
+            } else {
+                prop_assert!(matches!(plan.step, DeliveryStep::RetryIn(_)));
+            }
+        }
     }
 
     #[test]
@@ -269,6 +334,7 @@ mod tests {
         for reason in DisableReason::ALL {
             assert_eq!(reason.as_str().parse::<DisableReason>().as_ref(), Ok(reason));
         }
+        assert_eq!("dead_letter".parse::<DeliveryStatus>(), Ok(DeliveryStatus::DeadLetter));
         assert_eq!(
             "sent".parse::<DeliveryStatus>(),
             Err(UnknownName {

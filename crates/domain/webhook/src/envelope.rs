@@ -145,7 +145,7 @@ mod tests {
         let created = "2026-11-22T05:18:43.123Z"
             .parse()
             .map_err(|_| EnvelopeError::DataNotObject)?;
-        Envelope::new(id, EventType::TradeExecuted, created, operator, data)
+        Envelope::new(id, EventType::TradeProcessed, created, operator, data)
     }
 
     #[test]
@@ -156,7 +156,7 @@ mod tests {
             value,
             Some(json!({
                 "id": EVENT,
-                "type": "trade.executed",
+                "type": "mini_app.trade.processed",
                 "createdAt": "2026-11-22T05:18:43.123Z",
                 "operatorId": OPERATOR,
                 "data": {"tradeId": "trd_x", "shares": 3},
@@ -177,7 +177,7 @@ mod tests {
         for data in [json!([1]), json!("x"), json!(1), json!(true), Value::Null] {
             assert_eq!(sample(data.clone()), Err(EnvelopeError::DataNotObject), "{data}");
             let text = format!(
-                r#"{{"id":"{EVENT}","type":"trade.failed","createdAt":"2026-01-01T00:00:00Z","operatorId":"{OPERATOR}","data":{data}}}"#
+                r#"{{"id":"{EVENT}","type":"mini_app.trade.failed","createdAt":"2026-01-01T00:00:00Z","operatorId":"{OPERATOR}","data":{data}}}"#
             );
             assert!(serde_json::from_str::<Envelope>(&text).is_err(), "{text}");
         }
@@ -186,11 +186,12 @@ mod tests {
     #[test]
     fn refuses_unknown_type_and_bad_ids_when_parsing() {
         let good = format!(
-            r#"{{"id":"{EVENT}","type":"trade.failed","createdAt":"2026-01-01T00:00:00Z","operatorId":"{OPERATOR}","data":{{}}}}"#
+            r#"{{"id":"{EVENT}","type":"mini_app.trade.failed","createdAt":"2026-01-01T00:00:00Z","operatorId":"{OPERATOR}","data":{{}}}}"#
         );
         assert!(serde_json::from_str::<Envelope>(&good).is_ok());
         for bad in [
-            good.replace("trade.failed", "trade.lost"),
+            good.replace("mini_app.trade.failed", "mini_app.trade.lost"),
+            good.replace("mini_app.trade.failed", "trade.failed"),
             good.replace("evt_", "trd_"),
             good.replace("op_", "key_"),
             good.replace("00:00:00Z", "00:00:00+07:00"),

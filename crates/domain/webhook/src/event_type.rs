@@ -1,23 +1,34 @@
-//! The event catalog: every webhook event type and its stable dotted name. Names are
-//! namespaced by the thing that changed (`trade.…`, `market.…`), so the flight product
-//! adds its eight `mini_app.flight.*` types as new variants (and new rows in
-//! [`EventType::ALL`]) without changing a byte of the existing ones; the test below pins
-//! every existing name. An endpoint only receives the types it lists (see
-//! `subscription.rs`), so adding a type never sends anything new to an existing endpoint.
+//! The event catalog: every webhook event type and its stable dotted name. Every name
+//! lives in one namespace, `mini_app.`, then the thing that changed and what happened to
+//! it (`mini_app.trade.processed`), so the flight product adds its eight
+//! `mini_app.flight.*` types as new variants (and new rows in [`EventType::ALL`]) without
+//! changing a byte of the existing ones; the test below pins every existing name. An
+//! endpoint only receives the types it lists (see `subscription.rs`), so adding a type
+//! never sends anything new to an existing endpoint.
 //!
-//! The `data` object of each type (camelCase field names; ids are prefixed ids):
+//! The `data` object of each type (camelCase field names; ids are prefixed ids; amounts
+//! and shares integer strings of minor units; times RFC 3339 UTC):
 //!
 //! | type | `data` fields |
 //! |---|---|
-//! | `user.launched` | `externalUserId`, `launchedAt` |
-//! | `trade.executed` | `tradeId`, `marketId`, `externalUserId`, `side`, `outcome`, `shares`, `amount`, `currency`, `executedAt` |
-//! | `trade.failed` | `tradeId`, `marketId`, `externalUserId`, `side`, `reason`, `failedAt` |
-//! | `market.visibility_changed` | `marketId`, `visible`, `cause` (`switch` or `mode`), `changedAt` |
-//! | `market.resolved` | `marketId`, `winningOutcome`, `resolvedAt` |
-//! | `redemption.paid` | `redemptionId`, `marketId`, `externalUserId`, `amount`, `currency`, `paidAt` |
-//! | `wallet_operation.manual_review_required` | `walletOperationId`, `flow`, `externalUserId`, `amount`, `currency`, `reason` |
-//! | `wallet_operation.manual_review_resolved` | `walletOperationId`, `flow`, `resolution`, `resolvedAt` |
-//! | `webhook_endpoint.disabled` | `webhookEndpointId`, `url`, `reason` (`failing`, `gone`, `operator`), `failingSince` (null unless failing), `disabledAt` |
+//! | `mini_app.login.succeeded` | `externalUserId`, `playerSessionId`, `launchId`, `loggedInAt`, `expiresAt` |
+//! | `mini_app.logout.requested` | `externalUserId`, `playerSessionId`, `loggedOutAt` |
+//! | `mini_app.session.expired` | `externalUserId`, `playerSessionId`, `expiredAt` |
+//! | `mini_app.trade.submitted` | `tradeId`, `marketId`, `externalUserId`, `side`, `outcome`, `shares`, `amount`, `currency`, `submittedAt` |
+//! | `mini_app.trade.processed` | `tradeId`, `marketId`, `externalUserId`, `side`, `outcome`, `shares`, `amount`, `currency`, `processedAt` |
+//! | `mini_app.trade.failed` | `tradeId`, `marketId`, `externalUserId`, `side`, `reason`, `failedAt` |
+//! | `mini_app.trade.compensation_required` | `tradeId`, `marketId`, `externalUserId`, `walletOperationId`, `compensatedOperationId`, `amount`, `currency`, `reason`, `requiredAt` |
+//! | `mini_app.redemption.processed` | `redemptionId`, `marketId`, `externalUserId`, `amount`, `currency`, `processedAt` |
+//! | `mini_app.redemption.failed` | `redemptionId`, `marketId`, `externalUserId`, `amount`, `currency`, `reason`, `failedAt` |
+//! | `mini_app.payout.pending` | `redemptionId`, `marketId`, `externalUserId`, `walletOperationId`, `amount`, `currency`, `reason`, `pendingSince` |
+//! | `mini_app.market.resolved` | `marketId`, `winningOutcome`, `resolvedAt` |
+//! | `mini_app.market.visibility_changed` | `marketId`, `visible`, `cause` (`switch` or `mode`), `changedAt` |
+//! | `mini_app.wallet_operation.manual_review_required` | `walletOperationId`, `flow`, `externalUserId`, `amount`, `currency`, `reason` |
+//! | `mini_app.wallet_operation.manual_review_resolved` | `walletOperationId`, `flow`, `resolution`, `resolvedAt` |
+//! | `mini_app.webhook_endpoint.disabled` | `webhookEndpointId`, `url`, `reason` (`failing`, `gone`, `operator`), `failingSince` (null unless failing), `disabledAt` |
+//!
+//! Every type about one player (those with `externalUserId`) also carries `metadata`, the
+//! operator's object from a launch (see `launch_metadata.rs`).
 
 use std::fmt;
 use std::str::FromStr;
@@ -28,25 +39,44 @@ use serde_with::{DeserializeFromStr, SerializeDisplay};
 /// ever added.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, SerializeDisplay, DeserializeFromStr)]
 pub enum EventType {
-    /// `user.launched`: a player opened the product through the operator's launch.
-    UserLaunched,
-    /// `trade.executed`: a buy or sell went through and the wallet was charged or paid.
-    TradeExecuted,
-    /// `trade.failed`: a buy or sell was refused or could not complete.
+    /// `mini_app.login.succeeded`: a player redeemed a launch token and has a session in
+    /// the hosted app (making the launch URL is not a login).
+    LoginSucceeded,
+    /// `mini_app.logout.requested`: a player logged out; the session is ended.
+    LogoutRequested,
+    /// `mini_app.session.expired`: a player session reached its end of life without a
+    /// logout. Every session ends with exactly one of this and `mini_app.logout.requested`.
+    SessionExpired,
+    /// `mini_app.trade.submitted`: an order was accepted and stored; its wallet call is
+    /// about to be made.
+    TradeSubmitted,
+    /// `mini_app.trade.processed`: a buy or sell went through and the wallet was charged or paid.
+    TradeProcessed,
+    /// `mini_app.trade.failed`: a buy or sell was refused or could not complete.
     TradeFailed,
-    /// `market.visibility_changed`: a market was shown to or hidden from players.
-    MarketVisibilityChanged,
-    /// `market.resolved`: a market's winning outcome was fixed.
+    /// `mini_app.trade.compensation_required`: a buy's debit went through but the buy could
+    /// not be placed, so the debit is given back by a compensation (sent with its own key).
+    TradeCompensationRequired,
+    /// `mini_app.redemption.processed`: a winning position was paid out to the player's wallet.
+    RedemptionProcessed,
+    /// `mini_app.redemption.failed`: the wallet refused a payout (it is still owed and
+    /// settled with the operator outside the platform).
+    RedemptionFailed,
+    /// `mini_app.payout.pending`: whether a payout reached the wallet is unknown; it waits
+    /// for manual review and is never sent again automatically.
+    PayoutPending,
+    /// `mini_app.market.resolved`: a market's winning outcome was fixed.
     MarketResolved,
-    /// `redemption.paid`: a winning position was paid out to the player's wallet.
-    RedemptionPaid,
-    /// `wallet_operation.manual_review_required`: a wallet mutation's outcome is unknown
-    /// and waits for staff (it is never replayed automatically).
+    /// `mini_app.market.visibility_changed`: a market was shown to or hidden from players.
+    MarketVisibilityChanged,
+    /// `mini_app.wallet_operation.manual_review_required`: a wallet mutation's outcome is
+    /// unknown and waits for staff (it is never replayed automatically).
     WalletOperationManualReviewRequired,
-    /// `wallet_operation.manual_review_resolved`: staff settled a wallet mutation under review.
+    /// `mini_app.wallet_operation.manual_review_resolved`: staff settled a wallet mutation
+    /// under review.
     WalletOperationManualReviewResolved,
-    /// `webhook_endpoint.disabled`: an endpoint was disabled, after failing for days,
-    /// answering 410 Gone, or by the operator; sent to the operator's endpoints that
+    /// `mini_app.webhook_endpoint.disabled`: an endpoint was disabled, after failing for
+    /// days, answering 410 Gone, or by the operator; sent to the operator's endpoints that
     /// subscribe to it (never to the disabled one itself).
     WebhookEndpointDisabled,
 }
@@ -58,30 +88,45 @@ pub struct UnknownEventType(pub String);
 
 impl EventType {
     /// Every known type, in catalog order.
-    pub const ALL: [EventType; 9] = [
-        Self::UserLaunched,
-        Self::TradeExecuted,
+    pub const ALL: [EventType; 15] = [
+        Self::LoginSucceeded,
+        Self::LogoutRequested,
+        Self::SessionExpired,
+        Self::TradeSubmitted,
+        Self::TradeProcessed,
         Self::TradeFailed,
-        Self::MarketVisibilityChanged,
+        Self::TradeCompensationRequired,
+        Self::RedemptionProcessed,
+        Self::RedemptionFailed,
+        Self::PayoutPending,
         Self::MarketResolved,
-        Self::RedemptionPaid,
+        Self::MarketVisibilityChanged,
         Self::WalletOperationManualReviewRequired,
         Self::WalletOperationManualReviewResolved,
         Self::WebhookEndpointDisabled,
     ];
 
+    /// The namespace every name starts with.
+    pub const NAMESPACE: &'static str = "mini_app.";
+
     /// The name on the wire (the envelope's `type`, the subscription list's entries).
     pub const fn as_str(self) -> &'static str {
         match self {
-            Self::UserLaunched => "user.launched",
-            Self::TradeExecuted => "trade.executed",
-            Self::TradeFailed => "trade.failed",
-            Self::MarketVisibilityChanged => "market.visibility_changed",
-            Self::MarketResolved => "market.resolved",
-            Self::RedemptionPaid => "redemption.paid",
-            Self::WalletOperationManualReviewRequired => "wallet_operation.manual_review_required",
-            Self::WalletOperationManualReviewResolved => "wallet_operation.manual_review_resolved",
-            Self::WebhookEndpointDisabled => "webhook_endpoint.disabled",
+            Self::LoginSucceeded => "mini_app.login.succeeded",
+            Self::LogoutRequested => "mini_app.logout.requested",
+            Self::SessionExpired => "mini_app.session.expired",
+            Self::TradeSubmitted => "mini_app.trade.submitted",
+            Self::TradeProcessed => "mini_app.trade.processed",
+            Self::TradeFailed => "mini_app.trade.failed",
+            Self::TradeCompensationRequired => "mini_app.trade.compensation_required",
+            Self::RedemptionProcessed => "mini_app.redemption.processed",
+            Self::RedemptionFailed => "mini_app.redemption.failed",
+            Self::PayoutPending => "mini_app.payout.pending",
+            Self::MarketResolved => "mini_app.market.resolved",
+            Self::MarketVisibilityChanged => "mini_app.market.visibility_changed",
+            Self::WalletOperationManualReviewRequired => "mini_app.wallet_operation.manual_review_required",
+            Self::WalletOperationManualReviewResolved => "mini_app.wallet_operation.manual_review_resolved",
+            Self::WebhookEndpointDisabled => "mini_app.webhook_endpoint.disabled",
         }
     }
 }
@@ -114,15 +159,21 @@ mod tests {
         assert_eq!(
             names,
             [
-                "user.launched",
-                "trade.executed",
-                "trade.failed",
-                "market.visibility_changed",
-                "market.resolved",
-                "redemption.paid",
-                "wallet_operation.manual_review_required",
-                "wallet_operation.manual_review_resolved",
-                "webhook_endpoint.disabled",
+                "mini_app.login.succeeded",
+                "mini_app.logout.requested",
+                "mini_app.session.expired",
+                "mini_app.trade.submitted",
+                "mini_app.trade.processed",
+                "mini_app.trade.failed",
+                "mini_app.trade.compensation_required",
+                "mini_app.redemption.processed",
+                "mini_app.redemption.failed",
+                "mini_app.payout.pending",
+                "mini_app.market.resolved",
+                "mini_app.market.visibility_changed",
+                "mini_app.wallet_operation.manual_review_required",
+                "mini_app.wallet_operation.manual_review_resolved",
+                "mini_app.webhook_endpoint.disabled",
             ]
         );
     }
@@ -133,10 +184,15 @@ mod tests {
             assert_eq!(kind.as_str().parse::<EventType>(), Ok(kind));
         }
         for unknown in [
-            "trade.Executed",
-            "trade",
-            "trade.executed ",
+            "mini_app.trade.Processed",
+            "mini_app.trade",
+            "mini_app.trade.processed ",
+            "trade.processed",
+            "trade.executed",
+            "user.launched",
+            "redemption.paid",
             "mini_app.flight.booked",
+            "mini_app.*",
             "*",
             "",
         ] {
@@ -147,18 +203,33 @@ mod tests {
     #[test]
     fn serde_uses_the_wire_name() {
         let json = serde_json::to_string(&EventType::MarketVisibilityChanged).ok();
-        assert_eq!(json.as_deref(), Some("\"market.visibility_changed\""));
-        let back: Result<EventType, _> = serde_json::from_str("\"redemption.paid\"");
-        assert_eq!(back.ok(), Some(EventType::RedemptionPaid));
-        assert!(serde_json::from_str::<EventType>("\"redemption.refunded\"").is_err());
+        assert_eq!(json.as_deref(), Some("\"mini_app.market.visibility_changed\""));
+        let back: Result<EventType, _> = serde_json::from_str("\"mini_app.redemption.processed\"");
+        assert_eq!(back.ok(), Some(EventType::RedemptionProcessed));
+        assert!(serde_json::from_str::<EventType>("\"redemption.paid\"").is_err());
     }
 
+    /// One namespace for every product: `mini_app.` then a subject and a happening.
+    #[test]
+    fn every_name_is_in_the_one_namespace() {
+        for kind in EventType::ALL {
+            let name = kind.as_str();
+            let rest = name.strip_prefix(EventType::NAMESPACE);
+            assert!(rest.is_some_and(|rest| rest.split('.').count() == 2), "{name}");
+            assert!(
+                name.bytes().all(|b| b.is_ascii_lowercase() || b == b'_' || b == b'.'),
+                "{name}"
+            );
+        }
+    }
+
+    /// The flight product's eight types go under `mini_app.flight.`; none is taken.
     #[test]
     fn flight_names_stay_free() {
         assert!(
             EventType::ALL
                 .iter()
-                .all(|kind| !kind.as_str().starts_with("mini_app."))
+                .all(|kind| !kind.as_str().starts_with("mini_app.flight."))
         );
     }
 }

@@ -1,4 +1,5 @@
-//! The bounds of one delivery attempt and of secret rotation. Each is a contract the
+//! The bounds of one delivery attempt (its time limit is the endpoint's own, see
+//! `delivery_settings.rs`) and of secret rotation. Each is a contract the
 //! operator's receiver can rely on, so each lives here once and is documented in
 //! `docs/webhooks.md`.
 
@@ -10,11 +11,8 @@ pub const MAX_PAYLOAD_BYTES: usize = 256 * 1024;
 /// error message, too little to turn the log into storage for the receiver.
 pub const MAX_STORED_RESPONSE_BYTES: usize = 4 * 1024;
 
-/// How long one attempt may take, connecting included, before it counts as a timeout.
-pub const ATTEMPT_TIMEOUT_SECS: u64 = 15;
-
-/// How long a worker owns a claimed delivery. Longer than any attempt (the timeout plus
-/// name resolution and recording), so no second worker starts the same attempt while the
+/// How long a worker owns a claimed delivery. Longer than any attempt (the longest
+/// endpoint timeout plus name resolution and recording), so no second worker starts the same attempt while the
 /// first is still on it; a worker that died releases it when this runs out.
 pub const CLAIM_LEASE_SECS: i64 = 120;
 
@@ -29,6 +27,6 @@ pub const MAX_IN_FLIGHT_PER_ENDPOINT: u32 = 4;
 
 // A lease outlives any attempt, the overlap fits in a retry window, and a stored answer
 // is smaller than a request: checked when the crate compiles.
-const _: () = assert!(CLAIM_LEASE_SECS as u64 > 2 * ATTEMPT_TIMEOUT_SECS);
+const _: () = assert!(CLAIM_LEASE_SECS as u64 > 2 * crate::delivery_settings::AttemptTimeout::MAX_SECS as u64);
 const _: () = assert!(ROTATION_OVERLAP_SECS as u64 <= crate::retry::MAX_RETRY_AFTER_SECS);
 const _: () = assert!(MAX_STORED_RESPONSE_BYTES < MAX_PAYLOAD_BYTES);

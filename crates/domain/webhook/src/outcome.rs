@@ -33,7 +33,7 @@ pub enum AttemptOutcome {
     Delivered,
     /// Failed; try again per the retry schedule, if attempts remain.
     Retry,
-    /// Failed, and the endpoint is disabled now (and `webhook_endpoint.disabled` emitted).
+    /// Failed, and the endpoint is disabled now (and `mini_app.webhook_endpoint.disabled` emitted).
     DisableEndpoint,
 }
 

@@ -214,7 +214,7 @@ mod tests {
 
     #[test]
     fn matches_hand_computed_hmac_and_sets_headers() {
-        let body = br#"{"type":"trade.executed"}"#;
+        let body = br#"{"type":"mini_app.trade.processed"}"#;
         let headers = sign(&[secret(1)], "evt_a", NOW, body);
         assert_eq!(
             headers,

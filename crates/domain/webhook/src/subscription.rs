@@ -10,7 +10,7 @@ use crate::event_type::EventType;
 
 /// The event types one endpoint receives; non-empty and without duplicates. Since the
 /// types are a closed catalog and none may repeat, the list is bounded by the catalog's
-/// size (nine today) with no separate limit to keep in step.
+/// size (fifteen today) with no separate limit to keep in step.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(try_from = "Vec<EventType>", into = "Vec<EventType>")]
 pub struct Subscription(BTreeSet<EventType>);
@@ -72,12 +72,12 @@ mod tests {
 
     #[test]
     fn matches_only_listed_types() {
-        let subscription = Subscription::new([EventType::TradeExecuted, EventType::MarketResolved]);
+        let subscription = Subscription::new([EventType::TradeProcessed, EventType::MarketResolved]);
         let Ok(subscription) = subscription else {
             panic!("valid subscription refused");
         };
         for event_type in EventType::ALL {
-            let listed = matches!(event_type, EventType::TradeExecuted | EventType::MarketResolved);
+            let listed = matches!(event_type, EventType::TradeProcessed | EventType::MarketResolved);
             assert_eq!(subscription.matches(event_type), listed, "{event_type}");
         }
     }
@@ -92,21 +92,31 @@ mod tests {
     fn refuses_empty_and_duplicates() {
         assert_eq!(Subscription::new([]), Err(SubscriptionError::Empty));
         assert_eq!(
-            Subscription::new([EventType::TradeFailed, EventType::UserLaunched, EventType::TradeFailed]),
+            Subscription::new([
+                EventType::TradeFailed,
+                EventType::LoginSucceeded,
+                EventType::TradeFailed
+            ]),
             Err(SubscriptionError::Duplicate(EventType::TradeFailed))
         );
     }
 
     #[test]
     fn serde_is_a_list_of_names_and_validates() {
-        let parsed: Result<Subscription, _> = serde_json::from_str(r#"["trade.failed","user.launched"]"#);
+        let parsed: Result<Subscription, _> =
+            serde_json::from_str(r#"["mini_app.trade.failed","mini_app.login.succeeded"]"#);
         let json = parsed.as_ref().ok().and_then(|s| serde_json::to_string(s).ok());
-        assert_eq!(json.as_deref(), Some(r#"["user.launched","trade.failed"]"#));
+        assert_eq!(
+            json.as_deref(),
+            Some(r#"["mini_app.login.succeeded","mini_app.trade.failed"]"#)
+        );
         for bad in [
             "[]",
             r#"["*"]"#,
-            r#"["trade.failed","trade.failed"]"#,
-            r#""trade.failed""#,
+            r#"["mini_app.*"]"#,
+            r#"["trade.failed"]"#,
+            r#"["mini_app.trade.failed","mini_app.trade.failed"]"#,
+            r#""mini_app.trade.failed""#,
         ] {
             assert!(serde_json::from_str::<Subscription>(bad).is_err(), "{bad}");
         }

@@ -146,6 +146,8 @@ diesel::table! {
         launch_id -> Uuid,
         created_at -> Timestamptz,
         expires_at -> Timestamptz,
+        ended_at -> Nullable<Timestamptz>,
+        end_reason -> Nullable<Text>,
         locale -> Nullable<Text>,
     }
 }
@@ -305,6 +307,8 @@ diesel::table! {
         created_at -> Timestamptz,
         updated_at -> Timestamptz,
         deleted_at -> Nullable<Timestamptz>,
+        max_attempts -> Int4,
+        timeout_seconds -> Int4,
     }
 }
 

@@ -2,4 +2,5 @@
 
 mod launch_settings;
 pub(crate) mod rows;
+mod session_end;
 mod store;

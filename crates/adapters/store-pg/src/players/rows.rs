@@ -1,8 +1,9 @@
 //! Player rows: players as launches insert them and as every read reads them back,
-//! launches as created, and the locale a session keeps.
+//! launches as created and read back, and player sessions (with the locale they keep)
+//! as read.
 
 use diesel::prelude::*;
-use opinion_app::model::{Launch, User};
+use opinion_app::model::{Launch, PlayerSession, User};
 use opinion_app::ports::StoreError;
 use opinion_launch::{LaunchMetadata, Locale};
 use time::OffsetDateTime;
@@ -10,7 +11,7 @@ use uuid::Uuid;
 
 use crate::db::error::corrupt;
 use crate::db::ids::{id_of, uuid_of};
-use crate::db::schema::{launches, users};
+use crate::db::schema::{launches, player_sessions, users};
 
 /// A `users` row, read whole.
 #[derive(Debug, Clone, Queryable, Selectable)]
@@ -102,4 +103,68 @@ impl NewLaunchRow {
 pub(crate) fn locale_of(table: &str, id: Uuid, text: Option<String>) -> Result<Option<Locale>, StoreError> {
     text.map(|text| Locale::parse(&text).map_err(|problem| corrupt(table, id, &problem)))
         .transpose()
+}
+
+/// A `launches` row as read back.
+#[derive(Debug, Queryable, Selectable)]
+#[diesel(table_name = launches, check_for_backend(diesel::pg::Pg))]
+pub(crate) struct LaunchRow {
+    operator_id: Uuid,
+    id: Uuid,
+    user_id: Uuid,
+    return_url: Option<String>,
+    created_at: OffsetDateTime,
+    expires_at: OffsetDateTime,
+    locale: Option<String>,
+    metadata: Option<serde_json::Value>,
+}
+
+impl LaunchRow {
+    /// The launch this row stores; a locale or metadata the domain refuses is corrupt.
+    pub(crate) fn into_record(self) -> Result<Launch, StoreError> {
+        let metadata = self
+            .metadata
+            .map(|value| LaunchMetadata::parse(value).map_err(|problem| corrupt("launches", self.id, &problem)))
+            .transpose()?;
+        Ok(Launch {
+            id: id_of(self.id),
+            operator_id: id_of(self.operator_id),
+            user_id: id_of(self.user_id),
+            return_url: self.return_url,
+            locale: locale_of("launches", self.id, self.locale)?,
+            metadata,
+            created_at: self.created_at,
+            expires_at: self.expires_at,
+        })
+    }
+}
+
+/// A `player_sessions` row as read.
+#[derive(Debug, Queryable, Selectable)]
+#[diesel(table_name = player_sessions, check_for_backend(diesel::pg::Pg))]
+pub(crate) struct PlayerSessionRow {
+    operator_id: Uuid,
+    id: Uuid,
+    user_id: Uuid,
+    launch_id: Uuid,
+    created_at: OffsetDateTime,
+    expires_at: OffsetDateTime,
+    ended_at: Option<OffsetDateTime>,
+    locale: Option<String>,
+}
+
+impl PlayerSessionRow {
+    /// The session this row stores; a locale the domain refuses is corrupt.
+    pub(crate) fn into_record(self) -> Result<PlayerSession, StoreError> {
+        Ok(PlayerSession {
+            id: id_of(self.id),
+            operator_id: id_of(self.operator_id),
+            user_id: id_of(self.user_id),
+            launch_id: id_of(self.launch_id),
+            locale: locale_of("player_sessions", self.id, self.locale)?,
+            created_at: self.created_at,
+            expires_at: self.expires_at,
+            ended_at: self.ended_at,
+        })
+    }
 }

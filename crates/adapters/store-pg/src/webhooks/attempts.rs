@@ -1,7 +1,7 @@
 //! `WebhookStore`, recording an attempt: the attempt's log row, the delivery's new state
 //! (only while the worker's claim holds, for a scheduled attempt), the endpoint's failure
 //! streak, and, when the attempt disables the endpoint, its other pending deliveries
-//! cancelled and `webhook_endpoint.disabled` enqueued: all in one transaction.
+//! cancelled and `mini_app.webhook_endpoint.disabled` enqueued: all in one transaction.
 
 use diesel::prelude::*;
 use diesel::result::Error as DieselError;

@@ -84,6 +84,8 @@ pub(crate) async fn load_targets(
                 url: endpoint.url,
                 secrets: endpoint.secrets,
                 failing_since: endpoint.failing_since,
+                max_attempts: endpoint.max_attempts,
+                timeout: endpoint.timeout,
                 event: event.into_record()?,
                 scheduled_attempts: u32::try_from(delivery.scheduled_attempts).unwrap_or(0),
             };

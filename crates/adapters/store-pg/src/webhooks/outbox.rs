@@ -3,17 +3,22 @@
 //! and only if its change committed. In the same transaction each event is fanned out to
 //! a pending delivery for every enabled endpoint of its operator subscribed to its type,
 //! due at once: from the commit on, the delivery workers see it, whatever happens to the
-//! process that wrote it.
+//! process that wrote it. An event about a player gets the operator's launch metadata
+//! added to its `data` here, read in the same transaction from the launch the webhook
+//! domain's `MetadataSource` names.
 
 use diesel::prelude::*;
 use diesel::sql_types::Uuid as SqlUuid;
 use diesel_async::{AsyncPgConnection, RunQueryDsl};
 use opinion_app::model::NewEvent;
+use opinion_core::PlayerSessionId;
+use opinion_webhook::{METADATA_FIELD, MetadataSource, PLAYER_FIELD, PLAYER_SESSION_FIELD};
+use serde_json::Value;
 use time::OffsetDateTime;
 use uuid::Uuid;
 
 use crate::db::ids::uuid_of;
-use crate::db::schema::webhook_events;
+use crate::db::schema::{launches, player_sessions, users, webhook_events};
 
 /// An outbox row as written.
 #[derive(Debug, Insertable)]
@@ -59,7 +64,14 @@ pub(crate) async fn enqueue_events(conn: &mut AsyncPgConnection, events: &[NewEv
     if events.is_empty() {
         return Ok(());
     }
-    let rows: Vec<NewEventRow> = events.iter().map(NewEventRow::new).collect();
+    let mut rows: Vec<NewEventRow> = events.iter().map(NewEventRow::new).collect();
+    for (row, event) in rows.iter_mut().zip(events) {
+        if let Some(metadata) = echoed_metadata(conn, event).await?
+            && let Value::Object(data) = &mut row.data
+        {
+            data.insert(METADATA_FIELD.to_owned(), metadata);
+        }
+    }
     diesel::insert_into(webhook_events::table)
         .values(&rows)
         .execute(conn)
@@ -72,4 +84,50 @@ pub(crate) async fn enqueue_events(conn: &mut AsyncPgConnection, events: &[NewEv
             .await?;
     }
     Ok(())
+}
+
+/// The `metadata` an event about a player carries (`null` when its launch had none), or
+/// `None` for an event that is about no single player.
+async fn echoed_metadata(conn: &mut AsyncPgConnection, event: &NewEvent) -> QueryResult<Option<Value>> {
+    let op = uuid_of(event.operator_id);
+    let text = |field: &str| event.data.get(field).and_then(Value::as_str);
+    let launches_of_sessions = launches::table.on(launches::operator_id
+        .eq(player_sessions::operator_id)
+        .and(launches::id.eq(player_sessions::launch_id)));
+    let found: Option<Option<Value>> = match event.event_type.metadata_source() {
+        MetadataSource::None => return Ok(None),
+        MetadataSource::OwnSession => {
+            let Some(session) = text(PLAYER_SESSION_FIELD).and_then(|id| id.parse::<PlayerSessionId>().ok()) else {
+                return Ok(Some(Value::Null));
+            };
+            player_sessions::table
+                .inner_join(launches_of_sessions)
+                .filter(player_sessions::operator_id.eq(op))
+                .filter(player_sessions::id.eq(uuid_of(session)))
+                .select(launches::metadata)
+                .first(conn)
+                .await
+                .optional()?
+        }
+        MetadataSource::LatestSession => {
+            let Some(player) = text(PLAYER_FIELD) else {
+                return Ok(Some(Value::Null));
+            };
+            users::table
+                .inner_join(
+                    player_sessions::table.on(player_sessions::operator_id
+                        .eq(users::operator_id)
+                        .and(player_sessions::user_id.eq(users::id))),
+                )
+                .inner_join(launches_of_sessions)
+                .filter(users::operator_id.eq(op))
+                .filter(users::external_user_id.eq(player))
+                .order(player_sessions::id.desc())
+                .select(launches::metadata)
+                .first(conn)
+                .await
+                .optional()?
+        }
+    };
+    Ok(Some(found.flatten().unwrap_or(Value::Null)))
 }

@@ -4,7 +4,7 @@
 use diesel::prelude::*;
 use opinion_app::model::{AttemptRecord, DeliveryRecord, EndpointSecrets, StoredEvent, WebhookEndpoint};
 use opinion_app::ports::StoreError;
-use opinion_webhook::{EventType, RateLimit, SigningSecret, Subscription};
+use opinion_webhook::{AttemptTimeout, EventType, MaxAttempts, RateLimit, SigningSecret, Subscription};
 use serde_json::Value;
 use time::OffsetDateTime;
 use uuid::Uuid;
@@ -35,6 +35,8 @@ pub(crate) struct EndpointRow {
     #[diesel(skip_update)]
     created_at: OffsetDateTime,
     updated_at: OffsetDateTime,
+    max_attempts: i32,
+    timeout_seconds: i32,
 }
 
 impl EndpointRow {
@@ -57,6 +59,8 @@ impl EndpointRow {
             failing_since: endpoint.failing_since,
             created_at: endpoint.created_at,
             updated_at: endpoint.updated_at,
+            max_attempts: i32::try_from(endpoint.max_attempts.get()).unwrap_or(i32::MAX),
+            timeout_seconds: i32::try_from(endpoint.timeout.secs()).unwrap_or(i32::MAX),
         }
     }
 
@@ -87,6 +91,14 @@ impl EndpointRow {
                         .ok_or_else(|| corrupt(table, id, &"rate limit out of range"))
                 })
                 .transpose()?,
+            max_attempts: u32::try_from(self.max_attempts)
+                .ok()
+                .and_then(|n| MaxAttempts::new(n).ok())
+                .ok_or_else(|| corrupt(table, id, &"max attempts out of range"))?,
+            timeout: u32::try_from(self.timeout_seconds)
+                .ok()
+                .and_then(|n| AttemptTimeout::from_secs(n).ok())
+                .ok_or_else(|| corrupt(table, id, &"timeout out of range"))?,
             secrets: EndpointSecrets {
                 current: secret(&self.secret)?,
                 previous: self.previous_secret.as_deref().map(secret).transpose()?,

@@ -127,7 +127,7 @@ pub struct VisibilityModeBody {
     #[serde(with = "time::serde::rfc3339::option")]
     pub updated_at: Option<OffsetDateTime>,
     /// On a change: how many markets not yet resolved it showed or hid (one
-    /// `market.visibility_changed` event each). Absent on a read.
+    /// `mini_app.market.visibility_changed` event each). Absent on a read.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub changed_markets: Option<usize>,
 }

@@ -2,10 +2,10 @@
 //! /markets/{id}/visibility`) and the operator's visibility mode (`PUT
 //! /markets/visibility-mode`), combined by the domain's rule
 //! (`opinion_market::VisibilityMode::shows`). Every change that shows or hides a market
-//! to the players is announced by a `market.visibility_changed` event written with it; a
-//! change that shows or hides nothing (the same choice again, or any choice in `all`
-//! mode) announces nothing. Both writes go over the revision they were computed from,
-//! and are computed again when another change got there first.
+//! to the players is announced by a `mini_app.market.visibility_changed` event written
+//! with it; a change that shows or hides nothing (the same choice again, or any choice in
+//! `all` mode) announces nothing. Both writes go over the revision they were computed
+//! from, and are computed again when another change got there first.
 
 use opinion_core::{EventId, MarketId, OperatorId};
 use opinion_market::{MarketChoice, VisibilityMode};
@@ -164,7 +164,7 @@ impl OperatorReads {
         Err(StoreError::Conflict(ChangedRecord::Visibility).into())
     }
 
-    /// The `market.visibility_changed` event of `market` becoming `visible` (or not).
+    /// The `mini_app.market.visibility_changed` event of `market` becoming `visible` (or not).
     fn visibility_event(
         &self,
         operator: OperatorId,

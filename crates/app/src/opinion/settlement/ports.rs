@@ -25,7 +25,7 @@ pub struct RedeemablePosition {
     pub record: PositionRecord,
 }
 
-/// An operator that traded a market: it gets a resolution row and a `market.resolved` event.
+/// An operator that traded a market: it gets a resolution row and a `mini_app.market.resolved` event.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MarketOperator {
     pub operator_id: OperatorId,
@@ -49,7 +49,7 @@ pub struct ResolutionPlan {
     pub redemptions: Vec<Redemption>,
     /// The `prepared` redemption operations, one per redemption.
     pub operations: Vec<NewOperation>,
-    /// `market.resolved`, one per operator.
+    /// `mini_app.market.resolved`, one per operator.
     pub events: Vec<NewEvent>,
 }
 

@@ -1,7 +1,7 @@
 //! Resolving a market: platform staff fix the answer once, and in the same transaction
 //! every position is paid out by the market domain's `redemption` rule: a `pending`
 //! redemption and a `prepared` wallet operation per position owed something (the wallet
-//! worker sends them), a resolution row and a `market.resolved` event per operator.
+//! worker sends them), a resolution row and a `mini_app.market.resolved` event per operator.
 //! Refused while any trade on the market waits for its wallet or for staff, because
 //! its position is not known yet.
 

@@ -174,9 +174,11 @@ impl MarketSettlement {
                 RedemptionStatus::Refused
             };
             change.redemption = Some(redemption_update(id, RedemptionStatus::ManualReview, status, now));
-            if applied {
-                change.events.push(self.trading.redemption_paid(record, now));
-            }
+            change.events.push(if applied {
+                self.trading.redemption_processed(record, now)
+            } else {
+                self.trading.redemption_failed(record, NOT_APPLIED, now)
+            });
         }
         change
     }

@@ -1,7 +1,7 @@
 //! Use-case tests of resolution, the wallet worker and manual review, over mocks.
 
 use opinion_market::{Liquidity, MarketStatus, Pool, RedemptionStatus, Resolution, Side, TradeStatus, redemption};
-use opinion_wallet::{Ambiguity, Classification, OperationState, RemoteReference, WalletFlow};
+use opinion_wallet::{Ambiguity, Classification, OperationState, RefusalCode, RemoteReference, WalletFlow};
 use opinion_webhook::EventType;
 use std::time::Duration as StdDuration;
 
@@ -185,8 +185,9 @@ async fn an_applied_redemption_is_paid_with_its_event() {
         assert_eq!(redemption.status, RedemptionStatus::Paid);
         assert_eq!(redemption.paid_at, Some(NOW));
         assert_eq!(change.events.len(), 1);
-        assert_eq!(change.events[0].event_type, EventType::RedemptionPaid);
+        assert_eq!(change.events[0].event_type, EventType::RedemptionProcessed);
         assert_eq!(change.events[0].data["amount"], "60");
+        assert_eq!(change.events[0].data["processedAt"], "2026-11-22T12:00:00Z");
         Ok(())
     });
     let pass = mocks.build_settlement().run_wallet_pass().await.expect("pass");
@@ -208,6 +209,33 @@ async fn an_ambiguous_redemption_goes_to_manual_review_and_is_not_scheduled_agai
             change.events[0].event_type,
             EventType::WalletOperationManualReviewRequired
         );
+        assert_eq!(change.events.len(), 2);
+        assert_eq!(change.events[1].event_type, EventType::PayoutPending);
+        assert_eq!(change.events[1].data["walletOperationId"], op.record.id.to_string());
+        assert_eq!(change.events[1].data["amount"], "60");
+        assert_eq!(change.events[1].data["pendingSince"], "2026-11-22T12:00:00Z");
+        Ok(())
+    });
+    mocks.build_settlement().run_wallet_pass().await.expect("pass");
+}
+
+#[tokio::test]
+async fn a_refused_redemption_fails_with_its_event_and_stays_owed() {
+    let refusal = Classification::Rejected {
+        code: RefusalCode::UserBlocked,
+    };
+    let mut mocks = worker_with(WalletFlow::Redemption, 1, refusal);
+    mocks.trades.expect_apply().times(1).returning(|_, change| {
+        let op = change.operation.as_ref().expect("operation");
+        assert_eq!(op.record.state, OperationState::Rejected);
+        assert_eq!(
+            change.redemption.as_ref().map(|r| r.status),
+            Some(RedemptionStatus::Refused)
+        );
+        assert_eq!(change.events.len(), 1);
+        assert_eq!(change.events[0].event_type, EventType::RedemptionFailed);
+        assert_eq!(change.events[0].data["reason"], "user_blocked");
+        assert_eq!(change.events[0].data["failedAt"], "2026-11-22T12:00:00Z");
         Ok(())
     });
     mocks.build_settlement().run_wallet_pass().await.expect("pass");
@@ -300,6 +328,26 @@ async fn a_lost_answer_to_a_sale_puts_it_and_its_trade_in_manual_review() {
             change.events[0].event_type,
             EventType::WalletOperationManualReviewRequired
         );
+        Ok(())
+    });
+    let pass = mocks.build_settlement().run_wallet_pass().await.expect("pass");
+    assert_eq!(pass.recovered, 1);
+}
+
+#[tokio::test]
+async fn a_lost_answer_to_a_redemption_makes_its_payout_pending() {
+    let mut mocks = sweeper_with(operation(WalletFlow::Redemption, OperationState::Sent, 1));
+    mocks.trades.expect_apply().times(1).returning(|_, change| {
+        let types: Vec<_> = change.events.iter().map(|e| e.event_type).collect();
+        assert_eq!(
+            change.redemption.as_ref().map(|r| r.status),
+            Some(RedemptionStatus::ManualReview)
+        );
+        assert_eq!(
+            types,
+            [EventType::WalletOperationManualReviewRequired, EventType::PayoutPending]
+        );
+        assert_eq!(change.events[1].data["reason"], "the answer to the call was lost");
         Ok(())
     });
     let pass = mocks.build_settlement().run_wallet_pass().await.expect("pass");
@@ -401,25 +449,33 @@ async fn a_buy_found_not_applied_fails_its_trade() {
 
 #[tokio::test]
 async fn a_redemption_is_paid_or_refused_by_the_finding() {
-    for (finding, status) in [
+    for (finding, status, event) in [
         (
             ReviewFinding::Applied {
                 remote_reference: "tx-77".into(),
             },
             RedemptionStatus::Paid,
+            EventType::RedemptionProcessed,
         ),
-        (ReviewFinding::NotApplied, RedemptionStatus::Refused),
+        (
+            ReviewFinding::NotApplied,
+            RedemptionStatus::Refused,
+            EventType::RedemptionFailed,
+        ),
     ] {
         let mut mocks = review_of(WalletFlow::Redemption);
-        mocks
-            .trades
-            .expect_apply()
-            .withf(move |_, change| {
-                change.redemption.as_ref().map(|r| (r.expected, r.status))
-                    == Some((RedemptionStatus::ManualReview, status))
-            })
-            .times(1)
-            .returning(|_, _| Ok(()));
+        mocks.trades.expect_apply().times(1).returning(move |_, change| {
+            let types: Vec<_> = change.events.iter().map(|e| e.event_type).collect();
+            assert_eq!(
+                change.redemption.as_ref().map(|r| (r.expected, r.status)),
+                Some((RedemptionStatus::ManualReview, status))
+            );
+            assert_eq!(types, [event, EventType::WalletOperationManualReviewResolved]);
+            if event == EventType::RedemptionFailed {
+                assert_eq!(change.events[0].data["reason"], "wallet_not_applied");
+            }
+            Ok(())
+        });
         mocks
             .build_settlement()
             .resolve_review(decision(finding))

@@ -126,15 +126,20 @@ impl MarketSettlement {
                     .redemption_id
                     .map(|id| redemption_update(id, RedemptionStatus::Pending, status, now));
                 match status {
-                    RedemptionStatus::Paid => change.events.push(self.trading.redemption_paid(&record, now)),
+                    RedemptionStatus::Paid => change.events.push(self.trading.redemption_processed(&record, now)),
                     RedemptionStatus::ManualReview => {
-                        change.events.push(self.trading.manual_review_required(&record, now))
+                        change.events.push(self.trading.manual_review_required(&record, now));
+                        change.events.push(self.trading.payout_pending(&record, now));
                     }
-                    _ => tracing::warn!(
-                        wallet_operation_id = %record.id,
-                        detail = ?record.detail,
-                        "the wallet refused a redemption: the payout is still owed"
-                    ),
+                    _ => {
+                        tracing::warn!(
+                            wallet_operation_id = %record.id,
+                            detail = ?record.detail,
+                            "the wallet refused a redemption: the payout is still owed"
+                        );
+                        let reason = record.detail.as_deref().unwrap_or("refused");
+                        change.events.push(self.trading.redemption_failed(&record, reason, now));
+                    }
                 }
             }
             (_, OperationState::Rejected) => tracing::error!(
@@ -181,6 +186,9 @@ impl MarketSettlement {
                     .redemption_id
                     .map(|id| redemption_update(id, RedemptionStatus::Pending, RedemptionStatus::ManualReview, now));
                 change.events.push(self.trading.manual_review_required(&next, now));
+                if record.flow == WalletFlow::Redemption {
+                    change.events.push(self.trading.payout_pending(&next, now));
+                }
                 tracing::warn!(wallet_operation_id = %record.id, flow = %record.flow, "lost wallet answer: manual review");
             }
             OperationState::Prepared => {

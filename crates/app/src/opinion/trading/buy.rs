@@ -1,6 +1,6 @@
 //! Buying shares: the wallet is debited first, then the buy is placed at the pool (see
 //! `opinion_market::placement`). The trade and its `sent` debit are stored before the
-//! call; a repeated client order id returns the first trade; at most one open trade per
+//! call, with `mini_app.trade.submitted`; a repeated client order id returns the first trade; at most one open trade per
 //! player and market means two racing orders can never both reach the wallet.
 
 use opinion_market::{Side, TradeStatus};
@@ -46,6 +46,7 @@ impl Trading {
                 position_before: None,
             }),
             new_operations: vec![operation.clone()],
+            events: vec![self.trade_submitted(&trade, now)],
             ..TradingChange::default()
         };
         match self.open_trade(player, request, &change).await? {

@@ -98,6 +98,15 @@ async fn the_trade_and_its_sent_debit_are_stored_before_the_call_and_placed_afte
     assert_eq!(operation.idempotency_key.as_str(), format!("buy:{}", new_trade.id));
     assert_eq!(operation.metadata.get("marketId"), Some(&MARKET.to_string()));
     assert_eq!(operation.amount, new_trade.amount);
+    assert_eq!(opened.events.len(), 1);
+    let submitted = &opened.events[0];
+    assert_eq!(submitted.event_type, EventType::TradeSubmitted);
+    assert_eq!(submitted.data["tradeId"], new_trade.id.to_string());
+    assert_eq!(submitted.data["marketId"], MARKET.to_string());
+    assert_eq!(submitted.data["side"], "buy");
+    assert_eq!(submitted.data["outcome"], "yes");
+    assert_eq!(submitted.data["amount"], operation.amount.to_string());
+    assert_eq!(submitted.data["submittedAt"], "2026-11-22T12:00:00Z");
     let placed = &changes[1];
     assert_eq!(placed.trade.as_ref().map(|t| t.status), Some(TradeStatus::Executed));
     let operation_update = placed.operation.as_ref().expect("operation");
@@ -111,7 +120,10 @@ async fn the_trade_and_its_sent_debit_are_stored_before_the_call_and_placed_afte
         position.after.holding(opinion_market::Outcome::Yes).cost_basis,
         trade.amount
     );
-    assert_eq!(placed.events[0].event_type, EventType::TradeExecuted);
+    assert_eq!(placed.events.len(), 1);
+    assert_eq!(placed.events[0].event_type, EventType::TradeProcessed);
+    assert_eq!(placed.events[0].data["amount"], trade.amount.to_string());
+    assert_eq!(placed.events[0].data["processedAt"], "2026-11-22T12:00:00Z");
 }
 
 #[tokio::test]
@@ -191,6 +203,15 @@ async fn a_debit_that_cannot_be_placed_is_compensated_with_its_own_key_carrying_
         Some(&debit.id.to_string())
     );
     assert!(compensation.next_attempt_at.is_some());
+    let types: Vec<_> = settled.events.iter().map(|e| e.event_type).collect();
+    assert_eq!(types, [EventType::TradeFailed, EventType::TradeCompensationRequired]);
+    let required = &settled.events[1].data;
+    assert_eq!(required["tradeId"], trade.id.to_string());
+    assert_eq!(required["walletOperationId"], compensation.record.id.to_string());
+    assert_eq!(required["compensatedOperationId"], debit.id.to_string());
+    assert_eq!(required["amount"], debit.amount.to_string());
+    assert_eq!(required["reason"], "price_moved");
+    assert_eq!(required["requiredAt"], "2026-11-22T12:00:00Z");
 }
 
 #[tokio::test]

@@ -2,7 +2,7 @@
 //! catalog (`opinion-webhook`'s `event_type.rs`) documents: camelCase, ids prefixed,
 //! amounts as integer strings, times RFC 3339 UTC.
 
-use opinion_core::{EventId, OperatorId};
+use opinion_core::{EventId, OperatorId, WalletOperationId};
 use opinion_webhook::EventType;
 use serde_json::{Value, json};
 use time::OffsetDateTime;
@@ -27,8 +27,9 @@ impl Trading {
         )
     }
 
-    /// `trade.executed`.
-    pub(crate) fn trade_executed(&self, trade: &Trade, at: OffsetDateTime) -> NewEvent {
+    /// `mini_app.trade.submitted`: the order is stored and its wallet call comes next;
+    /// `shares` and `amount` are the order as priced, the amount its wallet call carries.
+    pub(crate) fn trade_submitted(&self, trade: &Trade, at: OffsetDateTime) -> NewEvent {
         let data = json!({
             "tradeId": trade.id,
             "marketId": trade.market_id,
@@ -38,12 +39,28 @@ impl Trading {
             "shares": trade.shares.to_string(),
             "amount": trade.amount.to_string(),
             "currency": trade.currency.as_str(),
-            "executedAt": rfc3339(at),
+            "submittedAt": rfc3339(at),
         });
-        self.event(trade.operator_id, EventType::TradeExecuted, data, at)
+        self.event(trade.operator_id, EventType::TradeSubmitted, data, at)
     }
 
-    /// `trade.failed`.
+    /// `mini_app.trade.processed`: the trade as executed.
+    pub(crate) fn trade_processed(&self, trade: &Trade, at: OffsetDateTime) -> NewEvent {
+        let data = json!({
+            "tradeId": trade.id,
+            "marketId": trade.market_id,
+            "externalUserId": trade.external_user_id,
+            "side": trade.side.as_str(),
+            "outcome": trade.outcome.as_str(),
+            "shares": trade.shares.to_string(),
+            "amount": trade.amount.to_string(),
+            "currency": trade.currency.as_str(),
+            "processedAt": rfc3339(at),
+        });
+        self.event(trade.operator_id, EventType::TradeProcessed, data, at)
+    }
+
+    /// `mini_app.trade.failed`.
     pub(crate) fn trade_failed(&self, trade: &Trade, reason: &str, at: OffsetDateTime) -> NewEvent {
         let data = json!({
             "tradeId": trade.id,
@@ -56,7 +73,31 @@ impl Trading {
         self.event(trade.operator_id, EventType::TradeFailed, data, at)
     }
 
-    /// `wallet_operation.manual_review_required`.
+    /// `mini_app.trade.compensation_required`: `compensation` gives back the debit
+    /// `compensated` of a buy that could not be placed, for `reason`.
+    pub(crate) fn trade_compensation_required(
+        &self,
+        trade: &Trade,
+        compensation: &WalletOperationRecord,
+        compensated: WalletOperationId,
+        reason: &str,
+        at: OffsetDateTime,
+    ) -> NewEvent {
+        let data = json!({
+            "tradeId": trade.id,
+            "marketId": trade.market_id,
+            "externalUserId": trade.external_user_id,
+            "walletOperationId": compensation.id,
+            "compensatedOperationId": compensated,
+            "amount": compensation.amount.to_string(),
+            "currency": compensation.currency.as_str(),
+            "reason": reason,
+            "requiredAt": rfc3339(at),
+        });
+        self.event(trade.operator_id, EventType::TradeCompensationRequired, data, at)
+    }
+
+    /// `mini_app.wallet_operation.manual_review_required`.
     pub(crate) fn manual_review_required(&self, operation: &WalletOperationRecord, at: OffsetDateTime) -> NewEvent {
         let data = json!({
             "walletOperationId": operation.id,

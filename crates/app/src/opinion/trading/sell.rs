@@ -1,6 +1,6 @@
 //! Selling shares: the sale is taken from the pool and the position at once (the player
 //! really holds the shares, so no price moves on shares nobody has), stored with its
-//! `sent` credit, and then credited; a credit definitely not applied unwinds the sale.
+//! `sent` credit and `mini_app.trade.submitted`, and then credited; a credit definitely not applied unwinds the sale.
 
 use opinion_market::{Side, TradeStatus};
 use opinion_wallet::OperationState;
@@ -66,6 +66,7 @@ impl Trading {
                     after: quote.pool_after,
                 }),
                 position: Some(position_change(&trade, before, after)),
+                events: vec![self.trade_submitted(&trade, now)],
                 ..TradingChange::default()
             };
             match self.open_trade(player, request, &change).await? {

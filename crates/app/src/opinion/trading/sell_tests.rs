@@ -6,6 +6,7 @@ use std::sync::{Arc, Mutex};
 
 use opinion_market::{Holding, MarketStatus, Outcome, Pool, Position, Side, TradeStatus};
 use opinion_wallet::{OperationState, WalletFlow};
+use opinion_webhook::EventType;
 
 use crate::error::{AppError, ProblemCode};
 use crate::model::PositionRecord;
@@ -104,6 +105,12 @@ async fn a_sale_is_taken_from_pool_and_position_and_stored_sent_before_the_credi
         Some(holding_yes(1_000))
     );
     assert!(changes[1].pool.is_none() && changes[1].position.is_none());
+    let submitted: Vec<_> = opened.events.iter().map(|e| e.event_type).collect();
+    assert_eq!(submitted, [EventType::TradeSubmitted]);
+    assert_eq!(opened.events[0].data["side"], "sell");
+    assert_eq!(opened.events[0].data["shares"], "400");
+    let processed: Vec<_> = changes[1].events.iter().map(|e| e.event_type).collect();
+    assert_eq!(processed, [EventType::TradeProcessed]);
 }
 
 #[tokio::test]
@@ -122,6 +129,9 @@ async fn a_refused_credit_unwinds_the_sale_exactly() {
         unwound.operation.map(|o| o.record.state),
         Some(OperationState::Rejected)
     );
+    let types: Vec<_> = unwound.events.iter().map(|e| e.event_type).collect();
+    assert_eq!(types, [EventType::TradeFailed]);
+    assert_eq!(unwound.events[0].data["reason"], "insufficient_funds");
 }
 
 #[tokio::test]
@@ -135,6 +145,8 @@ async fn an_ambiguous_credit_goes_to_manual_review_and_keeps_the_sale_in_place()
     assert_eq!(trade.status, TradeStatus::ManualReview);
     let settled = applied.lock().expect("lock")[1].clone();
     assert!(settled.pool.is_none() && settled.position.is_none());
+    let types: Vec<_> = settled.events.iter().map(|e| e.event_type).collect();
+    assert_eq!(types, [EventType::WalletOperationManualReviewRequired]);
 }
 
 #[tokio::test]

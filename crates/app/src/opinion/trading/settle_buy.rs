@@ -19,7 +19,7 @@ const PLACEMENT_ATTEMPTS: usize = 16;
 impl Trading {
     /// Ends a buy whose trade is in `expected` by what its debit's answer means. The functions
     /// that end a trade take `also`: events committed with the step besides the trade's own
-    /// (a staff resolution's `wallet_operation.manual_review_resolved`).
+    /// (a staff resolution's `mini_app.wallet_operation.manual_review_resolved`).
     pub(crate) async fn settle_buy(
         &self,
         trade: Trade,
@@ -100,7 +100,7 @@ impl Trading {
                     after: placed.pool_after,
                 }),
                 position: Some(position_change(&trade, before, after)),
-                events: [vec![self.trade_executed(&executed, now)], also.clone()].concat(),
+                events: [vec![self.trade_processed(&executed, now)], also.clone()].concat(),
                 ..TradingChange::default()
             };
             match self.ports.trades.apply(trade.operator_id, &change).await {
@@ -113,7 +113,9 @@ impl Trading {
     }
 
     /// Fails a trade whose debit applied but cannot be placed, and prepares its
-    /// compensation (a worker sends it, retrying with its one key until definite).
+    /// compensation (a worker sends it, retrying with its one key until definite): the
+    /// trade's `mini_app.trade.failed` and `mini_app.trade.compensation_required` go out
+    /// with it.
     async fn compensate_buy(
         &self,
         trade: Trade,
@@ -139,11 +141,12 @@ impl Trading {
         };
         let compensation = self.new_operation(subject, &mutation, OperationState::Prepared, now);
         let failed = failed_trade(trade, reason, now);
+        let required = self.trade_compensation_required(&failed, &compensation.record, update.id, reason, now);
         let change = TradingChange {
             trade: Some(trade_update(&failed, expected)),
             operation: Some(update),
             new_operations: vec![compensation],
-            events: [vec![self.trade_failed(&failed, reason, now)], also].concat(),
+            events: [vec![self.trade_failed(&failed, reason, now), required], also].concat(),
             ..TradingChange::default()
         };
         self.ports.trades.apply(failed.operator_id, &change).await?;

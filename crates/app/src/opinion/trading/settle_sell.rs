@@ -55,7 +55,7 @@ impl Trading {
         let change = TradingChange {
             trade: Some(trade_update(&executed, expected)),
             operation: Some(update),
-            events: [vec![self.trade_executed(&executed, now)], also].concat(),
+            events: [vec![self.trade_processed(&executed, now)], also].concat(),
             ..TradingChange::default()
         };
         self.ports.trades.apply(executed.operator_id, &change).await?;

@@ -1,7 +1,6 @@
 //! What a launch stores beyond its player: the locale its session speaks, which the
-//! session keeps, and the operator's metadata.
+//! session keeps, and the operator's metadata, read back with the launch.
 
-use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl};
 use opinion_app::model::{Launch, NewEvent, User};
 use opinion_app::players::ports::PlayerStore;
 use opinion_core::{EventId, LaunchId, PlayerSessionId, UserId};
@@ -42,7 +41,7 @@ fn event(n: u128) -> NewEvent {
     NewEvent::new(
         EventId::from_u128(n),
         operator_id(1),
-        EventType::UserLaunched,
+        EventType::LoginSucceeded,
         json!({}),
         T0,
     )
@@ -50,21 +49,28 @@ fn event(n: u128) -> NewEvent {
 
 #[tokio::test]
 async fn a_session_speaks_its_launchs_locale_and_the_launch_keeps_the_metadata() {
-    let (db, store) = store().await;
+    let (_db, store) = store().await;
     given_operator(&store, 1).await;
     let metadata = json!({"campaign": "spring", "ids": [1, 2]});
     store
-        .record_launch(&user(), &launch(1, Some("pt-BR"), Some(metadata.clone())), &event(1))
+        .record_launch(&user(), &launch(1, Some("pt-BR"), Some(metadata.clone())))
         .await
         .expect("launch");
     store
-        .record_launch(&user(), &launch(2, None, None), &event(2))
+        .record_launch(&user(), &launch(2, None, None))
         .await
         .expect("launch");
 
     let session = PlayerSessionId::from_u128(9);
     let (opened, _) = store
-        .open_player_session(operator_id(1), LaunchId::from_u128(1), session, at(1), at(3_600))
+        .open_player_session(
+            operator_id(1),
+            LaunchId::from_u128(1),
+            session,
+            at(1),
+            at(3_600),
+            &event(1),
+        )
         .await
         .expect("open")
         .expect("a session");
@@ -82,23 +88,24 @@ async fn a_session_speaks_its_launchs_locale_and_the_launch_keeps_the_metadata()
             PlayerSessionId::from_u128(10),
             at(1),
             at(3_600),
+            &event(2),
         )
         .await
         .expect("open")
         .expect("a session");
     assert_eq!(plain.locale, None);
 
-    let mut conn = AsyncPgConnection::establish(db.url()).await.expect("connect");
-    let stored: Vec<StoredMetadata> = diesel::sql_query("SELECT metadata FROM launches ORDER BY id")
-        .load(&mut conn)
+    let (stored, _) = store
+        .find_launch(operator_id(1), LaunchId::from_u128(1))
         .await
-        .expect("read");
-    let stored: Vec<Option<Value>> = stored.into_iter().map(|row| row.metadata).collect();
-    assert_eq!(stored, vec![Some(metadata), None]);
-}
-
-#[derive(diesel::QueryableByName)]
-struct StoredMetadata {
-    #[diesel(sql_type = diesel::sql_types::Nullable<diesel::sql_types::Jsonb>)]
-    metadata: Option<Value>,
+        .expect("find")
+        .expect("the launch");
+    assert_eq!(stored.metadata.map(|m| m.to_value()), Some(metadata));
+    assert_eq!(stored.locale.as_ref().map(Locale::as_str), Some("pt-BR"));
+    let (plain, _) = store
+        .find_launch(operator_id(1), LaunchId::from_u128(2))
+        .await
+        .expect("find")
+        .expect("the launch");
+    assert_eq!((plain.locale, plain.metadata), (None, None));
 }

@@ -17,7 +17,8 @@ pub struct WebhookDeliveryBody {
     pub event_id: String,
     /// The event's type.
     pub event_type: String,
-    /// `pending`, `delivered`, `failed` or `cancelled`.
+    /// `pending`, `delivered`, `dead_letter` (every scheduled attempt failed; only a
+    /// replay sends it again), `failed` or `cancelled`.
     pub status: String,
     /// When the next scheduled attempt is due, while pending.
     #[serde(with = "time::serde::rfc3339::option")]
@@ -96,7 +97,7 @@ pub struct DeliveryQuery {
     pub endpoint_id: Option<String>,
     /// Only this event type's.
     pub event_type: Option<String>,
-    /// Only deliveries in this status.
+    /// Only deliveries in this status (`dead_letter` lists those whose attempts ran out).
     pub status: Option<String>,
     /// Created at or after this time (RFC 3339).
     pub created_from: Option<String>,

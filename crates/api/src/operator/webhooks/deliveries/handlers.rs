@@ -73,7 +73,8 @@ pub async fn list(
     Ok(HttpResponse::Ok().json(ListBody::from_page(page, WebhookDeliveryBody::from)))
 }
 
-/// Sends a delivery again now as a manual attempt and returns it with the attempt.
+/// Sends a delivery again now as a manual attempt of the same event (never a new one)
+/// and returns it with the attempt; a dead letter is replayed like any other delivery.
 #[utoipa::path(
     post,
     path = RouteId::WebhookDeliveryReplay.spec().path,

@@ -24,6 +24,10 @@ pub struct WebhookEndpointBody {
     pub disabled_reason: Option<String>,
     /// At most this many attempts a minute, if limited.
     pub rate_limit_per_minute: Option<u32>,
+    /// Scheduled attempts a delivery gets before it becomes a `dead_letter`.
+    pub max_attempts: u32,
+    /// How long one attempt may take, in seconds.
+    pub timeout_seconds: u32,
     /// Since when it has been failing without a success, if it is.
     #[serde(with = "time::serde::rfc3339::option")]
     pub failing_since: Option<OffsetDateTime>,
@@ -48,6 +52,8 @@ impl From<WebhookEndpoint> for WebhookEndpointBody {
             enabled: endpoint.enabled,
             disabled_reason: endpoint.disabled_reason.map(|r| r.as_str().to_owned()),
             rate_limit_per_minute: endpoint.rate_limit.map(|limit| limit.get()),
+            max_attempts: endpoint.max_attempts.get(),
+            timeout_seconds: endpoint.timeout.secs(),
             failing_since: endpoint.failing_since,
             previous_secret_expires_at: endpoint.secrets.previous_expires_at,
             created_at: endpoint.created_at,
@@ -63,7 +69,8 @@ pub struct WebhookEndpointWithSecretBody {
     /// The endpoint.
     #[serde(flatten)]
     pub endpoint: WebhookEndpointBody,
-    /// `whsec_…`: verify deliveries with it. Present only in the answer that issued it.
+    /// `whsec_…`: verify deliveries with it. Present only in the answer that generated it
+    /// (never when the operator supplied its own).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub secret: Option<String>,
 }
@@ -94,6 +101,18 @@ pub struct CreateWebhookEndpointBody {
     /// At most this many attempts a minute (1 to 60000); unlimited when absent.
     #[serde(default)]
     pub rate_limit_per_minute: Option<u32>,
+    /// Scheduled attempts per delivery before it becomes a `dead_letter` (1 to 20, default 12).
+    #[serde(default)]
+    #[schema(value_type = Option<u32>, minimum = 1, maximum = 20)]
+    pub max_attempts: Option<i64>,
+    /// One attempt's time limit in seconds (1 to 30, default 15).
+    #[serde(default)]
+    #[schema(value_type = Option<u32>, minimum = 1, maximum = 30)]
+    pub timeout_seconds: Option<i64>,
+    /// Your own signing secret instead of a generated one: `whsec_` and the standard
+    /// base64 of 24 to 64 random bytes. Never sent back.
+    #[serde(default)]
+    pub secret: Option<String>,
 }
 
 /// A change to an endpoint; absent fields stay as they are, `null` clears a clearable one.
@@ -117,9 +136,21 @@ pub struct UpdateWebhookEndpointBody {
     #[serde(default, deserialize_with = "present")]
     #[schema(value_type = Option<u32>)]
     pub rate_limit_per_minute: Option<Option<u32>>,
+    /// New number of scheduled attempts per delivery (1 to 20); it cannot be cleared.
+    #[serde(default, deserialize_with = "present")]
+    #[schema(value_type = Option<u32>, minimum = 1, maximum = 20)]
+    pub max_attempts: Option<Option<i64>>,
+    /// New time limit of one attempt in seconds (1 to 30); it cannot be cleared.
+    #[serde(default, deserialize_with = "present")]
+    #[schema(value_type = Option<u32>, minimum = 1, maximum = 30)]
+    pub timeout_seconds: Option<Option<i64>>,
     /// `true` issues a new secret (in this answer only); the old one also signs for 24 hours.
     #[serde(default)]
     pub rotate_secret: bool,
+    /// Rotates to your own signing secret (`whsec_…`, 24 to 64 bytes, not the current
+    /// one); the old one also signs for 24 hours. Never sent back.
+    #[serde(default)]
+    pub secret: Option<String>,
 }
 
 /// A field that is present: `null` becomes `Some(None)`, absence (via `default`) `None`.

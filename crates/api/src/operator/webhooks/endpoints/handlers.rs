@@ -2,6 +2,7 @@
 
 use actix_web::{HttpResponse, web};
 use opinion_access::RouteId;
+use opinion_app::error::AppError;
 use opinion_app::webhooks::{NewWebhookEndpoint, WebhookEndpointChange};
 
 use crate::http::auth::Caller;
@@ -35,13 +36,13 @@ pub async fn list(
     Ok(HttpResponse::Ok().json(ListBody::from_page(page, WebhookEndpointBody::from)))
 }
 
-/// Registers an endpoint; its signing secret is in this response only.
+/// Registers an endpoint; a generated signing secret is in this response only.
 #[utoipa::path(
     post,
     path = RouteId::WebhookEndpointCreate.spec().path,
     request_body = CreateWebhookEndpointBody,
     responses(
-        (status = 201, description = "the endpoint, with its signing secret shown this once", body = WebhookEndpointWithSecretBody),
+        (status = 201, description = "the endpoint, with its generated signing secret shown this once (none when the request supplied its own)", body = WebhookEndpointWithSecretBody),
         InvalidRequest,
         PayloadTooLarge,
         UnsupportedMediaType,
@@ -59,6 +60,9 @@ pub async fn create(
         enabled: body.enabled,
         description: body.description,
         rate_limit_per_minute: body.rate_limit_per_minute,
+        max_attempts: body.max_attempts,
+        timeout_seconds: body.timeout_seconds,
+        secret: body.secret,
     };
     let created = state.webhooks.create_endpoint(&caller.0, request).await?;
     Ok(HttpResponse::Created().json(WebhookEndpointWithSecretBody::from(created)))
@@ -71,7 +75,7 @@ pub async fn create(
     params(("id" = String, Path, description = "`whe_…`")),
     request_body = UpdateWebhookEndpointBody,
     responses(
-        (status = 200, description = "the changed endpoint, with the new secret when rotating", body = WebhookEndpointWithSecretBody),
+        (status = 200, description = "the changed endpoint, with the new secret when rotating to a generated one", body = WebhookEndpointWithSecretBody),
         InvalidRequest,
         NotFound,
         (status = 409, description = "`webhook_endpoint_changed`: it changed while this request was applied; read it again and retry", body = Problem, content_type = PROBLEM_JSON),
@@ -93,10 +97,22 @@ pub async fn update(
         enabled: body.enabled,
         description: body.description,
         rate_limit_per_minute: body.rate_limit_per_minute,
+        max_attempts: not_cleared("maxAttempts", body.max_attempts)?,
+        timeout_seconds: not_cleared("timeoutSeconds", body.timeout_seconds)?,
         rotate_secret: body.rotate_secret,
+        secret: body.secret,
     };
     let changed = state.webhooks.update_endpoint(&caller.0, id, change).await?;
     Ok(HttpResponse::Ok().json(WebhookEndpointWithSecretBody::from(changed)))
+}
+
+/// A setting that a change may replace but not clear: `null` is refused naming it.
+fn not_cleared(field: &'static str, value: Option<Option<i64>>) -> Result<Option<i64>, ApiError> {
+    match value {
+        Some(None) => Err(AppError::invalid(field, "cannot be cleared; send a number in its range").into()),
+        Some(Some(value)) => Ok(Some(value)),
+        None => Ok(None),
+    }
 }
 
 /// Deletes an endpoint.

@@ -67,7 +67,7 @@ async fn a_resolution_writes_market_rows_payouts_operations_and_events_together(
         1
     );
     assert_eq!(
-        rows(&db, "webhook_events WHERE event_type = 'market.resolved'").await,
+        rows(&db, "webhook_events WHERE event_type = 'mini_app.market.resolved'").await,
         1
     );
     assert!(store.unredeemed_positions(the_market()).await.expect("read").is_empty());
@@ -95,7 +95,7 @@ async fn assert_nothing_written(db: &TestDatabase, store: &PgStore) {
         "market_resolutions",
         "redemptions",
         "wallet_operations",
-        "webhook_events WHERE event_type = 'market.resolved'",
+        "webhook_events WHERE event_type = 'mini_app.market.resolved'",
         "positions WHERE redeemed_at IS NOT NULL",
     ] {
         assert_eq!(rows(db, table).await, 0, "{table}");

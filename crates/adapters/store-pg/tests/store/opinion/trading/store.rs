@@ -1,6 +1,6 @@
 //! The trading store against a real database: a step commits whole or not at all, every
 //! compare-and-set refuses a stale read, a client order id and a player's open trade on a
-//! market are unique, and a launch opens one session once.
+//! market are unique, and a launch opens one session once, with its login event.
 
 use std::collections::BTreeMap;
 
@@ -73,6 +73,23 @@ fn event(n: u128, event_type: EventType) -> NewEvent {
         data: serde_json::Map::new(),
         created_at: T0,
     }
+}
+
+/// Login events in the outbox.
+async fn logins(url: &str) -> i64 {
+    use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl};
+    #[derive(diesel::QueryableByName)]
+    struct Count {
+        #[diesel(sql_type = diesel::sql_types::BigInt)]
+        count: i64,
+    }
+    let mut conn = AsyncPgConnection::establish(url).await.expect("connect");
+    let rows: Vec<Count> =
+        diesel::sql_query("SELECT count(*) AS count FROM webhook_events WHERE event_type = 'mini_app.login.succeeded'")
+            .load(&mut conn)
+            .await
+            .expect("count");
+    rows[0].count
 }
 
 fn trade(n: u128, client_order_id: &str) -> Trade {
@@ -150,10 +167,7 @@ fn opened(n: u128, client_order_id: &str) -> TradingChange {
 async fn given_player(store: &opinion_store_pg::PgStore) {
     given_operator(store, 1).await;
     store.insert_market(&market()).await.expect("market");
-    store
-        .record_launch(&user(), &launch(1), &event(1, EventType::UserLaunched))
-        .await
-        .expect("launch");
+    store.record_launch(&user(), &launch(1)).await.expect("launch");
 }
 
 fn executed(n: u128) -> TradingChange {
@@ -202,7 +216,7 @@ fn executed(n: u128) -> TradingChange {
             before: None,
             after: Position::default().apply(&bought).expect("position"),
         }),
-        events: vec![event(n + 100, EventType::TradeExecuted)],
+        events: vec![event(n + 100, EventType::TradeProcessed)],
         ..TradingChange::default()
     }
 }
@@ -305,16 +319,32 @@ async fn client_order_ids_and_open_trades_are_unique_per_player() {
 
 #[tokio::test]
 async fn a_launch_opens_one_session_once_and_never_after_expiry() {
-    let (_db, store) = store().await;
+    let (db, store) = store().await;
     given_player(&store).await;
     let operator = operator_id(1);
     let session = PlayerSessionId::from_u128(9);
+    let login = event(20, EventType::LoginSucceeded);
+    let (found_launch, found_player) = store
+        .find_launch(operator, LaunchId::from_u128(1))
+        .await
+        .expect("find")
+        .expect("the launch");
+    assert_eq!((found_launch.user_id, found_player.id), (USER, USER));
+    assert!(
+        store
+            .find_launch(operator_id(2), LaunchId::from_u128(1))
+            .await
+            .expect("find")
+            .is_none()
+    );
     let opened = store
-        .open_player_session(operator, LaunchId::from_u128(1), session, at(10), at(3_600))
+        .open_player_session(operator, LaunchId::from_u128(1), session, at(10), at(3_600), &login)
         .await
         .expect("open");
     let (stored, player) = opened.expect("a session");
     assert_eq!((stored.user_id, player.external_user_id.as_str()), (USER, "player-1"));
+    assert_eq!(stored.ended_at, None);
+    assert_eq!(logins(db.url()).await, 1, "the login event is written with the session");
     let again = store
         .open_player_session(
             operator,
@@ -322,14 +352,12 @@ async fn a_launch_opens_one_session_once_and_never_after_expiry() {
             PlayerSessionId::from_u128(10),
             at(11),
             at(3_600),
+            &event(21, EventType::LoginSucceeded),
         )
         .await
         .expect("open");
     assert!(again.is_none(), "a launch token works once");
-    store
-        .record_launch(&user(), &launch(2), &event(2, EventType::UserLaunched))
-        .await
-        .expect("launch");
+    store.record_launch(&user(), &launch(2)).await.expect("launch");
     let late = store
         .open_player_session(
             operator,
@@ -337,10 +365,12 @@ async fn a_launch_opens_one_session_once_and_never_after_expiry() {
             PlayerSessionId::from_u128(11),
             at(301),
             at(3_600),
+            &event(22, EventType::LoginSucceeded),
         )
         .await
         .expect("open");
     assert!(late.is_none(), "an expired launch opens nothing");
+    assert_eq!(logins(db.url()).await, 1, "a refused login writes no event");
     let found = store.find_player_session(operator, session).await.expect("find");
     assert_eq!(found.map(|(s, _)| s.expires_at), Some(at(3_600)));
     assert!(
@@ -370,7 +400,6 @@ async fn launching_again_keeps_the_player_and_updates_what_was_given() {
                 id: LaunchId::from_u128(3),
                 ..launch(3)
             },
-            &event(3, EventType::UserLaunched),
         )
         .await
         .expect("launch");

@@ -1,5 +1,12 @@
 //! Webhook endpoints, the outbox fan-out, claims, attempts and the delivery log against
-//! a real database.
+//! a real database; each endpoint's delivery settings and dead letters in
+//! `delivery_settings.rs`, the launch metadata player events carry in
+//! `launch_metadata.rs`, and the migrations that renamed stored events in
+//! `renamed_events.rs`.
+
+mod delivery_settings;
+mod launch_metadata;
+mod renamed_events;
 
 use std::collections::HashSet;
 
@@ -11,7 +18,8 @@ use opinion_app::webhooks::store::{Claim, WebhookStore};
 use opinion_core::{EventId, PageLimit, PageRequest, WebhookEndpointId};
 use opinion_store_pg::PgStore;
 use opinion_webhook::{
-    AttemptTrigger, DeliveryStatus, DisableReason, EventType, RateLimit, SigningSecret, Subscription,
+    AttemptTimeout, AttemptTrigger, DeliveryStatus, DisableReason, EventType, MaxAttempts, RateLimit, SigningSecret,
+    Subscription,
 };
 use serde_json::{Map, json};
 use time::Duration;
@@ -28,6 +36,8 @@ fn endpoint(operator: u128, n: u128, types: &[EventType]) -> WebhookEndpoint {
         enabled: true,
         disabled_reason: None,
         rate_limit: None,
+        max_attempts: MaxAttempts::default(),
+        timeout: AttemptTimeout::default(),
         secrets: EndpointSecrets::new(SigningSecret::from_random_bytes(&[n as u8; 32]).expect("secret")),
         failing_since: None,
         created_at: T0,
@@ -82,14 +92,14 @@ async fn arranged() -> (opinion_testkit::TestDatabase, PgStore) {
     let (db, store) = store().await;
     given_operator(&store, 1).await;
     store
-        .insert_endpoint(&endpoint(1, 10, &[EventType::TradeExecuted]))
+        .insert_endpoint(&endpoint(1, 10, &[EventType::TradeProcessed]))
         .await
         .expect("insert");
     store
         .insert_endpoint(&endpoint(
             1,
             11,
-            &[EventType::TradeExecuted, EventType::WebhookEndpointDisabled],
+            &[EventType::TradeProcessed, EventType::WebhookEndpointDisabled],
         ))
         .await
         .expect("insert");
@@ -108,8 +118,8 @@ async fn events_fan_out_to_subscribed_enabled_endpoints_in_their_transaction() {
         &store,
         &carrier,
         vec![
-            event(1, 100, EventType::TradeExecuted),
-            event(1, 101, EventType::UserLaunched),
+            event(1, 100, EventType::TradeProcessed),
+            event(1, 101, EventType::LoginSucceeded),
         ],
     )
     .await;
@@ -135,7 +145,7 @@ async fn events_fan_out_to_subscribed_enabled_endpoints_in_their_transaction() {
         expected_updated_at: T0,
         cancel_pending: false,
         reset_health: false,
-        events: vec![event(1, 102, EventType::TradeExecuted)],
+        events: vec![event(1, 102, EventType::TradeProcessed)],
     };
     assert!(!store.update_endpoint(&stale).await.expect("stale update"));
     let after = store
@@ -148,7 +158,7 @@ async fn events_fan_out_to_subscribed_enabled_endpoints_in_their_transaction() {
 #[tokio::test]
 async fn concurrent_claims_never_share_a_delivery_and_expired_leases_are_taken_over() {
     let (_db, store) = arranged().await;
-    let events = (100..110).map(|n| event(1, n, EventType::TradeExecuted)).collect();
+    let events = (100..110).map(|n| event(1, n, EventType::TradeProcessed)).collect();
     commit_events(&store, &endpoint(1, 12, &[EventType::MarketResolved]), events).await;
 
     let (first, second) = (claim(200, 1, 5), claim(200, 2, 5));
@@ -181,10 +191,10 @@ async fn concurrent_claims_never_share_a_delivery_and_expired_leases_are_taken_o
 async fn a_rate_limited_endpoint_gives_one_slot_per_spacing() {
     let (_db, store) = store().await;
     given_operator(&store, 1).await;
-    let mut limited = endpoint(1, 10, &[EventType::TradeExecuted]);
+    let mut limited = endpoint(1, 10, &[EventType::TradeProcessed]);
     limited.rate_limit = RateLimit::per_minute(6).ok();
     store.insert_endpoint(&limited).await.expect("insert");
-    let events = (100..103).map(|n| event(1, n, EventType::TradeExecuted)).collect();
+    let events = (100..103).map(|n| event(1, n, EventType::TradeProcessed)).collect();
     commit_events(&store, &limited, events).await;
 
     let first = store.claim_due_deliveries(&claim(200, 1, 10)).await.expect("claim");
@@ -220,8 +230,8 @@ async fn an_attempt_changes_its_delivery_only_under_its_claim_and_410_disables_w
         &store,
         &endpoint(1, 12, &[EventType::MarketResolved]),
         vec![
-            event(1, 100, EventType::TradeExecuted),
-            event(1, 101, EventType::TradeExecuted),
+            event(1, 100, EventType::TradeProcessed),
+            event(1, 101, EventType::TradeProcessed),
         ],
     )
     .await;
@@ -312,15 +322,15 @@ async fn the_log_filters_pages_and_never_shows_another_operator() {
     let (_db, store) = arranged().await;
     given_operator(&store, 2).await;
     store
-        .insert_endpoint(&endpoint(2, 20, &[EventType::TradeExecuted]))
+        .insert_endpoint(&endpoint(2, 20, &[EventType::TradeProcessed]))
         .await
         .expect("insert");
-    let events = (100..105).map(|n| event(1, n, EventType::TradeExecuted)).collect();
+    let events = (100..105).map(|n| event(1, n, EventType::TradeProcessed)).collect();
     commit_events(&store, &endpoint(1, 12, &[EventType::MarketResolved]), events).await;
     commit_events(
         &store,
-        &endpoint(2, 20, &[EventType::TradeExecuted]),
-        vec![event(2, 900, EventType::TradeExecuted)],
+        &endpoint(2, 20, &[EventType::TradeProcessed]),
+        vec![event(2, 900, EventType::TradeProcessed)],
     )
     .await;
 
