@@ -2,24 +2,11 @@
 //! hiding and showing a market, and the trending ranking.
 
 use opinion_testkit::{MarketSeed, TradeSeed};
-use serde_json::{Value, json};
+use serde_json::json;
 use time::{Duration, OffsetDateTime};
 
 use crate::helpers::{assert_problem, json_with_status, spawn_app};
 use crate::trading_seed::*;
-
-fn mkt(id: u128) -> String {
-    format!("mkt_{}", ulid::Ulid(id).to_string().to_lowercase())
-}
-
-fn ids(body: &Value) -> Vec<String> {
-    body["data"]
-        .as_array()
-        .expect("data")
-        .iter()
-        .map(|item| item["id"].as_str().expect("id").to_owned())
-        .collect()
-}
 
 #[tokio::test]
 async fn markets_show_the_operators_pool_prices_and_visibility() {

@@ -107,3 +107,18 @@ pub fn buy_operation(trade: &TradeSeed, external: &str) -> WalletOperationSeed {
         created_at: trade.created_at,
     }
 }
+
+/// The wire id of market `id` (`mkt_…`).
+pub fn mkt(id: u128) -> String {
+    format!("mkt_{}", ulid::Ulid(id).to_string().to_lowercase())
+}
+
+/// The ids of a list body's items, in order.
+pub fn ids(body: &serde_json::Value) -> Vec<String> {
+    body["data"]
+        .as_array()
+        .expect("data")
+        .iter()
+        .map(|item| item["id"].as_str().expect("id").to_owned())
+        .collect()
+}

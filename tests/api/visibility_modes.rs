@@ -11,19 +11,6 @@ use crate::trading_support::player;
 
 const MODE: &str = "/api/operator/markets/visibility-mode";
 
-fn mkt(id: u128) -> String {
-    format!("mkt_{}", ulid::Ulid(id).to_string().to_lowercase())
-}
-
-fn ids(body: &Value) -> Vec<String> {
-    body["data"]
-        .as_array()
-        .expect("data")
-        .iter()
-        .map(|item| item["id"].as_str().expect("id").to_owned())
-        .collect()
-}
-
 async fn set_mode(app: &TestApp, key: &str, body: &Value) -> reqwest::Response {
     app.request(Method::PUT, MODE, Some(key))
         .json(body)
