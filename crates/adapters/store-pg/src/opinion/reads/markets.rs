@@ -33,7 +33,7 @@ fn choice_of_pool(
 }
 
 /// The stored names of `choices`.
-pub(crate) fn choice_names(choices: &[MarketChoice]) -> Vec<&'static str> {
+fn choice_names(choices: &[MarketChoice]) -> Vec<&'static str> {
     choices.iter().map(|choice| choice.as_str()).collect()
 }
 

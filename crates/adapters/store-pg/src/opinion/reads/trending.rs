@@ -4,7 +4,7 @@
 //! trade id, whose ULID timestamp makes the bound an index range on the primary key
 //! `(operator_id, id)` instead of a scan of the operator's whole history.
 
-use diesel::sql_types::{Array, BigInt, Integer, Nullable, Text, Timestamptz, Uuid as SqlUuid};
+use diesel::sql_types::{BigInt, Integer, Nullable, Text, Timestamptz, Uuid as SqlUuid};
 use diesel::{QueryableByName, sql_query};
 use diesel_async::{AsyncPgConnection, RunQueryDsl};
 use opinion_app::opinion::reads::ports::MarketActivity;
@@ -16,9 +16,7 @@ use uuid::Uuid;
 
 use crate::db::error::{corrupt, from_diesel};
 use crate::db::ids::{first_ulid_at, uuid_of};
-use crate::opinion::reads::markets::choice_names;
 use crate::opinion::trading::rows::{MarketRow, OperatorMarketRow, PoolRow};
-use crate::opinion::visibility;
 
 /// How much earlier than the window the id bound starts: ids and creation times are
 /// taken from the same clock moments apart, so an hour leaves a wide margin.
@@ -41,8 +39,7 @@ FROM (
 ) a
 JOIN markets m ON m.id = a.market_id AND m.status = $6
 LEFT JOIN market_pools p ON p.operator_id = $1 AND p.market_id = a.market_id
-LEFT JOIN market_visibility_settings v ON v.operator_id = $1
-WHERE coalesce(p.choice, 'unset') = ANY($7)";
+LEFT JOIN market_visibility_settings v ON v.operator_id = $1";
 
 /// One market's row of the activity query.
 #[derive(QueryableByName)]
@@ -71,13 +68,12 @@ fn first_possible_id(since: OffsetDateTime) -> Uuid {
 }
 
 /// The activity since `since` of every open market visible to the operator's players
-/// (the choices the operator's mode shows, read first).
+/// (the domain's rule applied to each row's choice and the operator's mode).
 pub(super) async fn activity(
     conn: &mut AsyncPgConnection,
     operator: OperatorId,
     since: OffsetDateTime,
 ) -> Result<Vec<MarketActivity>, StoreError> {
-    let shown = visibility::settings(conn, operator).await?.mode.shown_choices();
     let rows: Vec<ActivityRow> = sql_query(ACTIVITY)
         .bind::<SqlUuid, _>(uuid_of(operator))
         .bind::<SqlUuid, _>(first_possible_id(since))
@@ -85,11 +81,14 @@ pub(super) async fn activity(
         .bind::<Text, _>(Outcome::Yes.as_str())
         .bind::<Text, _>(TradeStatus::Executed.as_str())
         .bind::<Text, _>(MarketStatus::Open.as_str())
-        .bind::<Array<Text>, _>(choice_names(&shown))
         .load(conn)
         .await
         .map_err(from_diesel)?;
-    rows.into_iter().map(ActivityRow::into_activity).collect()
+    let activity = rows
+        .into_iter()
+        .map(ActivityRow::into_activity)
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(activity.into_iter().filter(|active| !active.market.hidden()).collect())
 }
 
 impl ActivityRow {
