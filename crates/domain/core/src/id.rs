@@ -66,10 +66,20 @@ id_kind!(
     "a player's session in the hosted app"
 );
 
-id_kind!(FlightChainKind, FlightChainId, "fch", "a flight seed chain (its commitment and salt)");
+id_kind!(
+    FlightChainKind,
+    FlightChainId,
+    "fch",
+    "a flight seed chain (its commitment and salt)"
+);
 id_kind!(FlightKind, FlightId, "flt", "one flight (one round) of the flight game");
 id_kind!(TicketKind, TicketId, "tkt", "a flight ticket (one stake on one flight)");
-id_kind!(FlightTermsKind, FlightTermsId, "ftv", "a version of an operator's flight terms");
+id_kind!(
+    FlightTermsKind,
+    FlightTermsId,
+    "ftv",
+    "a version of an operator's flight terms"
+);
 
 /// A typed, prefixed identifier.
 #[derive(SerializeDisplay, DeserializeFromStr)]

@@ -14,8 +14,10 @@ pub use cursor::{Cursor, CursorError};
 pub use external_user_id::{ExternalUserId, ExternalUserIdError};
 pub use id::{ApiKeyId, MarketId, OperatorId, RedemptionId, StaffId, StaffSessionId, TradeId, WalletOperationId};
 pub use id::{ApiKeyKind, Id, IdKind, OperatorKind, ParseIdError, StaffKind, StaffSessionKind};
-pub use id::{FlightChainId, FlightChainKind, FlightId, FlightKind, FlightTermsId, FlightTermsKind, TicketId, TicketKind};
 pub use id::{EventId, EventKind, WebhookDeliveryId, WebhookDeliveryKind, WebhookEndpointId, WebhookEndpointKind};
+pub use id::{
+    FlightChainId, FlightChainKind, FlightId, FlightKind, FlightTermsId, FlightTermsKind, TicketId, TicketKind,
+};
 pub use id::{LaunchId, LaunchKind, PlayerSessionId, PlayerSessionKind, UserId, UserKind};
 pub use id::{MarketKind, RedemptionKind, TradeKind, WalletOperationKind};
 pub use id::{SimulatorLogId, SimulatorLogKind, SimulatorUserId, SimulatorUserKind};
