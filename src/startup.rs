@@ -115,6 +115,8 @@ pub async fn services(config: &Config, database_url: &str, keys: &Keys) -> anyho
             adapters: store.clone(),
             wallet: trading.wallet_gateway(),
             operators: store.clone(),
+            runs: store.clone(),
+            clock: clock.clone(),
             random: Arc::new(OsRandom),
         }),
         simulator,

@@ -1,6 +1,9 @@
 //! `opinion admin review …`: platform staff list the wallet operations in manual review,
 //! show one with its steps and its trade or redemption, and record what the operator's
-//! wallet log shows. Operations print as operators read them (balance operations).
+//! wallet log shows. Operations print as operators read them (balance operations); a
+//! flight operation names its flight and ticket instead of a market. The list and `show`
+//! include the flight product's operations, but `resolve` refuses them: their ticket is
+//! the flight product's, resolved with its own command.
 
 use anyhow::Context;
 use opinion_api::{BalanceOperationBody, RedemptionBody, StepBody, TradeBody};
@@ -8,6 +11,7 @@ use opinion_app::model::WalletOperationRecord;
 use opinion_app::opinion::reads::BalanceOperation;
 use opinion_app::opinion::settlement::{MarketSettlement, ReviewDecision, ReviewFinding};
 use opinion_core::WalletOperationId;
+use opinion_wallet::Product;
 use serde_json::{Value, json};
 
 use crate::cli::ReviewCommand;
@@ -62,10 +66,18 @@ fn operation_id(text: &str) -> anyhow::Result<WalletOperationId> {
         .context("--operation must be a wallet operation id (wop_…)")
 }
 
-/// An operation as operators read it, with its operator (staff see every operator's).
+/// An operation as operators read it, with its operator (staff see every operator's);
+/// a flight operation with its flight and ticket in place of the market.
 fn operation_json(operation: WalletOperationRecord) -> Value {
     let operator = operation.operator_id;
+    let product = operation.flow.product();
+    let (flight, ticket) = (operation.flight_id, operation.ticket_id);
     let mut body = json!(BalanceOperationBody::from(BalanceOperation { operation, steps: None }));
     body["operatorId"] = json!(operator);
+    if let (Product::Flight, Some(fields)) = (product, body.as_object_mut()) {
+        fields.remove("marketId");
+        fields.insert("flightId".into(), json!(flight));
+        fields.insert("ticketId".into(), json!(ticket));
+    }
     body
 }

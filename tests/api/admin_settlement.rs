@@ -13,7 +13,7 @@ use crate::helpers::{TestApp, spawn_app};
 use crate::wallet_worker::{given_positions, given_wallet};
 
 /// Runs `opinion admin <args>` over the app's database, off the async runtime.
-async fn admin(app: &TestApp, args: &[&str]) -> Value {
+pub async fn admin(app: &TestApp, args: &[&str]) -> Value {
     let (url, args) = command(app, args);
     tokio::task::spawn_blocking(move || opinion(&url, &strs(&args)))
         .await
@@ -21,7 +21,7 @@ async fn admin(app: &TestApp, args: &[&str]) -> Value {
 }
 
 /// Runs `opinion admin <args>`, which must fail; returns its stderr.
-async fn admin_fails(app: &TestApp, args: &[&str]) -> String {
+pub async fn admin_fails(app: &TestApp, args: &[&str]) -> String {
     let (url, args) = command(app, args);
     tokio::task::spawn_blocking(move || opinion_fails(&url, &strs(&args)))
         .await

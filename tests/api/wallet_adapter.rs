@@ -283,4 +283,5 @@ fn sell(trade: u128) -> WalletMutation {
             shares: ShareCount::new(20).expect("shares"),
         }),
     )
+    .expect("mutation")
 }

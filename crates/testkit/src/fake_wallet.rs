@@ -10,6 +10,7 @@
 //! # async fn demo() {
 //! use opinion_testkit::{FakeWallet, Fault};
 //! let wallet = FakeWallet::start().await; // accounts in IDR; start_in("EUR") for another currency
+//! wallet.open_account("player-2", 1_000_000, "IDR"); // one account in a currency of its own
 //! wallet.set_balance("player-1", 500_000);
 //! // PUT /api/operator/wallet-adapter {"baseUrl": wallet.url()} answers a signingSecret:
 //! # let signing_secret = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
@@ -115,6 +116,16 @@ impl FakeWallet {
     /// full-contract wallet test catches it.
     pub fn break_contract(&self, breakage: Breakage) {
         self.lock().breakage = Some(breakage);
+    }
+
+    /// Opens the player's account in `currency` (an ISO 4217 code) with `balance`,
+    /// replacing any earlier one: an IDR account for the flight product beside accounts
+    /// in the wallet's currency.
+    pub fn open_account(&self, external_user_id: &str, balance: i64, currency: &str) {
+        let currency: Currency = currency
+            .parse()
+            .unwrap_or_else(|error| panic!("FakeWallet currency: {error}"));
+        self.lock().wallet.open_account(external_user_id, balance, currency);
     }
 
     /// Opens the player's account with `balance` minor units, or sets its balance.

@@ -220,6 +220,34 @@ pub struct WalletOperationSeed {
     pub created_at: OffsetDateTime,
 }
 
+/// A wallet operation of the flight product: it names a flight and a ticket, no market,
+/// and moves IDR.
+#[derive(Debug, Clone)]
+pub struct FlightOperationSeed {
+    /// The `operator_id` column.
+    pub operator: u128,
+    /// The `id` column.
+    pub id: u128,
+    /// The `user_id` column.
+    pub user: u128,
+    /// The `external_user_id` column.
+    pub external_user_id: String,
+    /// The `flow` column (and its reason key, which is the same word).
+    pub flow: &'static str,
+    /// The `flight_id` column.
+    pub flight: u128,
+    /// The `ticket_id` column; the idempotency key is `<flow>:<ticket id>`.
+    pub ticket: u128,
+    /// The `amount` column, whole rupiah.
+    pub amount: i64,
+    /// The `metadata` column.
+    pub metadata: serde_json::Value,
+    /// The `state` column.
+    pub state: &'static str,
+    /// The `created_at` column.
+    pub created_at: OffsetDateTime,
+}
+
 /// A step of a wallet operation.
 #[derive(Debug, Clone)]
 pub struct StepSeed {
@@ -430,6 +458,32 @@ impl Seeder {
         .execute(&mut self.conn)
         .await
         .unwrap_or_else(|err| panic!("inserting wallet operation {operation:?}: {err}"));
+        self
+    }
+
+    /// Inserts a flight wallet operation, sent once at its creation.
+    pub async fn flight_wallet_operation(&mut self, operation: &FlightOperationSeed) -> &mut Self {
+        let ticket = format!("tkt_{}", ulid::Ulid(operation.ticket).to_string().to_lowercase());
+        sql_query(
+            "INSERT INTO wallet_operations (operator_id, id, user_id, external_user_id, flow, reason, idempotency_key, \
+             fingerprint, amount, currency, metadata, flight_id, ticket_id, state, attempts, created_at, sent_at) \
+             VALUES ($1, $2, $3, $4, $5, $5, $6, 'fingerprint', $7, 'IDR', $8, $9, $10, $11, 1, $12, $12)",
+        )
+        .bind::<SqlUuid, _>(uuid(operation.operator))
+        .bind::<SqlUuid, _>(uuid(operation.id))
+        .bind::<SqlUuid, _>(uuid(operation.user))
+        .bind::<Text, _>(&operation.external_user_id)
+        .bind::<Text, _>(operation.flow)
+        .bind::<Text, _>(format!("{}:{ticket}", operation.flow))
+        .bind::<BigInt, _>(operation.amount)
+        .bind::<Jsonb, _>(&operation.metadata)
+        .bind::<SqlUuid, _>(uuid(operation.flight))
+        .bind::<SqlUuid, _>(uuid(operation.ticket))
+        .bind::<Text, _>(operation.state)
+        .bind::<Timestamptz, _>(operation.created_at)
+        .execute(&mut self.conn)
+        .await
+        .unwrap_or_else(|err| panic!("inserting flight wallet operation {operation:?}: {err}"));
         self
     }
 

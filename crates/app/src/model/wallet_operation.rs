@@ -1,8 +1,11 @@
 //! A wallet operation as stored: everything an operator reconciles with (contract rule 7).
+//! Opinion's and the flight product's operations share the one table and the one
+//! engine; each names exactly one product subject: a market (Opinion) or a flight and
+//! its ticket (flight).
 
 use std::collections::BTreeMap;
 
-use opinion_core::{MarketId, OperatorId, RedemptionId, TradeId, UserId, WalletOperationId};
+use opinion_core::{FlightId, MarketId, OperatorId, RedemptionId, TicketId, TradeId, UserId, WalletOperationId};
 use opinion_wallet::{Currency, IdempotencyKey, OperationState, ReasonKey, WalletFlow};
 use time::OffsetDateTime;
 
@@ -15,7 +18,7 @@ pub struct WalletOperationRecord {
     pub user_id: UserId,
     /// The player's id at the operator, as sent.
     pub external_user_id: String,
-    /// Buy, sell, buy compensation or redemption.
+    /// Buy, sell, buy compensation, redemption, or a flight ticket's purchase, payout or refund.
     pub flow: WalletFlow,
     /// The reason key sent.
     pub reason: ReasonKey,
@@ -23,12 +26,16 @@ pub struct WalletOperationRecord {
     pub idempotency_key: IdempotencyKey,
     /// Minor units moved (or to be moved).
     pub amount: i64,
-    /// The operator's currency.
+    /// The operator's currency for Opinion, IDR for the flight product.
     pub currency: Currency,
     /// The metadata sent, camelCase keys.
     pub metadata: BTreeMap<String, String>,
-    /// The market concerned.
-    pub market_id: MarketId,
+    /// The market concerned (every Opinion operation, never a flight one).
+    pub market_id: Option<MarketId>,
+    /// The flight concerned (every flight operation, never an Opinion one).
+    pub flight_id: Option<FlightId>,
+    /// The ticket concerned (every flight operation, never an Opinion one).
+    pub ticket_id: Option<TicketId>,
     /// The trade concerned (buy, sell, buy compensation).
     pub trade_id: Option<TradeId>,
     /// The redemption concerned.

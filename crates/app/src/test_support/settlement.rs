@@ -4,13 +4,15 @@
 use std::collections::BTreeMap;
 use std::time::Duration as StdDuration;
 
-use opinion_core::{MarketId, RedemptionId, TradeId, UserId, WalletOperationId};
+use opinion_core::{FlightId, MarketId, RedemptionId, TicketId, TradeId, UserId, WalletOperationId};
+use opinion_flight::Multiplier;
 use opinion_market::{
     FeeRate, Holding, Liquidity, MarketStatus, OrderKind, Outcome, Pool, Position, Resolution, Side, TradeStatus,
 };
 use opinion_wallet::{
-    BuyCompensationMetadata, Currency, FlowMetadata, IdempotencyKey, OperationState, ReasonKey, RedemptionMetadata,
-    ShareCount, TradeMetadata, WalletFlow,
+    BuyCompensationMetadata, Currency, FlowMetadata, IdempotencyKey, OperationState, Product, ReasonKey,
+    RedemptionMetadata, ShareCount, TicketPayoutMetadata, TicketPurchaseMetadata, TicketRefundMetadata, TradeMetadata,
+    WalletFlow,
 };
 use time::Duration;
 
@@ -24,6 +26,8 @@ pub use crate::test_support::trading::TradingMocks;
 pub const MARKET: MarketId = MarketId::from_u128(50);
 pub const USER: UserId = UserId::from_u128(60);
 pub const TRADE: TradeId = TradeId::from_u128(70);
+pub const FLIGHT: FlightId = FlightId::from_u128(75);
+pub const TICKET: TicketId = TicketId::from_u128(76);
 
 pub fn usd() -> Currency {
     "USD".parse().expect("currency")
@@ -101,7 +105,8 @@ pub fn trade(side: Side, status: TradeStatus) -> Trade {
     }
 }
 
-/// An operation of `flow` in `state`, with the metadata its flow requires.
+/// An operation of `flow` in `state`, with the metadata its flow requires (a flight
+/// operation in IDR, naming its flight and ticket).
 pub fn operation(flow: WalletFlow, state: OperationState, attempts: u32) -> WalletOperationRecord {
     let redemption = RedemptionId::from_u128(80);
     let metadata = match flow {
@@ -128,8 +133,24 @@ pub fn operation(flow: WalletFlow, state: OperationState, attempts: u32) -> Wall
             redemption_id: redemption,
             resolution: Resolution::Yes,
         }),
+        WalletFlow::FlightTicketPurchase => FlowMetadata::FlightTicketPurchase(TicketPurchaseMetadata {
+            flight_id: FLIGHT,
+            ticket_id: TICKET,
+            auto_cash_out: None,
+        }),
+        WalletFlow::FlightTicketPayout => FlowMetadata::FlightTicketPayout(TicketPayoutMetadata {
+            flight_id: FLIGHT,
+            ticket_id: TICKET,
+            multiplier: Multiplier::from_hundredths(200),
+        }),
+        WalletFlow::FlightTicketRefund => FlowMetadata::FlightTicketRefund(TicketRefundMetadata {
+            flight_id: FLIGHT,
+            ticket_id: TICKET,
+            refund_of: WalletOperationId::from_u128(92),
+        }),
     };
     let is_redemption = flow == WalletFlow::Redemption;
+    let is_flight = flow.product() == Product::Flight;
     WalletOperationRecord {
         id: WalletOperationId::from_u128(90),
         operator_id: OPERATOR,
@@ -139,10 +160,12 @@ pub fn operation(flow: WalletFlow, state: OperationState, attempts: u32) -> Wall
         reason: ReasonKey::for_flow(flow),
         idempotency_key: IdempotencyKey::for_action(metadata.action()),
         amount: 60,
-        currency: usd(),
+        currency: if is_flight { Currency::IDR } else { usd() },
         metadata: metadata.to_map().into_iter().collect::<BTreeMap<_, _>>(),
-        market_id: MARKET,
-        trade_id: (!is_redemption).then_some(TRADE),
+        market_id: (!is_flight).then_some(MARKET),
+        flight_id: is_flight.then_some(FLIGHT),
+        ticket_id: is_flight.then_some(TICKET),
+        trade_id: (!is_redemption && !is_flight).then_some(TRADE),
         redemption_id: is_redemption.then_some(redemption),
         state,
         attempts,

@@ -1,5 +1,6 @@
 //! The operator's wallet adapter: its configuration (base URL, time-out, signing
-//! secret) and the full-contract test of the adapter. The wallet calls of a business
+//! secret) and the full-contract test of the adapter, whose kept verdicts tell whether
+//! the adapter takes the flight product's native-IDR reasons. The wallet calls of a business
 //! flow stay with the flow that owns the operation (`opinion::trading`).
 
 pub mod ports;
@@ -14,6 +15,6 @@ pub use adapters::{
     WalletAdapters,
 };
 pub use contract_test::{
-    CheckResult, DEFAULT_TEST_AMOUNT, DEFAULT_TEST_USER, Exchange, Verdict, WalletAdapterTest, WalletTestPorts,
-    WalletTestReport, WalletTestRequest,
+    CheckResult, DEFAULT_FLIGHT_TEST_AMOUNT, DEFAULT_FLIGHT_TEST_USER, DEFAULT_TEST_AMOUNT, DEFAULT_TEST_USER,
+    Exchange, SectionReport, Verdict, WalletAdapterTest, WalletTestPorts, WalletTestReport, WalletTestRequest,
 };

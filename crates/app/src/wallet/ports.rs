@@ -6,9 +6,10 @@
 use std::time::Duration;
 
 use async_trait::async_trait;
-use opinion_core::OperatorId;
+use opinion_core::{OperatorId, WalletTestRunId};
 use opinion_wallet::{BalanceReading, Classification, TransportOutcome, WalletMutation};
 use opinion_webhook::SigningSecret;
+use time::OffsetDateTime;
 
 use crate::model::WalletAdapterConfig;
 use crate::ports::StoreError;
@@ -163,4 +164,34 @@ pub trait WalletAdapterStore: Send + Sync {
         config: &WalletAdapterConfig,
         expected: Option<i64>,
     ) -> Result<bool, StoreError>;
+}
+
+/// One run of the full-contract wallet test as kept: what it ran against, its verdict
+/// per product and its whole report.
+#[derive(Debug, Clone, PartialEq)]
+pub struct WalletTestRun {
+    pub id: WalletTestRunId,
+    pub operator_id: OperatorId,
+    /// When the run started.
+    pub ran_at: OffsetDateTime,
+    /// The adapter's base URL it ran against.
+    pub base_url: String,
+    /// Whether every Opinion check passed.
+    pub opinion_passed: bool,
+    /// Whether every check of the flight section (native-IDR reasons) passed.
+    pub flight_passed: bool,
+    /// The report as the operator received it, as JSON.
+    pub report: serde_json::Value,
+}
+
+/// The kept runs of the wallet test: the evidence that enabling the flight product
+/// checks.
+#[cfg_attr(any(test, feature = "mock"), mockall::automock)]
+#[async_trait]
+pub trait WalletTestRunStore: Send + Sync {
+    /// Keeps one run.
+    async fn record_wallet_test_run(&self, run: &WalletTestRun) -> Result<(), StoreError>;
+
+    /// The operator's latest run (by start, then id), if it ran the test at all.
+    async fn latest_wallet_test_run(&self, operator: OperatorId) -> Result<Option<WalletTestRun>, StoreError>;
 }

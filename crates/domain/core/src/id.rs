@@ -54,6 +54,12 @@ id_kind!(
     "an entry of the staging simulator's wallet log"
 );
 id_kind!(
+    WalletTestRunKind,
+    WalletTestRunId,
+    "wtr",
+    "one run of the full-contract wallet test, kept with its verdict"
+);
+id_kind!(
     LaunchKind,
     LaunchId,
     "lch",

@@ -21,6 +21,7 @@ pub use id::{
 pub use id::{LaunchId, LaunchKind, PlayerSessionId, PlayerSessionKind, UserId, UserKind};
 pub use id::{MarketKind, RedemptionKind, TradeKind, WalletOperationKind};
 pub use id::{SimulatorLogId, SimulatorLogKind, SimulatorUserId, SimulatorUserKind};
+pub use id::{WalletTestRunId, WalletTestRunKind};
 pub use label::{Label, LabelError};
 pub use page::{Page, PageLimit, PageLimitError, PageRequest};
 pub use wire_enum::UnknownName;

@@ -1,11 +1,14 @@
-//! The four wallet mutation flows of Opinion, which way each moves money, and which of
-//! them are primary mutations (ambiguity ends in manual review, contract rule 4) and
-//! which are compensations (ambiguity is retried with the original key, rule 6).
+//! The wallet mutation flows: Opinion's four and the flight product's three, which
+//! product each belongs to, which way each moves money, and which of them are primary
+//! mutations (ambiguity ends in manual review, contract rule 4) and which are
+//! compensations (ambiguity is retried with the original key, rule 6).
 
 use std::fmt;
 use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
+
+use crate::money::Currency;
 
 /// Why the platform calls a player's wallet.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -19,6 +22,21 @@ pub enum WalletFlow {
     BuyCompensation,
     /// The player is paid out on a resolved (or voided) market.
     Redemption,
+    /// The player pays the stake of a flight ticket.
+    FlightTicketPurchase,
+    /// The player is paid a ticket cashed out before the crash.
+    FlightTicketPayout,
+    /// A ticket's stake is given back (its flight was cancelled, or it could not fly).
+    FlightTicketRefund,
+}
+
+/// The product a flow moves money for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Product {
+    /// The prediction markets.
+    Opinion,
+    /// The crash game.
+    Flight,
 }
 
 /// Which way a flow moves the player's money; `debit` or `credit` on the wire.
@@ -41,14 +59,32 @@ pub enum FlowRole {
     Compensation,
 }
 
-/// A flow name that is not one of the four.
+/// A flow name that is not one of the seven.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("unknown wallet flow `{0}`")]
 pub struct UnknownFlow(pub String);
 
 impl WalletFlow {
-    /// Every flow, in the contract's order.
-    pub const ALL: [WalletFlow; 4] = [Self::Buy, Self::Sell, Self::BuyCompensation, Self::Redemption];
+    /// Every flow: Opinion's in the contract's order, then the flight product's.
+    pub const ALL: [WalletFlow; 7] = [
+        Self::Buy,
+        Self::Sell,
+        Self::BuyCompensation,
+        Self::Redemption,
+        Self::FlightTicketPurchase,
+        Self::FlightTicketPayout,
+        Self::FlightTicketRefund,
+    ];
+
+    /// Opinion's flows, the ones its balance operations list.
+    pub const OPINION: [WalletFlow; 4] = [Self::Buy, Self::Sell, Self::BuyCompensation, Self::Redemption];
+
+    /// The flight product's flows.
+    pub const FLIGHT: [WalletFlow; 3] = [
+        Self::FlightTicketPurchase,
+        Self::FlightTicketPayout,
+        Self::FlightTicketRefund,
+    ];
 
     /// Stable snake_case name, used in storage and as the idempotency key's prefix.
     pub const fn as_str(self) -> &'static str {
@@ -57,22 +93,61 @@ impl WalletFlow {
             Self::Sell => "sell",
             Self::BuyCompensation => "buy_compensation",
             Self::Redemption => "redemption",
+            Self::FlightTicketPurchase => "flight_ticket_purchase",
+            Self::FlightTicketPayout => "flight_ticket_payout",
+            Self::FlightTicketRefund => "flight_ticket_refund",
         }
     }
 
-    /// Which way the flow moves money: only a buy takes money from the player.
+    /// The product whose business action the flow carries out.
+    pub const fn product(self) -> Product {
+        match self {
+            Self::Buy | Self::Sell | Self::BuyCompensation | Self::Redemption => Product::Opinion,
+            Self::FlightTicketPurchase | Self::FlightTicketPayout | Self::FlightTicketRefund => Product::Flight,
+        }
+    }
+
+    /// Which way the flow moves money: a buy and a ticket purchase take money from the
+    /// player, everything else gives it.
     pub const fn direction(self) -> Direction {
         match self {
-            Self::Buy => Direction::Debit,
-            Self::Sell | Self::BuyCompensation | Self::Redemption => Direction::Credit,
+            Self::Buy | Self::FlightTicketPurchase => Direction::Debit,
+            Self::Sell
+            | Self::BuyCompensation
+            | Self::Redemption
+            | Self::FlightTicketPayout
+            | Self::FlightTicketRefund => Direction::Credit,
         }
     }
 
-    /// Whether the flow is a primary mutation or a compensation.
+    /// Whether the flow is a primary mutation or a compensation. A ticket payout is
+    /// primary like a sale or a redemption; a ticket refund gives a purchase's debit
+    /// back, like a buy compensation.
     pub const fn role(self) -> FlowRole {
         match self {
-            Self::Buy | Self::Sell | Self::Redemption => FlowRole::Primary,
-            Self::BuyCompensation => FlowRole::Compensation,
+            Self::Buy | Self::Sell | Self::Redemption | Self::FlightTicketPurchase | Self::FlightTicketPayout => {
+                FlowRole::Primary
+            }
+            Self::BuyCompensation | Self::FlightTicketRefund => FlowRole::Compensation,
+        }
+    }
+}
+
+impl Product {
+    /// The product's name (`opinion`, `flight`), as the wallet test reports it.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::Opinion => "opinion",
+            Self::Flight => "flight",
+        }
+    }
+
+    /// The one currency the product's money is in, if it has one: flight money is IDR
+    /// whatever the operator's Opinion currency; Opinion moves the operator's currency.
+    pub const fn native_currency(self) -> Option<Currency> {
+        match self {
+            Self::Opinion => None,
+            Self::Flight => Some(Currency::IDR),
         }
     }
 }
@@ -99,6 +174,12 @@ impl fmt::Display for WalletFlow {
     }
 }
 
+impl fmt::Display for Product {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 impl FromStr for WalletFlow {
     type Err = UnknownFlow;
 
@@ -115,12 +196,12 @@ mod tests {
     use super::*;
 
     #[test]
-    fn only_buy_is_a_debit() {
+    fn only_buy_and_ticket_purchase_are_debits() {
         let debits: Vec<_> = WalletFlow::ALL
             .into_iter()
             .filter(|flow| flow.direction() == Direction::Debit)
             .collect();
-        assert_eq!(debits, [WalletFlow::Buy]);
+        assert_eq!(debits, [WalletFlow::Buy, WalletFlow::FlightTicketPurchase]);
     }
 
     #[test]
@@ -133,8 +214,8 @@ mod tests {
     }
 
     #[test]
-    fn only_buy_compensation_is_a_compensation() {
-        let compensations: Vec<_> = WalletFlow::ALL
+    fn only_buy_compensation_is_an_opinion_compensation() {
+        let compensations: Vec<_> = WalletFlow::OPINION
             .into_iter()
             .filter(|flow| flow.role() == FlowRole::Compensation)
             .collect();
@@ -143,12 +224,38 @@ mod tests {
     }
 
     #[test]
+    fn a_ticket_refund_is_the_flight_products_compensation() {
+        assert_eq!(WalletFlow::FlightTicketPurchase.role(), FlowRole::Primary);
+        assert_eq!(WalletFlow::FlightTicketPayout.role(), FlowRole::Primary);
+        assert_eq!(WalletFlow::FlightTicketRefund.role(), FlowRole::Compensation);
+    }
+
+    #[test]
     fn names_are_stable_and_round_trip() {
-        let names: Vec<_> = WalletFlow::ALL.into_iter().map(WalletFlow::as_str).collect();
+        let names: Vec<_> = WalletFlow::OPINION.into_iter().map(WalletFlow::as_str).collect();
         assert_eq!(names, ["buy", "sell", "buy_compensation", "redemption"]);
+        let names: Vec<_> = WalletFlow::FLIGHT.into_iter().map(WalletFlow::as_str).collect();
+        assert_eq!(
+            names,
+            ["flight_ticket_purchase", "flight_ticket_payout", "flight_ticket_refund"]
+        );
+        assert_eq!(WalletFlow::ALL[..4], WalletFlow::OPINION);
+        assert_eq!(WalletFlow::ALL[4..], WalletFlow::FLIGHT);
         for flow in WalletFlow::ALL {
             assert_eq!(flow.as_str().parse::<WalletFlow>(), Ok(flow));
         }
         assert_eq!("Buy".parse::<WalletFlow>(), Err(UnknownFlow("Buy".into())));
+    }
+
+    #[test]
+    fn each_flow_belongs_to_its_product_and_only_flight_has_a_currency_of_its_own() {
+        for flow in WalletFlow::OPINION {
+            assert_eq!(flow.product(), Product::Opinion, "{flow}");
+        }
+        for flow in WalletFlow::FLIGHT {
+            assert_eq!(flow.product(), Product::Flight, "{flow}");
+        }
+        assert_eq!(Product::Opinion.native_currency(), None);
+        assert_eq!(Product::Flight.native_currency(), Some(Currency::IDR));
     }
 }

@@ -2,7 +2,8 @@
 //! business action, derived from the action's identity and nothing else (no clock, no
 //! randomness, no attempt number), so every retry of an action carries the same key and
 //! no action can ever be given a second one. Written `<flow>:<subject id>`, e.g.
-//! `buy:trd_01j…` or `redemption:red_01j…`; subject ids are globally unique ULIDs.
+//! `buy:trd_01j…`, `redemption:red_01j…` or `flight_ticket_refund:tkt_01j…`; subject ids
+//! are globally unique ULIDs.
 
 use std::fmt;
 use std::str::FromStr;
@@ -77,18 +78,22 @@ impl FromStr for IdempotencyKey {
 
 #[cfg(test)]
 mod tests {
-    use opinion_core::{RedemptionId, TradeId};
+    use opinion_core::{RedemptionId, TicketId, TradeId};
     use proptest::prelude::*;
 
     use super::*;
 
-    fn all_actions(trade: u128, redemption: u128) -> [BusinessAction; 4] {
+    fn all_actions(trade: u128, redemption: u128) -> [BusinessAction; 7] {
+        let ticket = TicketId::from_u128(trade);
         let trade = TradeId::from_u128(trade);
         [
             BusinessAction::Buy(trade),
             BusinessAction::Sell(trade),
             BusinessAction::BuyCompensation(trade),
             BusinessAction::Redemption(RedemptionId::from_u128(redemption)),
+            BusinessAction::FlightTicketPurchase(ticket),
+            BusinessAction::FlightTicketPayout(ticket),
+            BusinessAction::FlightTicketRefund(ticket),
         ]
     }
 
@@ -105,6 +110,9 @@ mod tests {
                 "sell:trd_00000000000000000000000001",
                 "buy_compensation:trd_00000000000000000000000001",
                 "redemption:red_00000000000000000000000002",
+                "flight_ticket_purchase:tkt_00000000000000000000000001",
+                "flight_ticket_payout:tkt_00000000000000000000000001",
+                "flight_ticket_refund:tkt_00000000000000000000000001",
             ]
         );
     }

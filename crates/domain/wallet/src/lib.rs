@@ -7,19 +7,19 @@
 //!
 //! | rule | what | file |
 //! |---|---|---|
-//! | 1 | required metadata per flow | `metadata_matrix.rs` (the matrix), `metadata.rs` (typed shapes), `metadata_validation.rs` (validator) |
+//! | 1 | required metadata per flow | `metadata_matrix.rs` (the matrix), `metadata.rs` (typed shapes), `metadata_values.rs` (value forms), `metadata_validation.rs` (validator) |
 //! | 2 | same key, same outcome | `idempotency_key.rs` (one key per action), `fingerprint.rs` (same key, same payload), `reference_wallet.rs` (the wallet's side) |
 //! | 3 | no lookup by key | `operation.rs`: no transition looks anything up; `wire.rs`: the contract has no lookup path |
 //! | 4 | ambiguous primary → manual review, no replay | `classification.rs` (what is ambiguous), `consequence.rs` (where it goes), `recovery.rs` (after a crash) |
 //! | 5 | never a new key for the same action | `idempotency_key.rs`, `action.rs`, `operation.rs` (the key is fixed at prepare) |
-//! | 6 | compensation carries `marketId`, retries with its key | `metadata_matrix.rs`, `consequence.rs`, `recovery.rs` |
+//! | 6 | compensation carries `marketId`, retries with its key (a flight refund likewise carries its ticket and `refundOf`) | `metadata_matrix.rs`, `flow.rs` (roles), `consequence.rs`, `recovery.rs` |
 //! | 7 | reconciliation by `remote_reference` and logs | `remote_reference.rs`, `staff_resolution.rs` |
-//! | 8 | `marketId` on every trade mutation | `metadata_matrix.rs` |
+//! | 8 | `marketId` on every trade mutation (`flightId` and `ticketId` on every flight one) | `metadata_matrix.rs` |
 //! | 9 | wallet test without lookup | `metadata_matrix.rs` is the data the wallet test checks against |
-//! | 10 | stable, additive reason keys | `reason.rs` |
+//! | 10 | stable, additive reason keys; flight reasons native-IDR | `reason.rs`, `flow.rs` (each flow's product and its currency), `mutation.rs` (a flight mutation is IDR or is not built) |
 //!
-//! The flows and their direction and role are in `flow.rs`; amounts and currencies in
-//! `money.rs`; the raw transport outcome in `transport.rs`, the answer bodies in
+//! The flows and their product, direction and role are in `flow.rs`; amounts and
+//! currencies in `money.rs`; the raw transport outcome in `transport.rs`, the answer bodies in
 //! `answer_body.rs` and the refusal codes in `refusal.rs`. `tests/contract_rules.rs`
 //! has one test per rule that fails if the rule is broken.
 //!
@@ -72,14 +72,17 @@ pub use balance::{BalanceAnswer, BalanceFailure, BalanceReading, BalanceRequest,
 pub use classification::{Ambiguity, Classification, IN_PROGRESS_CODE, IN_PROGRESS_STATUS, classify};
 pub use consequence::state_after_answer;
 pub use fingerprint::{FingerprintFormatError, FingerprintInput, RequestFingerprint};
-pub use flow::{Direction, FlowRole, UnknownFlow, WalletFlow};
+pub use flow::{Direction, FlowRole, Product, UnknownFlow, WalletFlow};
 pub use idempotency_key::{IdempotencyKey, IdempotencyKeyError};
-pub use metadata::{BuyCompensationMetadata, FlowMetadata, RedemptionMetadata, TradeMetadata};
+pub use metadata::{
+    BuyCompensationMetadata, FlowMetadata, RedemptionMetadata, TicketPayoutMetadata, TicketPurchaseMetadata,
+    TicketRefundMetadata, TradeMetadata,
+};
 pub use metadata_matrix::{METADATA_MATRIX, MetadataKey, required_metadata};
 pub use metadata_validation::{MetadataError, validate_metadata};
-pub use metadata_values::{BadValue, ShareCount};
+pub use metadata_values::{BadValue, NO_AUTO_CASH_OUT, ShareCount};
 pub use money::{Amount, AmountError, AmountTextError, Currency, CurrencyError};
-pub use mutation::WalletMutation;
+pub use mutation::{CurrencyNotAllowed, WalletMutation};
 pub use operation::{IllegalTransition, OperationEvent, WalletOperation};
 pub use reason::{ReasonKey, UnknownReasonKey};
 pub use recovery::{Recovery, StartupAction};

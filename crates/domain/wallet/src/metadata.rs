@@ -5,14 +5,14 @@
 
 use std::collections::BTreeMap;
 
-use opinion_core::{MarketId, RedemptionId, TradeId, WalletOperationId};
+use opinion_core::{FlightId, MarketId, RedemptionId, TicketId, TradeId, WalletOperationId};
+use opinion_flight::Multiplier;
+use opinion_market::{Outcome, Resolution};
 
 use crate::action::BusinessAction;
 use crate::flow::WalletFlow;
 use crate::metadata_matrix::MetadataKey;
-use opinion_market::{Outcome, Resolution};
-
-use crate::metadata_values::ShareCount;
+use crate::metadata_values::{ShareCount, auto_cash_out_text};
 
 /// The metadata of a buy or a sell.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -49,6 +49,40 @@ pub struct RedemptionMetadata {
     pub resolution: Resolution,
 }
 
+/// The metadata of a flight ticket's purchase.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TicketPurchaseMetadata {
+    /// The flight the ticket is on.
+    pub flight_id: FlightId,
+    /// The ticket bought.
+    pub ticket_id: TicketId,
+    /// Its auto cash-out target; `None` (sent as `none`) when the player set none.
+    pub auto_cash_out: Option<Multiplier>,
+}
+
+/// The metadata of a cashed-out flight ticket's payout.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TicketPayoutMetadata {
+    /// The flight the ticket was on.
+    pub flight_id: FlightId,
+    /// The ticket paid.
+    pub ticket_id: TicketId,
+    /// The multiplier it was cashed out at.
+    pub multiplier: Multiplier,
+}
+
+/// The metadata of a flight ticket's refund (like rule 6's compensation, it names what
+/// it gives back).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TicketRefundMetadata {
+    /// The flight the ticket was on.
+    pub flight_id: FlightId,
+    /// The ticket refunded.
+    pub ticket_id: TicketId,
+    /// The wallet operation of the ticket's purchase debit.
+    pub refund_of: WalletOperationId,
+}
+
 /// The metadata of one mutation, tagged with its flow.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum FlowMetadata {
@@ -60,6 +94,12 @@ pub enum FlowMetadata {
     BuyCompensation(BuyCompensationMetadata),
     /// A redemption's credit.
     Redemption(RedemptionMetadata),
+    /// A flight ticket purchase's debit.
+    FlightTicketPurchase(TicketPurchaseMetadata),
+    /// A flight ticket payout's credit.
+    FlightTicketPayout(TicketPayoutMetadata),
+    /// A flight ticket refund's credit.
+    FlightTicketRefund(TicketRefundMetadata),
 }
 
 impl FlowMetadata {
@@ -75,6 +115,9 @@ impl FlowMetadata {
             Self::Sell(trade) => BusinessAction::Sell(trade.trade_id),
             Self::BuyCompensation(compensation) => BusinessAction::BuyCompensation(compensation.trade_id),
             Self::Redemption(redemption) => BusinessAction::Redemption(redemption.redemption_id),
+            Self::FlightTicketPurchase(purchase) => BusinessAction::FlightTicketPurchase(purchase.ticket_id),
+            Self::FlightTicketPayout(payout) => BusinessAction::FlightTicketPayout(payout.ticket_id),
+            Self::FlightTicketRefund(refund) => BusinessAction::FlightTicketRefund(refund.ticket_id),
         }
     }
 
@@ -100,6 +143,21 @@ impl FlowMetadata {
                 (MetadataKey::RedemptionId, redemption.redemption_id.to_string()),
                 (MetadataKey::Resolution, redemption.resolution.to_string()),
             ],
+            Self::FlightTicketPurchase(purchase) => vec![
+                (MetadataKey::FlightId, purchase.flight_id.to_string()),
+                (MetadataKey::TicketId, purchase.ticket_id.to_string()),
+                (MetadataKey::AutoCashOut, auto_cash_out_text(purchase.auto_cash_out)),
+            ],
+            Self::FlightTicketPayout(payout) => vec![
+                (MetadataKey::FlightId, payout.flight_id.to_string()),
+                (MetadataKey::TicketId, payout.ticket_id.to_string()),
+                (MetadataKey::Multiplier, payout.multiplier.to_string()),
+            ],
+            Self::FlightTicketRefund(refund) => vec![
+                (MetadataKey::FlightId, refund.flight_id.to_string()),
+                (MetadataKey::TicketId, refund.ticket_id.to_string()),
+                (MetadataKey::RefundOf, refund.refund_of.to_string()),
+            ],
         };
         entries
             .into_iter()
@@ -112,8 +170,8 @@ impl FlowMetadata {
 pub(crate) mod samples {
     use super::*;
 
-    /// One metadata of each flow, with small distinct ids.
-    pub(crate) fn all() -> [FlowMetadata; 4] {
+    /// One metadata of each flow, in `WalletFlow::ALL`'s order, with small distinct ids.
+    pub(crate) fn all() -> [FlowMetadata; 7] {
         let trade = TradeMetadata {
             market_id: MarketId::from_u128(1),
             trade_id: TradeId::from_u128(2),
@@ -135,6 +193,21 @@ pub(crate) mod samples {
                 market_id: MarketId::from_u128(1),
                 redemption_id: RedemptionId::from_u128(4),
                 resolution: Resolution::Void,
+            }),
+            FlowMetadata::FlightTicketPurchase(TicketPurchaseMetadata {
+                flight_id: FlightId::from_u128(5),
+                ticket_id: TicketId::from_u128(6),
+                auto_cash_out: Some(Multiplier::from_hundredths(250)),
+            }),
+            FlowMetadata::FlightTicketPayout(TicketPayoutMetadata {
+                flight_id: FlightId::from_u128(5),
+                ticket_id: TicketId::from_u128(6),
+                multiplier: Multiplier::from_hundredths(346),
+            }),
+            FlowMetadata::FlightTicketRefund(TicketRefundMetadata {
+                flight_id: FlightId::from_u128(5),
+                ticket_id: TicketId::from_u128(6),
+                refund_of: WalletOperationId::from_u128(7),
             }),
         ]
     }
@@ -160,7 +233,7 @@ mod tests {
 
     #[test]
     fn values_are_written_in_their_wire_form() {
-        let [buy, _, compensation, redemption] = samples::all();
+        let [buy, _, compensation, redemption, purchase, payout, refund] = samples::all();
         let buy = buy.to_map();
         assert_eq!(buy["marketId"], "mkt_00000000000000000000000001");
         assert_eq!(buy["tradeId"], "trd_00000000000000000000000002");
@@ -172,6 +245,22 @@ mod tests {
         );
         assert_eq!(redemption.to_map()["resolution"], "void");
         assert_eq!(redemption.to_map()["redemptionId"], "red_00000000000000000000000004");
+        let purchase = purchase.to_map();
+        assert_eq!(purchase["flightId"], "flt_00000000000000000000000005");
+        assert_eq!(purchase["ticketId"], "tkt_00000000000000000000000006");
+        assert_eq!(purchase["autoCashOut"], "2.50");
+        assert_eq!(payout.to_map()["multiplier"], "3.46");
+        assert_eq!(refund.to_map()["refundOf"], "wop_00000000000000000000000007");
+    }
+
+    #[test]
+    fn a_ticket_without_an_auto_cash_out_says_none() {
+        let purchase = FlowMetadata::FlightTicketPurchase(TicketPurchaseMetadata {
+            flight_id: FlightId::from_u128(5),
+            ticket_id: TicketId::from_u128(6),
+            auto_cash_out: None,
+        });
+        assert_eq!(purchase.to_map()["autoCashOut"], "none");
     }
 
     #[test]
@@ -184,6 +273,9 @@ mod tests {
                 BusinessAction::Sell(TradeId::from_u128(2)),
                 BusinessAction::BuyCompensation(TradeId::from_u128(2)),
                 BusinessAction::Redemption(RedemptionId::from_u128(4)),
+                BusinessAction::FlightTicketPurchase(TicketId::from_u128(6)),
+                BusinessAction::FlightTicketPayout(TicketId::from_u128(6)),
+                BusinessAction::FlightTicketRefund(TicketId::from_u128(6)),
             ]
         );
     }

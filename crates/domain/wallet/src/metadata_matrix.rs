@@ -1,6 +1,8 @@
-//! The required-metadata matrix (contract rules 1, 6 and 8) as data: which camelCase
-//! metadata keys each flow's mutation carries. The typed metadata, the validator, the
-//! operator documentation and the full-contract wallet test all read this one table.
+//! The required-metadata matrix (contract rules 1, 6, 8 and 10) as data: which camelCase
+//! metadata keys each flow's mutation carries. Opinion's flows all name their market;
+//! the flight product's all name their flight and ticket, and a refund the purchase it
+//! gives back. The typed metadata, the validator, the operator documentation and the
+//! full-contract wallet test all read this one table.
 
 use crate::flow::WalletFlow;
 
@@ -21,6 +23,16 @@ pub enum MetadataKey {
     RedemptionId,
     /// `resolution`: `yes`, `no` or `void`, how the market resolved.
     Resolution,
+    /// `flightId`: the flight the ticket is on.
+    FlightId,
+    /// `ticketId`: the ticket bought, paid or refunded.
+    TicketId,
+    /// `autoCashOut`: the ticket's auto cash-out target (`2.50`), or `none`.
+    AutoCashOut,
+    /// `multiplier`: the multiplier a ticket was cashed out at (`3.46`).
+    Multiplier,
+    /// `refundOf`: the platform's id of the purchase debit being given back.
+    RefundOf,
 }
 
 impl MetadataKey {
@@ -34,12 +46,17 @@ impl MetadataKey {
             Self::CompensatedOperationId => "compensatedOperationId",
             Self::RedemptionId => "redemptionId",
             Self::Resolution => "resolution",
+            Self::FlightId => "flightId",
+            Self::TicketId => "ticketId",
+            Self::AutoCashOut => "autoCashOut",
+            Self::Multiplier => "multiplier",
+            Self::RefundOf => "refundOf",
         }
     }
 }
 
 /// The matrix, one row per flow: exactly these keys, no others, all required.
-pub const METADATA_MATRIX: [(WalletFlow, &[MetadataKey]); 4] = [
+pub const METADATA_MATRIX: [(WalletFlow, &[MetadataKey]); 7] = [
     (WalletFlow::Buy, TRADE),
     (WalletFlow::Sell, TRADE),
     (
@@ -57,6 +74,18 @@ pub const METADATA_MATRIX: [(WalletFlow, &[MetadataKey]); 4] = [
             MetadataKey::RedemptionId,
             MetadataKey::Resolution,
         ],
+    ),
+    (
+        WalletFlow::FlightTicketPurchase,
+        &[MetadataKey::FlightId, MetadataKey::TicketId, MetadataKey::AutoCashOut],
+    ),
+    (
+        WalletFlow::FlightTicketPayout,
+        &[MetadataKey::FlightId, MetadataKey::TicketId, MetadataKey::Multiplier],
+    ),
+    (
+        WalletFlow::FlightTicketRefund,
+        &[MetadataKey::FlightId, MetadataKey::TicketId, MetadataKey::RefundOf],
     ),
 ];
 
@@ -98,13 +127,36 @@ mod tests {
             ["marketId", "tradeId", "compensatedOperationId"]
         );
         assert_eq!(keys(WalletFlow::Redemption), ["marketId", "redemptionId", "resolution"]);
+        assert_eq!(
+            keys(WalletFlow::FlightTicketPurchase),
+            ["flightId", "ticketId", "autoCashOut"]
+        );
+        assert_eq!(
+            keys(WalletFlow::FlightTicketPayout),
+            ["flightId", "ticketId", "multiplier"]
+        );
+        assert_eq!(
+            keys(WalletFlow::FlightTicketRefund),
+            ["flightId", "ticketId", "refundOf"]
+        );
     }
 
     /// Rules 6 and 8: every trade mutation (and the redemption) carries `marketId`.
     #[test]
-    fn every_flow_carries_the_market_id() {
-        for flow in WalletFlow::ALL {
+    fn every_opinion_flow_carries_the_market_id() {
+        for flow in WalletFlow::OPINION {
             assert!(required_metadata(flow).contains(&MetadataKey::MarketId), "{flow}");
+        }
+    }
+
+    /// A flight mutation names its flight and ticket, never a market.
+    #[test]
+    fn every_flight_flow_carries_the_flight_and_the_ticket() {
+        for flow in WalletFlow::FLIGHT {
+            let keys = required_metadata(flow);
+            assert!(keys.contains(&MetadataKey::FlightId), "{flow}");
+            assert!(keys.contains(&MetadataKey::TicketId), "{flow}");
+            assert!(!keys.contains(&MetadataKey::MarketId), "{flow}");
         }
     }
 }

@@ -8,8 +8,12 @@ use std::collections::BTreeMap;
 use std::str::FromStr;
 
 use crate::flow::WalletFlow;
-use crate::metadata::{BuyCompensationMetadata, FlowMetadata, RedemptionMetadata, TradeMetadata};
+use crate::metadata::{
+    BuyCompensationMetadata, FlowMetadata, RedemptionMetadata, TicketPayoutMetadata, TicketPurchaseMetadata,
+    TicketRefundMetadata, TradeMetadata,
+};
 use crate::metadata_matrix::{MetadataKey, required_metadata};
+use crate::metadata_values::{BadValue, read_auto_cash_out, read_cash_out};
 
 /// Why metadata does not fit its flow's row of the matrix; names the field at fault.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -71,6 +75,21 @@ pub fn validate_metadata(flow: WalletFlow, metadata: &BTreeMap<String, String>) 
             redemption_id: fields.read(MetadataKey::RedemptionId)?,
             resolution: fields.read(MetadataKey::Resolution)?,
         }),
+        WalletFlow::FlightTicketPurchase => FlowMetadata::FlightTicketPurchase(TicketPurchaseMetadata {
+            flight_id: fields.read(MetadataKey::FlightId)?,
+            ticket_id: fields.read(MetadataKey::TicketId)?,
+            auto_cash_out: fields.read_with(MetadataKey::AutoCashOut, read_auto_cash_out)?,
+        }),
+        WalletFlow::FlightTicketPayout => FlowMetadata::FlightTicketPayout(TicketPayoutMetadata {
+            flight_id: fields.read(MetadataKey::FlightId)?,
+            ticket_id: fields.read(MetadataKey::TicketId)?,
+            multiplier: fields.read_with(MetadataKey::Multiplier, read_cash_out)?,
+        }),
+        WalletFlow::FlightTicketRefund => FlowMetadata::FlightTicketRefund(TicketRefundMetadata {
+            flight_id: fields.read(MetadataKey::FlightId)?,
+            ticket_id: fields.read(MetadataKey::TicketId)?,
+            refund_of: fields.read(MetadataKey::RefundOf)?,
+        }),
     })
 }
 
@@ -81,11 +100,15 @@ struct Fields<'a> {
 
 impl Fields<'_> {
     fn read<T: FromStr>(&self, key: MetadataKey) -> Result<T, MetadataError> {
+        self.read_with(key, |text| text.parse().map_err(|_| BadValue(text.to_owned())))
+    }
+
+    fn read_with<T>(&self, key: MetadataKey, parse: fn(&str) -> Result<T, BadValue>) -> Result<T, MetadataError> {
         let value = self
             .metadata
             .get(key.as_str())
             .ok_or(MetadataError::Missing { flow: self.flow, key })?;
-        value.parse().map_err(|_| MetadataError::Invalid {
+        parse(value).map_err(|_| MetadataError::Invalid {
             flow: self.flow,
             key,
             value: value.clone(),
@@ -149,7 +172,7 @@ mod tests {
 
     #[test]
     fn another_flows_keys_are_extra() {
-        let [buy, _, _, redemption] = samples::all();
+        let [buy, _, _, redemption, ..] = samples::all();
         let mut map = buy.to_map();
         map.extend(redemption.to_map());
         assert_eq!(
@@ -193,6 +216,27 @@ mod tests {
             ),
             (WalletFlow::Redemption, MetadataKey::RedemptionId, "red_"),
             (WalletFlow::Redemption, MetadataKey::Resolution, "MAYBE"),
+            (
+                WalletFlow::FlightTicketPurchase,
+                MetadataKey::FlightId,
+                "tkt_00000000000000000000000001",
+            ),
+            (WalletFlow::FlightTicketPurchase, MetadataKey::AutoCashOut, "null"),
+            (WalletFlow::FlightTicketPurchase, MetadataKey::AutoCashOut, ""),
+            (WalletFlow::FlightTicketPurchase, MetadataKey::AutoCashOut, "2.5"),
+            (WalletFlow::FlightTicketPurchase, MetadataKey::AutoCashOut, "1.00"),
+            (
+                WalletFlow::FlightTicketPayout,
+                MetadataKey::TicketId,
+                "flt_00000000000000000000000001",
+            ),
+            (WalletFlow::FlightTicketPayout, MetadataKey::Multiplier, "1.00"),
+            (WalletFlow::FlightTicketPayout, MetadataKey::Multiplier, "3.460"),
+            (
+                WalletFlow::FlightTicketRefund,
+                MetadataKey::RefundOf,
+                "flight_ticket_purchase:tkt_x",
+            ),
         ];
         for (flow, key, value) in cases {
             let Some(metadata) = samples::all().into_iter().find(|m| m.flow() == flow) else {

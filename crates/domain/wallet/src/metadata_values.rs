@@ -1,10 +1,18 @@
-//! The number of shares of a trade, the one metadata value that is neither an id nor a
-//! market name (outcomes and resolutions are the market crate's `Outcome` and
-//! `Resolution`, written with their lower-case names). Each value has exactly one text
-//! form, so the metadata of an action, and with it the request fingerprint, never varies.
+//! The metadata values that are neither ids nor another crate's names: the number of
+//! shares of a trade, and the flight product's multipliers (outcomes and resolutions are
+//! the market crate's `Outcome` and `Resolution`, written with their lower-case names;
+//! multipliers are the flight crate's, written with two decimals). Each value has exactly
+//! one text form, so the metadata of an action, and with it the request fingerprint,
+//! never varies.
+//!
+//! A ticket without an auto cash-out still carries `autoCashOut`, as the word `none`:
+//! metadata is an object of string values on the wire, so every key is present and every
+//! value a string, and a wallet never meets a JSON `null` there.
 
 use std::fmt;
 use std::str::FromStr;
+
+use opinion_flight::Multiplier;
 
 /// A number of shares in a trade: a whole number above zero, written in plain decimal
 /// digits without sign or leading zeros.
@@ -49,6 +57,30 @@ impl fmt::Display for ShareCount {
     }
 }
 
+/// The `autoCashOut` value of a ticket bought without an auto cash-out.
+pub const NO_AUTO_CASH_OUT: &str = "none";
+
+/// The `autoCashOut` value: the target with two decimals, or [`NO_AUTO_CASH_OUT`].
+pub(crate) fn auto_cash_out_text(target: Option<Multiplier>) -> String {
+    target.map_or_else(|| NO_AUTO_CASH_OUT.to_owned(), |target| target.to_string())
+}
+
+/// Reads an `autoCashOut` value: `none`, or a cash-out multiplier.
+pub(crate) fn read_auto_cash_out(text: &str) -> Result<Option<Multiplier>, BadValue> {
+    if text == NO_AUTO_CASH_OUT {
+        return Ok(None);
+    }
+    read_cash_out(text).map(Some)
+}
+
+/// Reads a multiplier a ticket can be cashed out at: two decimals, at least 1.01×.
+pub(crate) fn read_cash_out(text: &str) -> Result<Multiplier, BadValue> {
+    text.parse::<Multiplier>()
+        .ok()
+        .filter(|multiplier| *multiplier >= Multiplier::MIN_CASH_OUT)
+        .ok_or_else(|| BadValue(text.to_owned()))
+}
+
 #[cfg(test)]
 mod tests {
     use proptest::prelude::*;
@@ -69,7 +101,32 @@ mod tests {
         assert_eq!(ShareCount::new(-3), Err(BadValue("-3".into())));
     }
 
+    #[test]
+    fn auto_cash_outs_are_a_cash_out_multiplier_or_none() {
+        assert_eq!(auto_cash_out_text(None), "none");
+        assert_eq!(auto_cash_out_text(Some(Multiplier::from_hundredths(250))), "2.50");
+        assert_eq!(read_auto_cash_out("none"), Ok(None));
+        assert_eq!(read_auto_cash_out("1.01"), Ok(Some(Multiplier::MIN_CASH_OUT)));
+        for bad in ["", "null", "None", "1.00", "0.50", "2.5", "2", "-2.00"] {
+            assert_eq!(read_auto_cash_out(bad), Err(BadValue(bad.into())), "{bad}");
+        }
+    }
+
+    #[test]
+    fn a_cash_out_is_at_least_the_lowest_winning_multiplier() {
+        assert_eq!(read_cash_out("418.12"), Ok(Multiplier::from_hundredths(41_812)));
+        for bad in ["1.00", "none", "3.4", ""] {
+            assert_eq!(read_cash_out(bad), Err(BadValue(bad.into())), "{bad}");
+        }
+    }
+
     proptest! {
+        #[test]
+        fn auto_cash_outs_round_trip(hundredths in 101u64..=10_000_000) {
+            let target = Some(Multiplier::from_hundredths(hundredths));
+            prop_assert_eq!(read_auto_cash_out(&auto_cash_out_text(target)), Ok(target));
+        }
+
         #[test]
         fn share_counts_round_trip(shares in 1..=i64::MAX) {
             let count = ShareCount::new(shares).map_err(|e| TestCaseError::fail(e.to_string()))?;

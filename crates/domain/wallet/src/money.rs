@@ -1,11 +1,14 @@
 //! The money of a wallet mutation: a positive count of minor units and the ISO 4217 code
-//! of the operator's currency. Integers only, so an amount is the same on every machine
-//! and in every fingerprint. On the wire both are strings: the amount in plain decimal
-//! digits (`"150000"`), never a JSON number, so no parser turns it into a float.
+//! of its currency (the operator's for Opinion, IDR for the flight product). Integers
+//! only, so an amount is the same on every machine and in every fingerprint. On the wire
+//! both are strings: the amount in plain decimal digits (`"150000"`), never a JSON
+//! number, so no parser turns it into a float. An IDR amount counts whole rupiah: the
+//! rupiah has no minor unit in practice, so the unit of an IDR amount is the rupiah.
 
 use std::fmt;
 use std::str::FromStr;
 
+use opinion_flight::Rupiah;
 use serde_with::{DeserializeFromStr, SerializeDisplay};
 
 /// An ISO 4217 alphabetic currency code (`IDR`, `EUR`, …): three upper-case letters.
@@ -18,6 +21,9 @@ pub struct Currency([u8; 3]);
 pub struct CurrencyError(pub String);
 
 impl Currency {
+    /// Indonesian rupiah, the flight product's currency, counted in whole rupiah.
+    pub const IDR: Currency = Currency(*b"IDR");
+
     /// The code as text.
     pub fn as_str(&self) -> &str {
         // Only ASCII upper-case letters are ever stored, so this cannot fail.
@@ -67,6 +73,11 @@ impl Amount {
     pub const fn minor_units(self) -> i64 {
         self.0
     }
+
+    /// An IDR amount of `rupiah` whole rupiah (the unit of IDR amounts), above zero.
+    pub const fn from_rupiah(rupiah: Rupiah) -> Result<Self, AmountError> {
+        Self::new(rupiah.get())
+    }
 }
 
 /// A text that is not an amount in its one accepted form.
@@ -101,6 +112,19 @@ mod tests {
         for bad in ["idr", "ID", "IDRR", "I1R", "", "ÉUR"] {
             assert_eq!(bad.parse::<Currency>(), Err(CurrencyError(bad.into())), "{bad}");
         }
+    }
+
+    #[test]
+    fn idr_is_a_currency_code() {
+        assert_eq!(Currency::IDR.as_str(), "IDR");
+        assert_eq!("IDR".parse::<Currency>(), Ok(Currency::IDR));
+    }
+
+    #[test]
+    fn rupiah_become_amounts_one_for_one() {
+        let stake = Rupiah::new(150_000).unwrap();
+        assert_eq!(Amount::from_rupiah(stake).map(Amount::minor_units), Ok(150_000));
+        assert_eq!(Amount::from_rupiah(Rupiah::ZERO), Err(AmountError(0)));
     }
 
     #[test]

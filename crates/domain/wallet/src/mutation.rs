@@ -1,15 +1,32 @@
 //! One wallet mutation as the platform prepares it: who, how much, and the typed metadata
 //! of its flow. The flow, the reason key and the idempotency key are not inputs: they
 //! are derived from the metadata, so none of them can disagree with the business action.
+//! The currency is an input, checked against the flow's product: flight money is IDR
+//! whatever the operator's Opinion currency, so a flight mutation in another currency
+//! cannot be built.
 
 use std::collections::BTreeMap;
 
 use crate::fingerprint::{FingerprintInput, RequestFingerprint};
-use crate::flow::WalletFlow;
+use crate::flow::{Product, WalletFlow};
 use crate::idempotency_key::IdempotencyKey;
 use crate::metadata::FlowMetadata;
 use crate::money::{Amount, Currency};
 use crate::reason::ReasonKey;
+
+/// A mutation in a currency its flow's product does not move.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("a {flow} mutation moves {product} money, which is always {required}, not {found}")]
+pub struct CurrencyNotAllowed {
+    /// The flow of the mutation.
+    pub flow: WalletFlow,
+    /// Its product.
+    pub product: Product,
+    /// The only currency the product moves.
+    pub required: Currency,
+    /// The currency asked for.
+    pub found: Currency,
+}
 
 /// A wallet mutation request, complete except for transport details (signature, time).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -21,19 +38,32 @@ pub struct WalletMutation {
 }
 
 impl WalletMutation {
-    /// Assembles a mutation for the operator's player `external_user_id`.
+    /// Assembles a mutation for the operator's player `external_user_id`, refused when
+    /// the flow's product moves only another currency (a flight mutation not in IDR).
     pub fn new(
         external_user_id: impl Into<String>,
         amount: Amount,
         currency: Currency,
         metadata: FlowMetadata,
-    ) -> Self {
-        Self {
+    ) -> Result<Self, CurrencyNotAllowed> {
+        let flow = metadata.flow();
+        let product = flow.product();
+        if let Some(required) = product.native_currency()
+            && required != currency
+        {
+            return Err(CurrencyNotAllowed {
+                flow,
+                product,
+                required,
+                found: currency,
+            });
+        }
+        Ok(Self {
             external_user_id: external_user_id.into(),
             amount,
             currency,
             metadata,
-        }
+        })
     }
 
     /// The flow, from the metadata.
@@ -102,6 +132,7 @@ mod tests {
             "IDR".parse().unwrap(),
             metadata,
         )
+        .unwrap()
     }
 
     #[test]
@@ -114,6 +145,18 @@ mod tests {
                 "buy_compensation:trd_00000000000000000000000002",
             ),
             ("opinion.redemption", "redemption:red_00000000000000000000000004"),
+            (
+                "flight_ticket_purchase",
+                "flight_ticket_purchase:tkt_00000000000000000000000006",
+            ),
+            (
+                "flight_ticket_payout",
+                "flight_ticket_payout:tkt_00000000000000000000000006",
+            ),
+            (
+                "flight_ticket_refund",
+                "flight_ticket_refund:tkt_00000000000000000000000006",
+            ),
         ];
         for (metadata, (reason, key)) in samples::all().into_iter().zip(expected) {
             let mutation = mutation(metadata, 500);
@@ -121,6 +164,31 @@ mod tests {
             assert_eq!(mutation.reason().as_str(), reason);
             assert_eq!(mutation.idempotency_key().as_str(), key);
         }
+    }
+
+    #[test]
+    fn flight_mutations_are_only_built_in_idr_and_opinion_ones_in_any_currency() {
+        let usd: Currency = "USD".parse().unwrap();
+        for metadata in samples::all() {
+            let built = WalletMutation::new("player-7", Amount::new(5).unwrap(), usd, metadata);
+            match metadata.flow().product() {
+                Product::Opinion => assert_eq!(built.map(|m| m.currency()), Ok(usd)),
+                Product::Flight => assert_eq!(
+                    built,
+                    Err(CurrencyNotAllowed {
+                        flow: metadata.flow(),
+                        product: Product::Flight,
+                        required: Currency::IDR,
+                        found: usd,
+                    })
+                ),
+            }
+        }
+        let error = WalletMutation::new("p", Amount::new(5).unwrap(), usd, samples::all()[4]).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "a flight_ticket_purchase mutation moves flight money, which is always IDR, not USD"
+        );
     }
 
     #[test]

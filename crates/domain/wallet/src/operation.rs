@@ -176,7 +176,8 @@ mod tests {
 
     fn prepared(flow: WalletFlow) -> WalletOperation {
         let metadata = samples::all().into_iter().find(|m| m.flow() == flow).unwrap();
-        let mutation = WalletMutation::new("player-1", Amount::new(100).unwrap(), "IDR".parse().unwrap(), metadata);
+        let mutation =
+            WalletMutation::new("player-1", Amount::new(100).unwrap(), "IDR".parse().unwrap(), metadata).unwrap();
         WalletOperation::prepare(&mutation)
     }
 
@@ -266,6 +267,18 @@ mod tests {
             (WalletFlow::BuyCompensation, applied(), OperationState::Applied),
             (WalletFlow::BuyCompensation, rejected, OperationState::Rejected),
             (WalletFlow::BuyCompensation, timed_out(), OperationState::Prepared),
+            (
+                WalletFlow::FlightTicketPurchase,
+                timed_out(),
+                OperationState::ManualReview,
+            ),
+            (
+                WalletFlow::FlightTicketPayout,
+                timed_out(),
+                OperationState::ManualReview,
+            ),
+            (WalletFlow::FlightTicketRefund, timed_out(), OperationState::Prepared),
+            (WalletFlow::FlightTicketRefund, applied(), OperationState::Applied),
         ];
         for (flow, answer, expected) in rows {
             let next = prepared(flow).send().unwrap().record_answer(&answer).unwrap();
@@ -278,7 +291,7 @@ mod tests {
         for flow in WalletFlow::ALL {
             for state in OperationState::ALL {
                 let result = in_state(flow, state).abandon().map(|op| op.state());
-                if state == OperationState::Prepared && flow != WalletFlow::BuyCompensation {
+                if state == OperationState::Prepared && flow.role() == FlowRole::Primary {
                     assert_eq!(result, Ok(OperationState::Abandoned));
                 } else {
                     assert_eq!(

@@ -1,7 +1,9 @@
 //! Reason keys: the stable string the operator's wallet sees on every mutation and
-//! allowlists (contract rule 10). Each key is namespaced by product (`opinion.…`), so the
-//! flight product adds its native-IDR keys (`flight.…`) as new variants without changing
-//! a byte of the existing ones; the test below pins every existing key.
+//! allowlists (contract rule 10). Opinion's keys are namespaced by product
+//! (`opinion.buy`, …); the flight product's native-IDR keys are the ones its design
+//! names, verbatim and equal to their flow's name (`flight_ticket_purchase`,
+//! `flight_ticket_payout`, `flight_ticket_refund`). They were added as new variants
+//! without changing a byte of the existing ones; the test below pins every key.
 
 use std::fmt;
 use std::str::FromStr;
@@ -22,6 +24,12 @@ pub enum ReasonKey {
     OpinionBuyCompensation,
     /// `opinion.redemption`: a position paid out after resolution.
     OpinionRedemption,
+    /// `flight_ticket_purchase`: a flight ticket's stake, in IDR.
+    FlightTicketPurchase,
+    /// `flight_ticket_payout`: a cashed-out flight ticket paid, in IDR.
+    FlightTicketPayout,
+    /// `flight_ticket_refund`: a flight ticket's stake given back, in IDR.
+    FlightTicketRefund,
 }
 
 /// A reason key that this version of the platform does not know.
@@ -31,20 +39,26 @@ pub struct UnknownReasonKey(pub String);
 
 impl ReasonKey {
     /// Every known key.
-    pub const ALL: [ReasonKey; 4] = [
+    pub const ALL: [ReasonKey; 7] = [
         Self::OpinionBuy,
         Self::OpinionSell,
         Self::OpinionBuyCompensation,
         Self::OpinionRedemption,
+        Self::FlightTicketPurchase,
+        Self::FlightTicketPayout,
+        Self::FlightTicketRefund,
     ];
 
-    /// The reason every mutation of an Opinion flow carries.
+    /// The reason every mutation of a flow carries.
     pub const fn for_flow(flow: WalletFlow) -> Self {
         match flow {
             WalletFlow::Buy => Self::OpinionBuy,
             WalletFlow::Sell => Self::OpinionSell,
             WalletFlow::BuyCompensation => Self::OpinionBuyCompensation,
             WalletFlow::Redemption => Self::OpinionRedemption,
+            WalletFlow::FlightTicketPurchase => Self::FlightTicketPurchase,
+            WalletFlow::FlightTicketPayout => Self::FlightTicketPayout,
+            WalletFlow::FlightTicketRefund => Self::FlightTicketRefund,
         }
     }
 
@@ -55,6 +69,9 @@ impl ReasonKey {
             Self::OpinionSell => "opinion.sell",
             Self::OpinionBuyCompensation => "opinion.buy_compensation",
             Self::OpinionRedemption => "opinion.redemption",
+            Self::FlightTicketPurchase => "flight_ticket_purchase",
+            Self::FlightTicketPayout => "flight_ticket_payout",
+            Self::FlightTicketRefund => "flight_ticket_refund",
         }
     }
 }
@@ -90,17 +107,25 @@ mod tests {
                 "opinion.buy",
                 "opinion.sell",
                 "opinion.buy_compensation",
-                "opinion.redemption"
+                "opinion.redemption",
+                "flight_ticket_purchase",
+                "flight_ticket_payout",
+                "flight_ticket_refund"
             ]
         );
     }
 
     #[test]
     fn each_flow_has_its_own_key() {
-        for flow in WalletFlow::ALL {
+        for flow in WalletFlow::OPINION {
             let key = ReasonKey::for_flow(flow);
             assert_eq!(key.as_str(), format!("opinion.{flow}"));
         }
+        for flow in WalletFlow::FLIGHT {
+            assert_eq!(ReasonKey::for_flow(flow).as_str(), flow.as_str());
+        }
+        let keys: std::collections::HashSet<_> = WalletFlow::ALL.into_iter().map(ReasonKey::for_flow).collect();
+        assert_eq!(keys.len(), ReasonKey::ALL.len());
     }
 
     #[test]
@@ -108,7 +133,16 @@ mod tests {
         for key in ReasonKey::ALL {
             assert_eq!(key.as_str().parse::<ReasonKey>(), Ok(key));
         }
-        for unknown in ["opinion.BUY", "buy", "opinion.buy ", "flight.bet", ""] {
+        for unknown in [
+            "opinion.BUY",
+            "buy",
+            "opinion.buy ",
+            "flight.bet",
+            "flight.ticket_purchase",
+            "opinion.flight_ticket_purchase",
+            "FLIGHT_TICKET_PAYOUT",
+            "",
+        ] {
             assert_eq!(unknown.parse::<ReasonKey>(), Err(UnknownReasonKey(unknown.into())));
         }
     }

@@ -86,10 +86,17 @@ mod tests {
             (ResolvedNotApplied, ResolvedNotApplied, Nothing),
             (Abandoned, Abandoned, Nothing),
         ];
-        let rows = [WalletFlow::Buy, WalletFlow::Sell, WalletFlow::Redemption]
-            .into_iter()
-            .flat_map(|flow| primary.map(|row| (flow, row)))
-            .chain(compensation.map(|row| (WalletFlow::BuyCompensation, row)));
+        let rows = WalletFlow::ALL.into_iter().flat_map(|flow| match flow.role() {
+            FlowRole::Primary => primary.map(|row| (flow, row)),
+            FlowRole::Compensation => compensation.map(|row| (flow, row)),
+        });
+        assert_eq!(
+            WalletFlow::ALL
+                .into_iter()
+                .filter(|flow| flow.role() == FlowRole::Compensation)
+                .collect::<Vec<_>>(),
+            [WalletFlow::BuyCompensation, WalletFlow::FlightTicketRefund]
+        );
         for (flow, (from, to, action)) in rows {
             let before = found(flow, from);
             let recovery = before.recover_at_startup();

@@ -44,8 +44,9 @@ pub enum Admission {
     Answer(WalletAnswer),
 }
 
-/// An in-memory wallet in one currency that answers as the contract requires, by the
-/// rules of `wallet_rules.rs`.
+/// An in-memory wallet that answers as the contract requires, by the rules of
+/// `wallet_rules.rs`. Accounts are in the wallet's currency unless opened in another
+/// (an IDR account for the flight product beside accounts in the operator's currency).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ReferenceWallet {
     currency: Currency,
@@ -55,7 +56,7 @@ pub struct ReferenceWallet {
 }
 
 impl ReferenceWallet {
-    /// An empty wallet keeping accounts in `currency`.
+    /// An empty wallet keeping accounts in `currency` by default.
     pub fn new(currency: Currency) -> Self {
         Self {
             currency,
@@ -65,12 +66,22 @@ impl ReferenceWallet {
         }
     }
 
-    /// The wallet's currency.
+    /// The wallet's default currency.
     pub fn currency(&self) -> Currency {
         self.currency
     }
 
-    /// Opens the player's account or sets its balance.
+    /// Opens the player's account in `currency` with `balance`, replacing any earlier one.
+    pub fn open_account(&mut self, external_user_id: &str, balance: i64, currency: Currency) {
+        let account = WalletAccount {
+            balance,
+            blocked: false,
+            currency,
+        };
+        self.accounts.insert(external_user_id.to_owned(), account);
+    }
+
+    /// Opens the player's account (in the wallet's currency) or sets its balance.
     pub fn set_balance(&mut self, external_user_id: &str, balance: i64) {
         let currency = self.currency;
         self.accounts

@@ -32,17 +32,18 @@ use crate::reason::ReasonKey;
 pub struct MutationRequest {
     /// The one key of the business action; also the `Idempotency-Key` and `webhook-id` headers.
     pub idempotency_key: IdempotencyKey,
-    /// `buy`, `sell`, `buy_compensation` or `redemption`.
+    /// `buy`, `sell`, `buy_compensation`, `redemption`, `flight_ticket_purchase`,
+    /// `flight_ticket_payout` or `flight_ticket_refund`.
     pub flow: WalletFlow,
-    /// `debit` (only `buy`) or `credit`.
+    /// `debit` (`buy`, `flight_ticket_purchase`) or `credit`.
     pub direction: Direction,
-    /// The stable reason key the wallet allowlists (`opinion.buy`, …).
+    /// The stable reason key the wallet allowlists (`opinion.buy`, `flight_ticket_payout`, …).
     pub reason: ReasonKey,
     /// The operator's own identifier of the player.
     pub external_user_id: String,
     /// Minor units, a string of decimal digits, above zero.
     pub amount: Amount,
-    /// ISO 4217 code.
+    /// ISO 4217 code; always `IDR` for the flight product's flows.
     pub currency: Currency,
     /// The flow's required metadata (camelCase keys, string values); more keys may come.
     pub metadata: BTreeMap<String, String>,
@@ -74,6 +75,16 @@ pub enum RequestBodyError {
         flow: WalletFlow,
         /// The reason sent.
         found: ReasonKey,
+    },
+    /// The currency is not the one the flow's product moves (flight money is IDR).
+    #[error("a {flow} mutation is always in {required}, not {found}")]
+    CurrencyNotAllowed {
+        /// The flow.
+        flow: WalletFlow,
+        /// The product's currency.
+        required: Currency,
+        /// The currency sent.
+        found: Currency,
     },
     /// A key of the flow's row of the metadata matrix is absent (contract rule 1).
     #[error("{flow} metadata lacks the required `{key}`", key = key.as_str())]
@@ -107,8 +118,9 @@ impl MutationRequest {
     }
 
     /// Reads a received body and checks what a wallet must check before acting on it:
-    /// the direction and reason belong to the flow, and every required metadata key is
-    /// present (extra keys are allowed: contract rule 10).
+    /// the direction, reason and (for the flight product) currency belong to the flow,
+    /// and every required metadata key is present (extra keys are allowed: contract
+    /// rule 10).
     pub fn parse(body: &[u8]) -> Result<Self, RequestBodyError> {
         let request: Self = serde_json::from_slice(body).map_err(|e| RequestBodyError::Malformed(e.to_string()))?;
         let flow = request.flow;
@@ -123,6 +135,15 @@ impl MutationRequest {
             return Err(RequestBodyError::ReasonMismatch {
                 flow,
                 found: request.reason,
+            });
+        }
+        if let Some(required) = flow.product().native_currency()
+            && request.currency != required
+        {
+            return Err(RequestBodyError::CurrencyNotAllowed {
+                flow,
+                required,
+                found: request.currency,
             });
         }
         if let Some(key) = required_metadata(flow)
@@ -164,6 +185,7 @@ mod tests {
             "IDR".parse().unwrap(),
             samples::all()[index],
         )
+        .unwrap()
     }
 
     #[test]
@@ -183,7 +205,7 @@ mod tests {
 
     #[test]
     fn what_the_platform_writes_a_wallet_reads_with_the_same_fingerprint() {
-        for index in 0..4 {
+        for index in 0..samples::all().len() {
             let mutation = mutation(index, 500);
             let body = MutationRequest::of(&mutation, at("2026-11-22T10:15:30Z"));
             let read = MutationRequest::parse(&body.to_bytes().unwrap()).unwrap();
@@ -264,5 +286,36 @@ mod tests {
             MutationRequest::parse(b"OK"),
             Err(RequestBodyError::Malformed(_))
         ));
+    }
+
+    #[test]
+    fn a_flight_mutation_in_another_currency_is_refused() {
+        let mut body =
+            serde_json::to_value(MutationRequest::of(&mutation(5, 500), at("2026-11-22T10:15:30Z"))).unwrap();
+        body["currency"] = "USD".into();
+        assert_eq!(
+            MutationRequest::parse(body.to_string().as_bytes()),
+            Err(RequestBodyError::CurrencyNotAllowed {
+                flow: WalletFlow::FlightTicketPayout,
+                required: Currency::IDR,
+                found: "USD".parse().unwrap()
+            })
+        );
+    }
+
+    #[test]
+    fn reads_a_flight_body_with_its_metadata() {
+        let body = MutationRequest::of(&mutation(4, 25_000), at("2026-11-22T10:15:30.123Z"));
+        let text = String::from_utf8(body.to_bytes().unwrap()).unwrap();
+        assert_eq!(
+            text,
+            concat!(
+                r#"{"idempotencyKey":"flight_ticket_purchase:tkt_00000000000000000000000006","#,
+                r#""flow":"flight_ticket_purchase","direction":"debit","reason":"flight_ticket_purchase","#,
+                r#""externalUserId":"player-42","amount":"25000","currency":"IDR","#,
+                r#""metadata":{"autoCashOut":"2.50","flightId":"flt_00000000000000000000000005","#,
+                r#""ticketId":"tkt_00000000000000000000000006"},"requestedAt":"2026-11-22T10:15:30.123Z"}"#
+            )
+        );
     }
 }

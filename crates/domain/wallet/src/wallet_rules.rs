@@ -134,7 +134,7 @@ mod tests {
     }
 
     fn request(index: usize, amount: i64) -> MutationRequest {
-        let mutation = WalletMutation::new("p", Amount::new(amount).unwrap(), idr(), samples::all()[index]);
+        let mutation = WalletMutation::new("p", Amount::new(amount).unwrap(), idr(), samples::all()[index]).unwrap();
         MutationRequest::of(&mutation, "2026-11-22T10:15:30Z".parse().unwrap())
     }
 

@@ -1,20 +1,26 @@
 //! One test (or more) per wallet mutation rule of the operator contract, through the
-//! public API only. Each fails if its rule is broken.
+//! public API only, for Opinion's flows and the flight product's. Each fails if its rule
+//! is broken.
 
 use std::collections::BTreeMap;
 
-use opinion_core::{Label, MarketId, RedemptionId, TradeId, WalletOperationId};
+use opinion_core::{FlightId, Label, MarketId, RedemptionId, TicketId, TradeId, WalletOperationId};
+use opinion_flight::Multiplier;
 use opinion_market::{Outcome, Resolution};
 use opinion_wallet::{
-    Ambiguity, Amount, BuyCompensationMetadata, Classification, FlowMetadata, IdempotencyKey, MetadataError,
-    MetadataKey, OperationState, ReasonKey, RedemptionMetadata, RefusalCode, RemoteReference, ShareCount,
-    StaffResolution, StartupAction, TradeMetadata, TransportOutcome, WalletFlow, WalletLogFinding, WalletMutation,
+    Ambiguity, Amount, BuyCompensationMetadata, Classification, Currency, CurrencyNotAllowed, FlowMetadata, FlowRole,
+    IdempotencyKey, MetadataError, MetadataKey, OperationState, Product, ReasonKey, RedemptionMetadata, RefusalCode,
+    RemoteReference, ShareCount, StaffResolution, StartupAction, TicketPayoutMetadata, TicketPurchaseMetadata,
+    TicketRefundMetadata, TradeMetadata, TransportOutcome, WalletFlow, WalletLogFinding, WalletMutation,
     WalletOperation, classify, validate_metadata,
 };
 use proptest::prelude::*;
 
 const MARKET: u128 = 11;
 const TRADE: u128 = 22;
+const FLIGHT: u128 = 55;
+const TICKET: u128 = 66;
+const PURCHASE_OPERATION: u128 = 77;
 
 fn trade(outcome: Outcome) -> TradeMetadata {
     TradeMetadata {
@@ -39,6 +45,21 @@ fn metadata(flow: WalletFlow) -> FlowMetadata {
             redemption_id: RedemptionId::from_u128(44),
             resolution: Resolution::Yes,
         }),
+        WalletFlow::FlightTicketPurchase => FlowMetadata::FlightTicketPurchase(TicketPurchaseMetadata {
+            flight_id: FlightId::from_u128(FLIGHT),
+            ticket_id: TicketId::from_u128(TICKET),
+            auto_cash_out: None,
+        }),
+        WalletFlow::FlightTicketPayout => FlowMetadata::FlightTicketPayout(TicketPayoutMetadata {
+            flight_id: FlightId::from_u128(FLIGHT),
+            ticket_id: TicketId::from_u128(TICKET),
+            multiplier: Multiplier::from_hundredths(346),
+        }),
+        WalletFlow::FlightTicketRefund => FlowMetadata::FlightTicketRefund(TicketRefundMetadata {
+            flight_id: FlightId::from_u128(FLIGHT),
+            ticket_id: TicketId::from_u128(TICKET),
+            refund_of: WalletOperationId::from_u128(PURCHASE_OPERATION),
+        }),
     }
 }
 
@@ -49,6 +70,13 @@ fn mutation(flow: WalletFlow, amount: i64) -> WalletMutation {
         "IDR".parse().unwrap(),
         metadata(flow),
     )
+    .unwrap()
+}
+
+fn primaries() -> impl Iterator<Item = WalletFlow> {
+    WalletFlow::ALL
+        .into_iter()
+        .filter(|flow| flow.role() == FlowRole::Primary)
 }
 
 fn ambiguous_answers() -> Vec<Classification> {
@@ -124,7 +152,17 @@ fn rule_2_same_key_same_payload() {
 /// automatic can happen: no resend, no new answer, no abandoning; only staff.
 #[test]
 fn ambiguous_primary_buy_goes_to_manual_review_never_back_to_prepared() {
-    for flow in [WalletFlow::Buy, WalletFlow::Sell, WalletFlow::Redemption] {
+    assert_eq!(
+        primaries().collect::<Vec<_>>(),
+        [
+            WalletFlow::Buy,
+            WalletFlow::Sell,
+            WalletFlow::Redemption,
+            WalletFlow::FlightTicketPurchase,
+            WalletFlow::FlightTicketPayout
+        ]
+    );
+    for flow in primaries() {
         for answer in ambiguous_answers() {
             let sent = WalletOperation::prepare(&mutation(flow, 10)).send().unwrap();
             let reviewed = sent.record_answer(&answer).unwrap();
@@ -146,7 +184,7 @@ fn ambiguous_primary_buy_goes_to_manual_review_never_back_to_prepared() {
 /// Rule 4 after a crash: a primary found sent at start-up is ambiguous.
 #[test]
 fn primary_found_sent_at_startup_goes_to_manual_review() {
-    for flow in [WalletFlow::Buy, WalletFlow::Sell, WalletFlow::Redemption] {
+    for flow in primaries() {
         let sent = WalletOperation::prepare(&mutation(flow, 10)).send().unwrap();
         let recovery = sent.recover_at_startup();
         assert_eq!(recovery.operation.state(), OperationState::ManualReview);
@@ -186,32 +224,119 @@ fn compensation_retries_keep_the_original_key() {
     );
 }
 
+/// Rule 6's analogue for the flight product: a ticket refund gives a purchase debit
+/// back, names the ticket and the purchase's operation, and its retries (after
+/// ambiguity or a crash) all carry the key it was prepared with: the ticket's one
+/// refund key.
+#[test]
+fn rule_6_a_ticket_refund_carries_its_ticket_and_purchase_and_retries_with_its_key() {
+    let refund = mutation(WalletFlow::FlightTicketRefund, 10);
+    let sent = refund.metadata_map();
+    assert_eq!(sent["ticketId"], TicketId::from_u128(TICKET).to_string());
+    assert_eq!(sent["flightId"], FlightId::from_u128(FLIGHT).to_string());
+    assert_eq!(
+        sent["refundOf"],
+        WalletOperationId::from_u128(PURCHASE_OPERATION).to_string()
+    );
+    let original = refund.idempotency_key();
+    assert_eq!(
+        original.to_string(),
+        format!("flight_ticket_refund:{}", TicketId::from_u128(TICKET))
+    );
+    let mut operation = WalletOperation::prepare(&refund);
+    for (attempt, answer) in ambiguous_answers().into_iter().enumerate() {
+        operation = operation.send().unwrap();
+        assert_eq!(operation.attempts() as usize, attempt + 1);
+        operation = operation.record_answer(&answer).unwrap();
+        assert_eq!(operation.state(), OperationState::Prepared, "{answer:?}");
+        assert_eq!(operation.key(), &original);
+    }
+    let crashed = operation.send().unwrap().recover_at_startup();
+    assert_eq!(crashed.action, StartupAction::Send);
+    assert_eq!(crashed.operation.key(), &original);
+}
+
 /// Rule 6: a compensation is never given up and never sent to review for ambiguity.
 #[test]
 fn a_compensation_is_retried_until_a_definite_answer() {
-    let prepared = WalletOperation::prepare(&mutation(WalletFlow::BuyCompensation, 10));
-    assert!(prepared.abandon().is_err());
-    let applied = prepared
-        .send()
-        .unwrap()
-        .record_answer(&classify(TransportOutcome::Answered {
-            status: 200,
-            body: br#"{"status":"applied","remoteReference":"c-1","balance":"10"}"#,
-        }))
-        .unwrap();
-    assert_eq!(applied.state(), OperationState::Applied);
+    for flow in [WalletFlow::BuyCompensation, WalletFlow::FlightTicketRefund] {
+        let prepared = WalletOperation::prepare(&mutation(flow, 10));
+        assert!(prepared.abandon().is_err(), "{flow}");
+        let applied = prepared
+            .send()
+            .unwrap()
+            .record_answer(&classify(TransportOutcome::Answered {
+                status: 200,
+                body: br#"{"status":"applied","remoteReference":"c-1","balance":"10"}"#,
+            }))
+            .unwrap();
+        assert_eq!(applied.state(), OperationState::Applied, "{flow}");
+    }
 }
 
 /// Rules 6 and 8: every trade mutation, the compensation included, carries `marketId`.
 #[test]
 fn rule_6_and_8_every_mutation_carries_the_market_id() {
-    for flow in WalletFlow::ALL {
+    for flow in WalletFlow::OPINION {
         let sent = mutation(flow, 10).metadata_map();
         assert_eq!(
             sent.get(MetadataKey::MarketId.as_str()).map(String::as_str),
             Some(MarketId::from_u128(MARKET).to_string().as_str()),
             "{flow}"
         );
+    }
+}
+
+/// Rule 8's analogue: every flight mutation names its flight and ticket (the operator
+/// ties a player's flight money to tickets with them), and no market.
+#[test]
+fn every_flight_mutation_carries_the_flight_and_the_ticket() {
+    for flow in WalletFlow::FLIGHT {
+        let sent = mutation(flow, 10).metadata_map();
+        assert_eq!(sent["flightId"], FlightId::from_u128(FLIGHT).to_string(), "{flow}");
+        assert_eq!(sent["ticketId"], TicketId::from_u128(TICKET).to_string(), "{flow}");
+        assert!(!sent.contains_key(MetadataKey::MarketId.as_str()), "{flow}");
+    }
+}
+
+/// Rules 2 and 5 for the flight product: one purchase, one payout and one refund per
+/// ticket, forever: each is keyed by the ticket, and the three never share a key.
+#[test]
+fn a_ticket_has_one_key_per_action() {
+    let keys: Vec<_> = WalletFlow::FLIGHT
+        .into_iter()
+        .map(|flow| mutation(flow, 10).idempotency_key().to_string())
+        .collect();
+    let ticket = TicketId::from_u128(TICKET);
+    assert_eq!(
+        keys,
+        [
+            format!("flight_ticket_purchase:{ticket}"),
+            format!("flight_ticket_payout:{ticket}"),
+            format!("flight_ticket_refund:{ticket}"),
+        ]
+    );
+}
+
+/// Rule 10: flight mutations are native-IDR; one in another currency cannot be built.
+#[test]
+fn rule_10_flight_money_is_always_idr() {
+    let usd: Currency = "USD".parse().unwrap();
+    for flow in WalletFlow::FLIGHT {
+        assert_eq!(
+            WalletMutation::new("player-1", Amount::new(10).unwrap(), usd, metadata(flow)),
+            Err(CurrencyNotAllowed {
+                flow,
+                product: Product::Flight,
+                required: Currency::IDR,
+                found: usd
+            })
+        );
+        assert_eq!(mutation(flow, 10).currency(), Currency::IDR);
+    }
+    for flow in WalletFlow::OPINION {
+        let built = WalletMutation::new("player-1", Amount::new(10).unwrap(), usd, metadata(flow));
+        assert_eq!(built.map(|m| m.currency()), Ok(usd));
     }
 }
 
@@ -241,7 +366,10 @@ fn rule_10_reason_keys_are_stable() {
             "opinion.buy",
             "opinion.sell",
             "opinion.buy_compensation",
-            "opinion.redemption"
+            "opinion.redemption",
+            "flight_ticket_purchase",
+            "flight_ticket_payout",
+            "flight_ticket_refund"
         ]
         .map(|k| k.parse::<ReasonKey>().unwrap())
     );
@@ -250,15 +378,17 @@ fn rule_10_reason_keys_are_stable() {
 /// A definite refusal settles a primary: nothing moved, nothing to review.
 #[test]
 fn a_definite_refusal_is_final() {
-    let refused = WalletOperation::prepare(&mutation(WalletFlow::Buy, 10))
-        .send()
-        .unwrap()
-        .record_answer(&Classification::Rejected {
-            code: RefusalCode::InsufficientFunds,
-        })
-        .unwrap();
-    assert_eq!(refused.state(), OperationState::Rejected);
-    assert!(refused.send().is_err());
+    for flow in [WalletFlow::Buy, WalletFlow::FlightTicketPurchase] {
+        let refused = WalletOperation::prepare(&mutation(flow, 10))
+            .send()
+            .unwrap()
+            .record_answer(&Classification::Rejected {
+                code: RefusalCode::InsufficientFunds,
+            })
+            .unwrap();
+        assert_eq!(refused.state(), OperationState::Rejected, "{flow}");
+        assert!(refused.send().is_err(), "{flow}");
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -334,7 +464,7 @@ proptest! {
             if from == OperationState::ManualReview && to != from {
                 prop_assert!(matches!(event, Event::Resolve(_)));
             }
-            if flow != WalletFlow::BuyCompensation && from == OperationState::Sent && to == OperationState::Prepared {
+            if flow.role() == FlowRole::Primary && from == OperationState::Sent && to == OperationState::Prepared {
                 prop_assert!(matches!(event, Event::Answer(Classification::NotSent)));
             }
             prop_assert!(next.attempts() >= operation.attempts());

@@ -84,6 +84,7 @@ pub fn trade(trade: u128, sell: bool, amount: i64) -> WalletMutation {
         "IDR".parse().expect("currency"),
         metadata,
     )
+    .expect("mutation")
 }
 
 /// Sends `mutation` signed with [`SECRET`], waiting up to two seconds.

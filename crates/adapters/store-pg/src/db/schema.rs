@@ -243,7 +243,8 @@ diesel::table! {
 }
 
 diesel::table! {
-    /// Wallet mutations, one per business action.
+    /// Wallet mutations, one per business action, of either product: a market for
+    /// Opinion's flows, a flight and a ticket for the flight product's.
     wallet_operations (operator_id, id) {
         operator_id -> Uuid,
         id -> Uuid,
@@ -256,9 +257,11 @@ diesel::table! {
         amount -> Int8,
         currency -> Text,
         metadata -> Jsonb,
-        market_id -> Uuid,
+        market_id -> Nullable<Uuid>,
         trade_id -> Nullable<Uuid>,
         redemption_id -> Nullable<Uuid>,
+        flight_id -> Nullable<Uuid>,
+        ticket_id -> Nullable<Uuid>,
         state -> Text,
         attempts -> Int4,
         http_status -> Nullable<Int4>,
@@ -364,6 +367,19 @@ diesel::table! {
 }
 
 diesel::table! {
+    /// Runs of the full-contract wallet test with their verdicts per product.
+    wallet_test_runs (operator_id, id) {
+        operator_id -> Uuid,
+        id -> Uuid,
+        ran_at -> Timestamptz,
+        base_url -> Text,
+        opinion_passed -> Bool,
+        flight_passed -> Bool,
+        report -> Jsonb,
+    }
+}
+
+diesel::table! {
     /// Simulated users of the staging simulator and their wallet balances.
     simulator_users (operator_id, id) {
         operator_id -> Uuid,
@@ -448,6 +464,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     wallet_operations,
     wallet_operation_steps,
     wallet_adapters,
+    wallet_test_runs,
     simulator_users,
     simulator_wallet_keys,
     simulator_wallet_log,

@@ -2,6 +2,7 @@
 //! wallet operations), settlement (resolution, redemptions, the wallet worker and manual
 //! review) and the operator's reads.
 
+pub(crate) mod flows;
 mod markets;
 mod reads;
 pub(crate) mod settlement;

@@ -77,6 +77,7 @@ pub fn buy(amount: i64) -> WalletMutation {
             shares: ShareCount::new(10).expect("shares"),
         }),
     )
+    .expect("mutation")
 }
 
 /// Sends `mutation` to `base_url` with a fresh gateway.

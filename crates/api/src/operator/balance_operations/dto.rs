@@ -97,6 +97,7 @@ impl From<WalletOperationStep> for StepBody {
     }
 }
 
+/// An Opinion operation (the only ones this route lists) always names its market.
 impl From<BalanceOperation> for BalanceOperationBody {
     fn from(operation: BalanceOperation) -> Self {
         let steps = operation
@@ -113,7 +114,7 @@ impl From<BalanceOperation> for BalanceOperationBody {
             currency: record.currency.as_str().to_owned(),
             idempotency_key: record.idempotency_key.as_str().to_owned(),
             metadata: record.metadata,
-            market_id: record.market_id.to_string(),
+            market_id: record.market_id.map(|market| market.to_string()).unwrap_or_default(),
             trade_id: record.trade_id.map(|id| id.to_string()),
             redemption_id: record.redemption_id.map(|id| id.to_string()),
             state: record.state.as_str().to_owned(),

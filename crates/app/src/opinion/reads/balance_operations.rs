@@ -1,6 +1,8 @@
-//! `GET /balance-operations`: every wallet call made for the operator's players, with
-//! what operators reconcile with (contract rule 7): idempotency key, `remote_reference`,
-//! HTTP status, detail, UTC timestamps and, on request, each step.
+//! `GET /balance-operations`: every wallet call made for the operator's players' Opinion
+//! money, with what operators reconcile with (contract rule 7): idempotency key,
+//! `remote_reference`, HTTP status, detail, UTC timestamps and, on request, each step.
+//! Only Opinion's flows are listed (the store reads no other): the flight product's
+//! wallet operations are read through its own routes.
 
 use std::collections::HashMap;
 
@@ -45,7 +47,7 @@ impl BalanceOperationQuery {
         Ok(WalletOperationFilter {
             external_user_id: optional_external_user_id(self.external_user_id.as_deref())?,
             market_id: optional_id("marketId", self.market_id.as_deref())?,
-            flow: one_of("flow", self.flow.as_deref(), &WalletFlow::ALL, WalletFlow::as_str)?,
+            flow: one_of("flow", self.flow.as_deref(), &WalletFlow::OPINION, WalletFlow::as_str)?,
             state: one_of(
                 "state",
                 self.state.as_deref(),
@@ -150,6 +152,13 @@ mod tests {
                 "flow",
                 BalanceOperationQuery {
                     flow: Some("deposit".into()),
+                    ..Default::default()
+                },
+            ),
+            (
+                "flow",
+                BalanceOperationQuery {
+                    flow: Some("flight_ticket_purchase".into()),
                     ..Default::default()
                 },
             ),

@@ -204,7 +204,7 @@ pub trait OperatorReadStore: Send + Sync {
         filter: &RedemptionFilter,
         page: PageRequest<RedemptionKind>,
     ) -> Result<Page<Redemption, RedemptionKind>, StoreError>;
-    /// One page of the operator's wallet operations, newest first.
+    /// One page of the operator's Opinion wallet operations (Opinion's flows only), newest first.
     async fn list_wallet_operations(
         &self,
         operator: OperatorId,

@@ -69,8 +69,9 @@ pub trait SettlementStore: Send + Sync {
     /// `Conflict("position")` if a position changed or appeared since it was read.
     async fn resolve_market(&self, plan: &ResolutionPlan) -> Result<(), StoreError>;
 
-    /// The operators with redemptions or compensations due at `now`, or operations sent
-    /// and not answered: the ones the wallet worker has something to do for.
+    /// The operators with redemptions or compensations due at `now`, or Opinion
+    /// operations sent and not answered: the ones the wallet worker has something to do
+    /// for. The flight product's operations are its own worker's.
     async fn operators_with_wallet_work(&self, now: OffsetDateTime) -> Result<Vec<OperatorId>, StoreError>;
     /// Claims at most `limit` of the operator's `prepared` redemption and compensation
     /// operations due at `now`, skipping those another worker holds, and marks them `sent`
@@ -81,8 +82,8 @@ pub trait SettlementStore: Send + Sync {
         now: OffsetDateTime,
         limit: u16,
     ) -> Result<Vec<WalletOperationRecord>, StoreError>;
-    /// At most `limit` of the operator's operations `sent` before `sent_before` and never
-    /// answered: their call's answer was lost.
+    /// At most `limit` of the operator's Opinion operations `sent` before `sent_before`
+    /// and never answered: their call's answer was lost.
     async fn stale_sent_operations(
         &self,
         operator: OperatorId,

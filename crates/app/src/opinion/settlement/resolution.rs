@@ -153,7 +153,8 @@ impl MarketSettlement {
                 redemption_id: redemption.id,
                 resolution,
             });
-            let mutation = WalletMutation::new(held.external_user_id.clone(), payable, redemption.currency, metadata);
+            let mutation = WalletMutation::new(held.external_user_id.clone(), payable, redemption.currency, metadata)
+                .map_err(|e| AppError::Internal(e.to_string()))?;
             let subject = OperationSubject {
                 operator_id: held.operator_id,
                 user_id: held.record.user_id,

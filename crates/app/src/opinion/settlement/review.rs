@@ -2,7 +2,10 @@
 //! (or lost) wait here; staff read the wallet's own log and record what it shows, and
 //! the operation's business consequence follows in the same change. Operators only read
 //! the outcome. A redemption found not applied ends `refused`: the money is still owed,
-//! and staff arrange the payout with the operator outside the platform.
+//! and staff arrange the payout with the operator outside the platform. The list shows
+//! the flight product's operations too (they share the wallet engine), but only Opinion's
+//! are resolved here: a flight operation's consequence (its ticket) is the flight
+//! product's, resolved with its own command.
 
 use opinion_core::{Label, OperatorId, WalletOperationId};
 use opinion_market::{RedemptionStatus, TradeStatus};
@@ -55,6 +58,10 @@ pub struct ReviewCase {
 /// The failure reason of a trade whose wallet operation staff found not applied.
 const NOT_APPLIED: &str = "wallet_not_applied";
 
+/// Why a flight operation is not resolved here.
+const FLIGHT_RESOLVED_ELSEWHERE: &str =
+    "flight operations are resolved by `opinion admin flight review …`, which settles their ticket too";
+
 /// Most operations one review list returns.
 const MAX_REVIEW_LIST: u16 = 200;
 
@@ -105,7 +112,8 @@ impl MarketSettlement {
 
     /// Records staff's finding on an operation in manual review and applies its
     /// consequence: a buy found applied is placed (or refunded when it cannot be), a sale
-    /// found not applied is unwound, a redemption is paid or refused.
+    /// found not applied is unwound, a redemption is paid or refused. A flight
+    /// operation is refused (`product_mismatch`) and nothing is written.
     pub async fn resolve_review(&self, decision: ReviewDecision) -> Result<WalletOperationRecord, AppError> {
         let resolution = staff_resolution(&decision)?;
         let record = self.operation(decision.operation_id).await?;
@@ -133,6 +141,12 @@ impl MarketSettlement {
             WalletFlow::Buy | WalletFlow::Sell => {
                 self.settle_reviewed_trade(&record, update, applied, resolved_event)
                     .await?;
+            }
+            WalletFlow::FlightTicketPurchase | WalletFlow::FlightTicketPayout | WalletFlow::FlightTicketRefund => {
+                return Err(AppError::Conflict {
+                    code: ProblemCode::ProductMismatch,
+                    detail: FLIGHT_RESOLVED_ELSEWHERE.to_owned(),
+                });
             }
             WalletFlow::Redemption | WalletFlow::BuyCompensation => {
                 let mut change = self.redemption_consequence(&record, applied, now);

@@ -510,6 +510,51 @@ async fn only_operations_in_review_take_a_resolution() {
 }
 
 #[tokio::test]
+async fn a_flight_operation_is_listed_but_not_resolved_here() {
+    for flow in WalletFlow::FLIGHT {
+        for finding in [
+            ReviewFinding::NotApplied,
+            ReviewFinding::Applied {
+                remote_reference: "tx-9".into(),
+            },
+        ] {
+            let mut mocks = review_of(flow);
+            mocks.trades.expect_apply().never();
+            mocks.trades.expect_find_trade().never();
+            let error = mocks
+                .build_settlement()
+                .resolve_review(decision(finding))
+                .await
+                .unwrap_err();
+            let AppError::Conflict { code, detail } = error else {
+                panic!("{flow}: {error:?}");
+            };
+            assert_eq!(code, ProblemCode::ProductMismatch, "{flow}");
+            assert!(
+                detail.contains("flight operations are resolved by `opinion admin flight review"),
+                "{detail}"
+            );
+        }
+    }
+    let mut mocks = TradingMocks::default();
+    mocks.settlement.expect_operations_in_review().returning(|_, _| {
+        Ok(vec![
+            operation(WalletFlow::Buy, OperationState::ManualReview, 1),
+            operation(WalletFlow::FlightTicketPurchase, OperationState::ManualReview, 1),
+        ])
+    });
+    let listed = mocks
+        .build_settlement()
+        .operations_in_review(None)
+        .await
+        .expect("listed");
+    let flows: Vec<_> = listed.iter().map(|op| op.flow).collect();
+    assert_eq!(flows, [WalletFlow::Buy, WalletFlow::FlightTicketPurchase]);
+    assert_eq!(listed[1].market_id, None);
+    assert!(listed[1].ticket_id.is_some() && listed[1].flight_id.is_some());
+}
+
+#[tokio::test]
 async fn a_lost_race_is_a_conflict_for_staff() {
     let mut mocks = review_of(WalletFlow::Redemption);
     mocks

@@ -59,12 +59,8 @@ pub(crate) fn mutation_of(record: &WalletOperationRecord) -> Result<WalletMutati
     let corrupt = |what: String| AppError::Internal(format!("wallet operation {}: {what}", record.id));
     let amount = Amount::new(record.amount).map_err(|e| corrupt(e.to_string()))?;
     let metadata = validate_metadata(record.flow, &record.metadata).map_err(|e| corrupt(e.to_string()))?;
-    Ok(WalletMutation::new(
-        record.external_user_id.clone(),
-        amount,
-        record.currency,
-        metadata,
-    ))
+    WalletMutation::new(record.external_user_id.clone(), amount, record.currency, metadata)
+        .map_err(|e| corrupt(e.to_string()))
 }
 
 impl MarketSettlement {

@@ -194,8 +194,7 @@ pub(crate) fn trade_mutation(trade: &Trade) -> Result<(WalletMutation, Operation
         trade_id: Some(trade.id),
         redemption_id: None,
     };
-    Ok((
-        WalletMutation::new(&trade.external_user_id, amount, trade.currency, metadata),
-        subject,
-    ))
+    let mutation = WalletMutation::new(&trade.external_user_id, amount, trade.currency, metadata)
+        .map_err(|e| AppError::Internal(e.to_string()))?;
+    Ok((mutation, subject))
 }

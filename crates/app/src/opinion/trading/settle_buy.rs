@@ -131,7 +131,8 @@ impl Trading {
             compensated_operation_id: update.id,
         });
         let amount = Amount::new(trade.amount).map_err(|e| AppError::Internal(e.to_string()))?;
-        let mutation = WalletMutation::new(&trade.external_user_id, amount, trade.currency, metadata);
+        let mutation = WalletMutation::new(&trade.external_user_id, amount, trade.currency, metadata)
+            .map_err(|e| AppError::Internal(e.to_string()))?;
         let subject = OperationSubject {
             operator_id: trade.operator_id,
             user_id: trade.user_id,

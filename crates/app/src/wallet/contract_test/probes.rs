@@ -1,12 +1,13 @@
 //! The probes the wallet test sends: mutation bodies of each flow for the test player,
 //! balance reads, and how an answer reads against what the contract requires.
 
-use opinion_core::{MarketId, RedemptionId, TradeId, WalletOperationId};
+use opinion_core::{FlightId, MarketId, RedemptionId, TicketId, TradeId, WalletOperationId};
+use opinion_flight::Multiplier;
 use opinion_market::{Outcome, Resolution};
 use opinion_wallet::{
     Amount, BalanceReading, BuyCompensationMetadata, Classification, Currency, FlowMetadata, MutationRequest,
-    RedemptionMetadata, RefusalCode, ShareCount, TradeMetadata, WalletFlow, WalletMutation, balance_read_id, classify,
-    read_balance,
+    RedemptionMetadata, RefusalCode, ShareCount, TicketPayoutMetadata, TicketPurchaseMetadata, TicketRefundMetadata,
+    TradeMetadata, WalletFlow, WalletMutation, balance_read_id, classify, read_balance,
 };
 use serde_json::{Map, Value};
 
@@ -57,18 +58,55 @@ impl TestMutation {
     }
 }
 
-/// Builds the test's mutations with fresh ids.
+/// The multiplier the flight section's payout is cashed out at (and its ticket's auto
+/// cash-out target).
+pub(super) const TEST_MULTIPLIER: Multiplier = Multiplier::from_hundredths(200);
+
+/// A made-up ticket of the flight section: its id, the operation of its purchase (which
+/// a refund names) and its auto cash-out target.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct TestTicket {
+    pub(super) ticket: TicketId,
+    pub(super) purchase: WalletOperationId,
+    pub(super) auto_cash_out: Option<Multiplier>,
+}
+
+/// Builds the test's mutations with fresh ids, on one made-up market and one made-up
+/// flight.
 pub(super) struct MutationFactory<'a> {
     pub(super) random: &'a dyn Random,
     pub(super) currency: Currency,
     pub(super) market: MarketId,
+    pub(super) flight: FlightId,
 }
 
 impl MutationFactory<'_> {
-    /// A mutation of `flow` for `user` of `amount`, with all its metadata.
+    /// A fresh ticket.
+    pub(super) fn ticket(&self, auto_cash_out: Option<Multiplier>) -> TestTicket {
+        TestTicket {
+            ticket: TicketId::from_ulid(self.random.ulid()),
+            purchase: WalletOperationId::from_ulid(self.random.ulid()),
+            auto_cash_out,
+        }
+    }
+
+    /// A mutation of `flow` for `user` of `amount`, with all its metadata (a flight
+    /// flow's on a fresh ticket).
     pub(super) fn of(&self, flow: WalletFlow, user: &str, amount: i64) -> Option<TestMutation> {
+        self.on_ticket(flow, user, amount, self.ticket(None))
+    }
+
+    /// A mutation of `flow` for `user` of `amount`; a flight flow's names `ticket`.
+    pub(super) fn on_ticket(
+        &self,
+        flow: WalletFlow,
+        user: &str,
+        amount: i64,
+        ticket: TestTicket,
+    ) -> Option<TestMutation> {
         let trade = TradeId::from_ulid(self.random.ulid());
         let market_id = self.market;
+        let flight_id = self.flight;
         let shares = ShareCount::new(amount).ok()?;
         let metadata = match flow {
             WalletFlow::Buy => FlowMetadata::Buy(TradeMetadata {
@@ -93,8 +131,23 @@ impl MutationFactory<'_> {
                 redemption_id: RedemptionId::from_ulid(self.random.ulid()),
                 resolution: Resolution::Yes,
             }),
+            WalletFlow::FlightTicketPurchase => FlowMetadata::FlightTicketPurchase(TicketPurchaseMetadata {
+                flight_id,
+                ticket_id: ticket.ticket,
+                auto_cash_out: ticket.auto_cash_out,
+            }),
+            WalletFlow::FlightTicketPayout => FlowMetadata::FlightTicketPayout(TicketPayoutMetadata {
+                flight_id,
+                ticket_id: ticket.ticket,
+                multiplier: TEST_MULTIPLIER,
+            }),
+            WalletFlow::FlightTicketRefund => FlowMetadata::FlightTicketRefund(TicketRefundMetadata {
+                flight_id,
+                ticket_id: ticket.ticket,
+                refund_of: ticket.purchase,
+            }),
         };
-        let mutation = WalletMutation::new(user, Amount::new(amount).ok()?, self.currency, metadata);
+        let mutation = WalletMutation::new(user, Amount::new(amount).ok()?, self.currency, metadata).ok()?;
         let body = MutationRequest::of(&mutation, "2000-01-01T00:00:00Z".parse().ok()?);
         let Value::Object(mut fields) = serde_json::to_value(&body).ok()? else {
             return None;

@@ -1,35 +1,62 @@
-//! The wallet test's report: a verdict, and per check what was sent, what came back,
-//! how long it took and what to change.
+//! The wallet test's report: per product a section with its verdict and, per check, what
+//! was sent, what came back, how long it took and what to change. The report is kept
+//! with its run (as JSON, in the shape serialized here), so what an enablement relied on
+//! can be read back.
 
 use std::time::Duration;
 
+use opinion_core::WalletTestRunId;
+use opinion_wallet::Currency;
+use serde::{Serialize, Serializer};
+use time::OffsetDateTime;
+
 /// The whole report.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct WalletTestReport {
-    /// Whether every check passed.
-    pub passed: bool,
+    /// The run, as kept.
+    pub id: WalletTestRunId,
+    /// When the run started.
+    #[serde(with = "time::serde::rfc3339")]
+    pub ran_at: OffsetDateTime,
     /// The adapter tested.
     pub base_url: String,
     /// Its configured timeout.
+    #[serde(rename = "timeoutMs", serialize_with = "millis")]
     pub timeout: Duration,
+    /// Opinion's checks, in the operator's currency.
+    pub opinion: SectionReport,
+    /// The flight product's checks: its native-IDR reasons.
+    pub flight: SectionReport,
+}
+
+/// The checks of one product, run with their own test player and currency.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SectionReport {
+    /// Whether every check of the section passed.
+    pub passed: bool,
     /// The test player.
     pub external_user_id: String,
-    /// The test amount, minor units.
+    /// The test amount, minor units (whole rupiah for IDR).
     pub amount: i64,
+    /// The currency of every mutation of the section.
+    pub currency: Currency,
     /// The checks, in the order run.
     pub checks: Vec<CheckResult>,
     /// The end balance read, and the mutation sent after the checks to undo what a
     /// wallet applied but should have refused (only the read for a wallet that passes).
     pub cleanup: Vec<Exchange>,
-    /// The test player's balance change over the whole test, cleanup included, when
-    /// both balance reads worked.
+    /// The test player's balance change over the section, cleanup included, when both
+    /// balance reads worked.
     pub net_change: Option<i64>,
 }
 
 /// One check.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct CheckResult {
-    /// Its stable name (`debit`, `repeat_same_key`, `metadata_buy_market_id`, …).
+    /// Its stable name (`debit`, `repeat_same_key`, `flight_ticket_payout`, …).
     pub name: String,
     /// Passed or failed.
     pub verdict: Verdict,
@@ -38,6 +65,7 @@ pub struct CheckResult {
     /// The calls it made.
     pub exchanges: Vec<Exchange>,
     /// The time of its calls together.
+    #[serde(rename = "elapsedMs", serialize_with = "millis")]
     pub elapsed: Duration,
     /// On failure: what the operator must change.
     pub fix: Option<String>,
@@ -46,7 +74,8 @@ pub struct CheckResult {
 }
 
 /// Passed or failed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Verdict {
     /// The adapter did what the contract requires.
     Passed,
@@ -55,6 +84,11 @@ pub enum Verdict {
 }
 
 impl Verdict {
+    /// The verdict of a section whose checks all passed, or not.
+    pub fn of(passed: bool) -> Self {
+        if passed { Self::Passed } else { Self::Failed }
+    }
+
     /// The name on the wire.
     pub fn as_str(self) -> &'static str {
         match self {
@@ -65,7 +99,8 @@ impl Verdict {
 }
 
 /// One call and its answer.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct Exchange {
     /// `POST /v1/mutations` or `POST /v1/balance`, and what was special about it.
     pub call: String,
@@ -76,5 +111,10 @@ pub struct Exchange {
     /// What came back: the status and body, or what happened instead.
     pub received: String,
     /// How long it took.
+    #[serde(rename = "elapsedMs", serialize_with = "millis")]
     pub elapsed: Duration,
+}
+
+fn millis<S: Serializer>(duration: &Duration, serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.serialize_u64(u64::try_from(duration.as_millis()).unwrap_or(u64::MAX))
 }

@@ -16,7 +16,7 @@ fn idr() -> Currency {
 
 /// The body of sample flow `index` (buy, sell, compensation, redemption) for `user`.
 fn body(index: usize, user: &str, amount: i64) -> Vec<u8> {
-    let mutation = WalletMutation::new(user, Amount::new(amount).unwrap(), idr(), samples::all()[index]);
+    let mutation = WalletMutation::new(user, Amount::new(amount).unwrap(), idr(), samples::all()[index]).unwrap();
     MutationRequest::of(&mutation, "2026-11-22T10:15:30Z".parse().unwrap())
         .to_bytes()
         .unwrap()
@@ -83,6 +83,32 @@ fn business_refusals_move_nothing() {
         Some(RefusalCode::CurrencyMismatch)
     );
     assert_eq!(euros.balance("p"), Some(1_000));
+}
+
+#[test]
+fn an_idr_account_takes_the_flight_flows_and_another_currency_refuses_them() {
+    const PURCHASE: usize = 4;
+    const PAYOUT: usize = 5;
+    const REFUND: usize = 6;
+    let euros = || {
+        let mut wallet = ReferenceWallet::new("EUR".parse().unwrap());
+        wallet.open_account("idr-player", 100_000, idr());
+        wallet.set_balance("eur-player", 100_000);
+        wallet
+    };
+    let mut wallet = euros();
+    assert_eq!(wallet.receive(&body(PURCHASE, "idr-player", 20_000), None).status, 200);
+    assert_eq!(wallet.receive(&body(PAYOUT, "idr-player", 69_200), None).status, 200);
+    assert_eq!(wallet.receive(&body(REFUND, "idr-player", 20_000), None).status, 200);
+    assert_eq!(wallet.balance("idr-player"), Some(169_200));
+    let mut wallet = euros();
+    for flight in [PURCHASE, PAYOUT, REFUND] {
+        assert_eq!(
+            refusal(&wallet.receive(&body(flight, "eur-player", 20_000), None)),
+            Some(RefusalCode::CurrencyMismatch)
+        );
+    }
+    assert_eq!(wallet.balance("eur-player"), Some(100_000));
 }
 
 #[test]

@@ -1,4 +1,4 @@
-//! The operator's wallet operations and their step logs.
+//! The operator's Opinion wallet operations and their step logs.
 
 use diesel::prelude::*;
 use diesel_async::{AsyncPgConnection, RunQueryDsl};
@@ -11,10 +11,11 @@ use uuid::Uuid;
 use crate::db::error::from_diesel;
 use crate::db::ids::uuid_of;
 use crate::db::schema::{trades, wallet_operation_steps, wallet_operations};
+use crate::opinion::flows::OPINION_FLOWS;
 use crate::opinion::reads::page::overfetch;
 use crate::opinion::trading::rows::{WalletOperationRow, WalletOperationStepRow};
 
-/// One page of operations, newest first.
+/// One page of Opinion's operations, newest first.
 pub(super) async fn list(
     conn: &mut AsyncPgConnection,
     operator: OperatorId,
@@ -23,6 +24,7 @@ pub(super) async fn list(
 ) -> Result<Page<WalletOperationRecord, WalletOperationKind>, StoreError> {
     let mut query = wallet_operations::table
         .filter(wallet_operations::operator_id.eq(uuid_of(operator)))
+        .filter(wallet_operations::flow.eq_any(OPINION_FLOWS))
         .select(WalletOperationRow::as_select())
         .order(wallet_operations::id.desc())
         .limit(overfetch(&page))

@@ -3,6 +3,8 @@
 //! transaction, so concurrent workers get disjoint operations and an operation is never
 //! sent by two of them. These are the platform's background queries: the first names
 //! no operator because it finds which operators have work; the others filter by one.
+//! Each reads Opinion's operations only: the flight product's are swept by its own
+//! worker, which knows their tickets.
 
 use diesel::prelude::*;
 use diesel::result::Error as DieselError;
@@ -18,6 +20,7 @@ use crate::db::error::from_diesel;
 use crate::db::ids::{id_of, uuid_of};
 use crate::db::pool::PgStore;
 use crate::db::schema::wallet_operations;
+use crate::opinion::flows::OPINION_FLOWS;
 use crate::opinion::trading::apply::append_step;
 use crate::opinion::trading::rows::WalletOperationRow;
 
@@ -33,7 +36,9 @@ pub(crate) async fn operators_with_wallet_work(
         .eq(OperationState::Prepared.as_str())
         .and(wallet_operations::flow.eq_any(WORKER_FLOWS))
         .and(wallet_operations::next_attempt_at.le(now));
-    let sent = wallet_operations::state.eq(OperationState::Sent.as_str());
+    let sent = wallet_operations::state
+        .eq(OperationState::Sent.as_str())
+        .and(wallet_operations::flow.eq_any(OPINION_FLOWS));
     let ids: Vec<Uuid> = wallet_operations::table
         .filter(due.or(sent))
         .select(wallet_operations::operator_id)
@@ -119,6 +124,7 @@ pub(crate) async fn stale_sent_operations(
     let rows: Vec<WalletOperationRow> = wallet_operations::table
         .filter(wallet_operations::operator_id.eq(uuid_of(operator)))
         .filter(wallet_operations::state.eq(OperationState::Sent.as_str()))
+        .filter(wallet_operations::flow.eq_any(OPINION_FLOWS))
         .filter(wallet_operations::sent_at.lt(sent_before))
         .order((wallet_operations::sent_at, wallet_operations::id))
         .limit(i64::from(limit))

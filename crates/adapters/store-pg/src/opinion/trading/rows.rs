@@ -13,7 +13,7 @@ use opinion_core::WalletOperationId;
 use opinion_market::{
     FeeRate, Holding, Liquidity, MarketChoice, MarketStatus, Pool, Position, PricePpm, Resolution, VisibilityMode,
 };
-use opinion_wallet::IdempotencyKey;
+use opinion_wallet::{IdempotencyKey, Product, WalletFlow};
 use time::OffsetDateTime;
 use uuid::Uuid;
 
@@ -265,7 +265,8 @@ impl PositionRow {
 }
 
 /// A `wallet_operations` row with what operators reconcile with; the fingerprint and
-/// staff's internal notes are not read.
+/// staff's internal notes are not read. Its subject must fit its flow's product: a
+/// market for Opinion, a flight and a ticket (and no market) for the flight product.
 #[derive(Debug, Clone, Queryable, Selectable)]
 #[diesel(table_name = wallet_operations, check_for_backend(diesel::pg::Pg))]
 pub(crate) struct WalletOperationRow {
@@ -279,9 +280,11 @@ pub(crate) struct WalletOperationRow {
     amount: i64,
     currency: String,
     metadata: serde_json::Value,
-    market_id: Uuid,
+    market_id: Option<Uuid>,
     trade_id: Option<Uuid>,
     redemption_id: Option<Uuid>,
+    flight_id: Option<Uuid>,
+    ticket_id: Option<Uuid>,
     state: String,
     attempts: i32,
     http_status: Option<i32>,
@@ -307,8 +310,20 @@ impl WalletOperationRow {
             .http_status
             .map(|status| narrowed(TABLE, id, "http_status", status))
             .transpose()?;
+        let flow: WalletFlow = parsed(TABLE, id, &self.flow)?;
+        let subject_fits = match flow.product() {
+            Product::Opinion => self.market_id.is_some() && self.flight_id.is_none() && self.ticket_id.is_none(),
+            Product::Flight => self.market_id.is_none() && self.flight_id.is_some() && self.ticket_id.is_some(),
+        };
+        if !subject_fits {
+            return Err(corrupt(
+                TABLE,
+                id,
+                &format!("a {flow} operation names another product's subject"),
+            ));
+        }
         Ok(WalletOperationRecord {
-            flow: parsed(TABLE, id, &self.flow)?,
+            flow,
             reason: parsed(TABLE, id, &self.reason)?,
             currency: parsed(TABLE, id, &self.currency)?,
             state: parsed(TABLE, id, &self.state)?,
@@ -321,9 +336,11 @@ impl WalletOperationRow {
             user_id: id_of(self.user_id),
             external_user_id: self.external_user_id,
             amount: self.amount,
-            market_id: id_of(self.market_id),
+            market_id: self.market_id.map(id_of),
             trade_id: self.trade_id.map(id_of),
             redemption_id: self.redemption_id.map(id_of),
+            flight_id: self.flight_id.map(id_of),
+            ticket_id: self.ticket_id.map(id_of),
             detail: self.detail,
             remote_reference: self.remote_reference,
             balance_after: self.balance_after,

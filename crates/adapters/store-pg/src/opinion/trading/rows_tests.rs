@@ -206,9 +206,11 @@ fn operation_row() -> WalletOperationRow {
         amount: 120,
         currency: "USD".into(),
         metadata: json!({"marketId": "mkt_01jdz3qv6mz8x5c0a2t5d4e7f9", "shares": "10"}),
-        market_id: Uuid::from_u128(3),
+        market_id: Some(Uuid::from_u128(3)),
         trade_id: Some(Uuid::from_u128(4)),
         redemption_id: None,
+        flight_id: None,
+        ticket_id: None,
         state: "applied".into(),
         attempts: 1,
         http_status: Some(200),
@@ -231,6 +233,60 @@ fn wallet_operations_read_back_with_their_metadata() {
     assert_eq!(record.metadata.get("shares").map(String::as_str), Some("10"));
     assert_eq!(record.remote_reference.as_deref(), Some("wallet-ref-1"));
     assert_eq!(record.trade_id.map(|id| id.as_u128()), Some(4));
+}
+
+fn flight_operation_row() -> WalletOperationRow {
+    WalletOperationRow {
+        flow: "flight_ticket_payout".into(),
+        reason: "flight_ticket_payout".into(),
+        idempotency_key: "flight_ticket_payout:tkt_01jdz3qv6mz8x5c0a2t5d4e7f9".into(),
+        currency: "IDR".into(),
+        metadata: json!({"flightId": "flt_01jdz3qv6mz8x5c0a2t5d4e7f8", "ticketId": "tkt_01jdz3qv6mz8x5c0a2t5d4e7f9", "multiplier": "2.00"}),
+        market_id: None,
+        trade_id: None,
+        flight_id: Some(Uuid::from_u128(5)),
+        ticket_id: Some(Uuid::from_u128(6)),
+        ..operation_row()
+    }
+}
+
+#[test]
+fn flight_operations_read_back_with_their_flight_and_ticket() {
+    let record = flight_operation_row().into_record().expect("valid");
+    assert_eq!(record.flow, WalletFlow::FlightTicketPayout);
+    assert_eq!(record.market_id, None);
+    assert_eq!(record.flight_id.map(|id| id.as_u128()), Some(5));
+    assert_eq!(record.ticket_id.map(|id| id.as_u128()), Some(6));
+    assert_eq!(record.currency.as_str(), "IDR");
+}
+
+#[test]
+fn an_operation_naming_another_products_subject_is_corrupt() {
+    let cases = [
+        WalletOperationRow {
+            market_id: None,
+            ..operation_row()
+        },
+        WalletOperationRow {
+            ticket_id: Some(Uuid::from_u128(6)),
+            ..operation_row()
+        },
+        WalletOperationRow {
+            ticket_id: None,
+            ..flight_operation_row()
+        },
+        WalletOperationRow {
+            flight_id: None,
+            ..flight_operation_row()
+        },
+        WalletOperationRow {
+            market_id: Some(Uuid::from_u128(3)),
+            ..flight_operation_row()
+        },
+    ];
+    for row in cases {
+        assert!(is_corrupt(row.into_record()));
+    }
 }
 
 #[test]

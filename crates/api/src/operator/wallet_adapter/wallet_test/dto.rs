@@ -1,10 +1,12 @@
-//! The full-contract wallet test on the wire.
+//! The full-contract wallet test on the wire. The Opinion section's fields are the
+//! report's top level, as they were before the flight section was added beside them.
 
-use opinion_app::wallet::{CheckResult, Exchange, WalletTestReport};
+use opinion_app::wallet::{CheckResult, Exchange, SectionReport, Verdict, WalletTestReport};
 use serde::{Deserialize, Serialize};
+use time::OffsetDateTime;
 use utoipa::ToSchema;
 
-/// What to test with; both fields optional.
+/// What to test with; every field optional.
 #[derive(Debug, Default, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct WalletTestBody {
@@ -15,13 +17,22 @@ pub struct WalletTestBody {
     /// The test amount in minor units, an integer string (default "100").
     #[serde(default)]
     pub amount: Option<String>,
+    /// The flight section's test player (default `opinion-wallet-test-idr`), whose
+    /// account is in IDR; it needs a balance of at least three flight test amounts.
+    #[serde(default)]
+    pub flight_external_user_id: Option<String>,
+    /// The flight section's test amount in whole rupiah, an integer string (default "1000").
+    #[serde(default)]
+    pub flight_amount: Option<String>,
 }
 
-/// The test's report.
+/// The test's report. The top-level `verdict`, `externalUserId`, `amount`, `checks`,
+/// `cleanup` and `netChange` are Opinion's section; `flight` is the flight product's.
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct WalletTestReportBody {
-    /// `passed` when every check passed, else `failed`.
+    /// `passed` when every Opinion check passed, else `failed` (the flight section has
+    /// its own verdict).
     pub verdict: String,
     /// The adapter tested.
     pub base_url: String,
@@ -37,6 +48,49 @@ pub struct WalletTestReportBody {
     /// should have refused (only the read for a passing wallet).
     pub cleanup: Vec<ExchangeBody>,
     /// The test player's balance change over the whole test (zero for a passing wallet).
+    pub net_change: Option<String>,
+    /// The run, kept with its verdicts (`wtr_…`).
+    pub test_run_id: String,
+    /// When the run started (UTC).
+    #[serde(with = "time::serde::rfc3339")]
+    pub ran_at: OffsetDateTime,
+    /// Each product's verdict.
+    pub products: ProductVerdictsBody,
+    /// The flight section: the flight product's native-IDR reasons, with their own test
+    /// player in IDR.
+    pub flight: WalletTestSectionBody,
+}
+
+/// Whether each product's section passed.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ProductVerdictsBody {
+    /// `passed` or `failed`: the Opinion section (the top-level `verdict`).
+    pub opinion: String,
+    /// `passed` or `failed`: the flight section. Enabling the flight product needs it
+    /// passed, by the latest run against the adapter as configured now.
+    pub flight: String,
+}
+
+/// One product's section of the report.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct WalletTestSectionBody {
+    /// `passed` when every check of the section passed, else `failed`.
+    pub verdict: String,
+    /// The section's test player.
+    pub external_user_id: String,
+    /// The section's test amount, minor units of its currency (whole rupiah for IDR).
+    pub amount: String,
+    /// The currency of every mutation of the section.
+    #[schema(example = "IDR")]
+    pub currency: String,
+    /// The section's checks, in the order run.
+    pub checks: Vec<CheckBody>,
+    /// The end balance read, and the mutation sent to undo what the wallet applied but
+    /// should have refused (only the read for a passing wallet).
+    pub cleanup: Vec<ExchangeBody>,
+    /// The test player's balance change over the section (zero for a passing wallet).
     pub net_change: Option<String>,
 }
 
@@ -106,17 +160,40 @@ impl From<CheckResult> for CheckBody {
     }
 }
 
+impl From<SectionReport> for WalletTestSectionBody {
+    fn from(section: SectionReport) -> Self {
+        Self {
+            verdict: Verdict::of(section.passed).as_str().to_owned(),
+            external_user_id: section.external_user_id,
+            amount: section.amount.to_string(),
+            currency: section.currency.as_str().to_owned(),
+            checks: section.checks.into_iter().map(CheckBody::from).collect(),
+            cleanup: section.cleanup.into_iter().map(ExchangeBody::from).collect(),
+            net_change: section.net_change.map(|change| change.to_string()),
+        }
+    }
+}
+
 impl From<WalletTestReport> for WalletTestReportBody {
     fn from(report: WalletTestReport) -> Self {
+        let opinion = WalletTestSectionBody::from(report.opinion);
+        let flight = WalletTestSectionBody::from(report.flight);
         Self {
-            verdict: if report.passed { "passed" } else { "failed" }.to_owned(),
+            products: ProductVerdictsBody {
+                opinion: opinion.verdict.clone(),
+                flight: flight.verdict.clone(),
+            },
+            verdict: opinion.verdict,
             base_url: report.base_url,
             timeout_ms: millis(report.timeout),
-            external_user_id: report.external_user_id,
-            amount: report.amount.to_string(),
-            checks: report.checks.into_iter().map(CheckBody::from).collect(),
-            cleanup: report.cleanup.into_iter().map(ExchangeBody::from).collect(),
-            net_change: report.net_change.map(|change| change.to_string()),
+            external_user_id: opinion.external_user_id,
+            amount: opinion.amount,
+            checks: opinion.checks,
+            cleanup: opinion.cleanup,
+            net_change: opinion.net_change,
+            test_run_id: report.id.to_string(),
+            ran_at: report.ran_at,
+            flight,
         }
     }
 }

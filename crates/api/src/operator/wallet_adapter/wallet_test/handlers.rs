@@ -15,6 +15,9 @@ use crate::shared::minor_units::minor_units;
 use crate::state::ApiState;
 
 /// Runs the full-contract test against the configured adapter and answers its report.
+///
+/// Opinion's section runs first, then the flight product's in IDR; the run is kept with
+/// its verdicts.
 #[utoipa::path(
     post,
     path = RouteId::WalletAdapterTest.spec().path,
@@ -34,6 +37,12 @@ pub async fn test(state: web::Data<ApiState>, caller: Caller, body: web::Bytes) 
             .amount
             .as_deref()
             .map(|text| minor_units("amount", text))
+            .transpose()?,
+        flight_external_user_id: body.flight_external_user_id,
+        flight_amount: body
+            .flight_amount
+            .as_deref()
+            .map(|text| minor_units("flightAmount", text))
             .transpose()?,
     };
     let report = state.wallet_test.run(&caller.0, request).await?;

@@ -1,4 +1,5 @@
-//! The checks of the wallet test, in the order they run, each with its pass rule:
+//! The checks of the wallet test, in the order they run, each with its pass rule. The
+//! Opinion section runs first, with the test player in the operator's currency:
 //!
 //! | check | sends | passes when |
 //! |---|---|---|
@@ -11,28 +12,44 @@
 //! | `unknown_user` | a balance read and a debit of a player nobody has | `user_not_found` to both |
 //! | `signature_wrong_secret` | a credit and a balance read signed with a secret nobody knows | `invalid_signature` to both |
 //! | `signature_stale_timestamp` | a credit signed ten minutes in the past | `invalid_signature` |
-//! | `metadata_<flow>_<key>` | for each flow and each required key, a mutation of 1 without that key | 400 `invalid_request` |
+//! | `metadata_<flow>_<key>` | for each Opinion flow and each required key, a mutation of 1 without that key | 400 `invalid_request` |
 //! | `timing` | nothing: the calls above | each complete answer came within half the configured timeout |
 //!
-//! After the checks a balance read compares the end with the start; a difference (money a
-//! wallet applied although it should have refused) is undone by one more mutation.
+//! The flight section follows, with its own test player in IDR; its checks are in
+//! `flight.rs`. In each section a balance read after the checks compares the end with
+//! the start; a difference (money a wallet applied although it should have refused) is
+//! undone by one more mutation of the section's currency.
 
+mod flight;
 mod refusals;
 
-use opinion_core::MarketId;
-use opinion_wallet::{Currency, RefusalCode, WalletFlow, required_metadata};
+#[cfg(test)]
+pub(in crate::wallet::contract_test) use refusals::snake;
+
+use opinion_core::{FlightId, MarketId};
+use opinion_wallet::{Currency, ReasonKey, RefusalCode, WalletFlow, required_metadata};
 
 use crate::wallet::WalletTestPorts;
 use crate::wallet::contract_test::probes::{
     MutationFactory, TestMutation, balance_probe, expect_applied, expect_balance, expect_refusal, received,
 };
-use crate::wallet::contract_test::report::{CheckResult, Exchange, Verdict, WalletTestReport};
+use crate::wallet::contract_test::report::{CheckResult, Exchange, SectionReport, Verdict};
 use crate::wallet::ports::{ProbeObserved, ProbeSigning, WalletAdapterTarget, WalletProbe};
 
 /// How far in the past the stale signature's timestamp is.
 const STALE_SECS: i64 = 600;
 
-/// One run of the test.
+/// Who and what one section of the test runs with.
+pub(super) struct Section {
+    /// The section's test player.
+    pub(super) user: String,
+    /// The test amount.
+    pub(super) amount: i64,
+    /// The currency of every mutation of the section.
+    pub(super) currency: Currency,
+}
+
+/// One section of a run of the test.
 pub(super) struct TestRun<'a> {
     ports: &'a WalletTestPorts,
     target: WalletAdapterTarget,
@@ -40,6 +57,7 @@ pub(super) struct TestRun<'a> {
     amount: i64,
     currency: Currency,
     market: MarketId,
+    flight: FlightId,
     checks: Vec<CheckResult>,
     /// The test player's balance as last told by the wallet.
     last_known: Option<i64>,
@@ -67,20 +85,15 @@ impl Running {
 }
 
 impl<'a> TestRun<'a> {
-    pub(super) fn new(
-        ports: &'a WalletTestPorts,
-        target: WalletAdapterTarget,
-        user: String,
-        amount: i64,
-        currency: Currency,
-    ) -> Self {
+    pub(super) fn new(ports: &'a WalletTestPorts, target: WalletAdapterTarget, section: Section) -> Self {
         Self {
             market: MarketId::from_ulid(ports.random.ulid()),
+            flight: FlightId::from_ulid(ports.random.ulid()),
             ports,
             target,
-            user,
-            amount,
-            currency,
+            user: section.user,
+            amount: section.amount,
+            currency: section.currency,
             checks: Vec::new(),
             last_known: None,
         }
@@ -91,6 +104,7 @@ impl<'a> TestRun<'a> {
             random: self.ports.random.as_ref(),
             currency: self.currency,
             market: self.market,
+            flight: self.flight,
         }
     }
 
@@ -120,7 +134,7 @@ impl<'a> TestRun<'a> {
         self.last_known = Some(balance);
         if currency != self.currency {
             return Err(format!(
-                "the balance is in {currency}, the operator's currency is {}",
+                "the balance is in {currency}, this part of the test moves {}",
                 self.currency
             ));
         }
@@ -173,12 +187,18 @@ impl<'a> TestRun<'a> {
         }
     }
 
-    /// Runs every check and the cleanup.
-    pub(super) async fn run(mut self) -> WalletTestReport {
-        let start = self.balance_check().await;
+    /// Runs every Opinion check and the cleanup.
+    pub(super) async fn run_opinion(mut self) -> SectionReport {
+        let start = self
+            .balance_check(
+                "balance_read",
+                "200 {externalUserId, balance, currency} in the operator's currency",
+                "answer POST {baseUrl}/v1/balance for the test player with its balance; create the test player in your wallet with a balance of at least three test amounts",
+            )
+            .await;
         let debit = self.mutation(WalletFlow::Buy, &self.user.clone(), 3 * self.amount);
         let first = self.debit_check(&debit).await;
-        self.repeat_check(&debit, first.as_ref()).await;
+        self.repeat_check("repeat_same_key", &debit, first.as_ref()).await;
         self.reuse_check(&debit).await;
         for flow in [WalletFlow::Sell, WalletFlow::BuyCompensation, WalletFlow::Redemption] {
             self.credit_check(flow).await;
@@ -186,32 +206,31 @@ impl<'a> TestRun<'a> {
         self.insufficient_check().await;
         self.unknown_user_check().await;
         self.signature_checks().await;
-        self.metadata_checks().await;
-        self.timing_check();
-        let (cleanup, net_change) = self.cleanup(start).await;
-        WalletTestReport {
+        self.metadata_checks(&WalletFlow::OPINION).await;
+        self.timing_check("timing");
+        let (cleanup, net_change) = self.cleanup(start, WalletFlow::Sell, WalletFlow::Buy).await;
+        self.report(cleanup, net_change)
+    }
+
+    /// The section's report, once its checks and cleanup ran.
+    fn report(self, cleanup: Vec<Exchange>, net_change: Option<i64>) -> SectionReport {
+        SectionReport {
             passed: self.checks.iter().all(|check| check.verdict == Verdict::Passed),
-            base_url: self.target.base_url.clone(),
-            timeout: self.target.timeout,
-            external_user_id: self.user.clone(),
+            external_user_id: self.user,
             amount: self.amount,
+            currency: self.currency,
             checks: self.checks,
             cleanup,
             net_change,
         }
     }
 
-    async fn balance_check(&mut self) -> Option<i64> {
+    async fn balance_check(&mut self, name: &str, expected: &str, fix: &str) -> Option<i64> {
         let mut running = Running::new();
         let result = self.read_balance(&mut running).await;
         let start = result.as_ref().ok().copied();
         running.check(result.map(|_| ()));
-        self.finish(
-            "balance_read",
-            "200 {externalUserId, balance, currency} in the operator's currency",
-            "answer POST {baseUrl}/v1/balance for the test player with its balance; create the test player in your wallet with a balance of at least three test amounts",
-            running,
-        );
+        self.finish(name, expected, fix, running);
         start
     }
 
@@ -229,8 +248,11 @@ impl<'a> TestRun<'a> {
         answer
     }
 
-    async fn repeat_check(&mut self, debit: &TestMutation, first: Option<&(String, i64)>) {
+    /// Sends `debit` again and checks that the answer is `first` and the balance did not
+    /// move from what it was just before the repeat.
+    async fn repeat_check(&mut self, name: &str, debit: &TestMutation, first: Option<&(String, i64)>) {
         let mut running = Running::new();
+        let before = first.and(self.last_known);
         let observed = self
             .send(
                 &mut running,
@@ -246,17 +268,16 @@ impl<'a> TestRun<'a> {
             (Ok(_), None) => running.problems.push("the first debit was not applied".into()),
             (Err(problem), _) => running.problems.push(problem),
         }
-        let before = first.map(|(_, balance)| *balance);
         match self.read_balance(&mut running).await {
-            Ok(now) if Some(now) != before && before.is_some() => running.problems.push(format!(
-                "the balance is {now} after the repeat, {} after the first debit: it was applied again",
+            Ok(now) if before.is_some_and(|before| before != now) => running.problems.push(format!(
+                "the balance is {now} after the repeat, {} before it: it was applied again",
                 before.unwrap_or_default()
             )),
             Ok(_) => {}
             Err(problem) => running.problems.push(problem),
         }
         self.finish(
-            "repeat_same_key",
+            name,
             "exactly the first answer again (same remoteReference and balance), and no second effect",
             "deduplicate durably by idempotencyKey: answer a repeat of a key with the same payload with its first answer and apply nothing again",
             running,
@@ -303,20 +324,22 @@ impl<'a> TestRun<'a> {
             self.amount,
         )
         .await;
-        let keys: Vec<&str> = required_metadata(flow).iter().map(|key| key.as_str()).collect();
         self.finish(
             &format!("flow_{flow}"),
             "applied, with the balance before it plus the amount",
-            &format!(
-                "accept the {flow} flow (reason opinion.{flow}) with its metadata {} and apply it",
-                keys.join(", ")
-            ),
+            &accept_flow(flow, self.currency),
             running,
         );
     }
 
-    /// Brings the balance back to `start` if a wallet applied what it should have refused.
-    async fn cleanup(&mut self, start: Option<i64>) -> (Vec<Exchange>, Option<i64>) {
+    /// Brings the balance back to `start` if a wallet applied what it should have
+    /// refused: `credit` gives money back, `debit` takes it.
+    async fn cleanup(
+        &mut self,
+        start: Option<i64>,
+        credit: WalletFlow,
+        debit: WalletFlow,
+    ) -> (Vec<Exchange>, Option<i64>) {
         let mut running = Running::new();
         let Some(start) = start else {
             return (running.exchanges, None);
@@ -328,11 +351,7 @@ impl<'a> TestRun<'a> {
         if difference == 0 {
             return (running.exchanges, Some(0));
         }
-        let flow = if difference > 0 {
-            WalletFlow::Sell
-        } else {
-            WalletFlow::Buy
-        };
+        let flow = if difference > 0 { credit } else { debit };
         let undo = self.mutation(flow, &self.user.clone(), difference.abs());
         self.send(
             &mut running,
@@ -343,4 +362,14 @@ impl<'a> TestRun<'a> {
         let net = self.read_balance(&mut running).await.ok().map(|now| now - start);
         (running.exchanges, net)
     }
+}
+
+/// What to change so that the wallet accepts `flow` in `currency`.
+fn accept_flow(flow: WalletFlow, currency: Currency) -> String {
+    let keys: Vec<&str> = required_metadata(flow).iter().map(|key| key.as_str()).collect();
+    format!(
+        "accept the {flow} flow (reason {}) in {currency} with its metadata {} and apply it",
+        ReasonKey::for_flow(flow),
+        keys.join(", ")
+    )
 }

@@ -107,8 +107,9 @@ impl TestRun<'_> {
         self.finish("signature_stale_timestamp", "401 invalid_signature", fix, running);
     }
 
-    pub(super) async fn metadata_checks(&mut self) {
-        for flow in WalletFlow::ALL {
+    /// For each of `flows` and each of its required keys, a mutation without that key.
+    pub(super) async fn metadata_checks(&mut self, flows: &[WalletFlow]) {
+        for &flow in flows {
             for key in required_metadata(flow) {
                 let mut running = Running::new();
                 let mutation = self
@@ -135,7 +136,8 @@ impl TestRun<'_> {
         }
     }
 
-    pub(super) fn timing_check(&mut self) {
+    /// Every answer of the section's checks so far came within half the timeout.
+    pub(super) fn timing_check(&mut self, name: &str) {
         let limit = self.target.timeout / 2;
         let slowest = self
             .checks
@@ -162,7 +164,7 @@ impl TestRun<'_> {
             "answer every call well within the configured timeout of {} ms: a mutation answered late is ambiguous and goes to manual review",
             self.target.timeout.as_millis()
         );
-        self.finish("timing", &expected, &fix, running);
+        self.finish(name, &expected, &fix, running);
         if let Some(check) = self.checks.last_mut() {
             check.elapsed = Duration::ZERO;
         }
@@ -170,7 +172,7 @@ impl TestRun<'_> {
 }
 
 /// `marketId` → `market_id`.
-fn snake(camel: &str) -> String {
+pub(in crate::wallet::contract_test) fn snake(camel: &str) -> String {
     let mut out = String::new();
     for c in camel.chars() {
         if c.is_ascii_uppercase() {

@@ -105,7 +105,8 @@ pub async fn yes_plan(store: &PgStore, now: OffsetDateTime) -> ResolutionPlan {
             redemption_id: paid.id,
             resolution: Resolution::Yes,
         });
-        let mutation = WalletMutation::new(paid.external_user_id.clone(), payable, paid.currency, metadata);
+        let mutation =
+            WalletMutation::new(paid.external_user_id.clone(), payable, paid.currency, metadata).expect("mutation");
         operations.push(prepared(WalletOperationId::from_u128(200 + n), &paid, &mutation, now));
         redemptions.push(paid);
     }
@@ -144,9 +145,11 @@ fn prepared(id: WalletOperationId, paid: &Redemption, mutation: &WalletMutation,
             amount: paid.amount,
             currency: paid.currency,
             metadata: mutation.metadata_map(),
-            market_id: paid.market_id,
+            market_id: Some(paid.market_id),
             trade_id: None,
             redemption_id: Some(paid.id),
+            flight_id: None,
+            ticket_id: None,
             state: OperationState::Prepared,
             attempts: 0,
             http_status: None,
