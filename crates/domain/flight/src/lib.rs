@@ -1,15 +1,32 @@
 //! The flight product's rules, pure: no I/O, no clock reads, no randomness (times and
-//! random bytes are the caller's).
+//! random bytes are the caller's). Every rule of the published fairness formula
+//! (`docs/flight.md`) lives here once; `tests/vectors.rs` checks the published test
+//! vectors byte for byte.
 //!
 //! | rule | file |
 //! |---|---|
+//! | a seed is 32 raw bytes, secret until revealed; `seed[i-1] = SHA-256(seed[i])` | `seed.rs` |
+//! | the seed chain: its length, each flight's seed, the commitment, verifying revealed seeds | `chain.rs` |
+//! | a chain's public salt | `salt.rs` |
+//! | the crash point: HMAC-SHA256, 52 bits, `max(100, floor(99·2^52 / (2^52 − X)))` | `crash_point.rs` |
 //! | a multiplier is hundredths, written with two decimals | `multiplier.rs` |
+//! | the curve `floor(100·e^(0.00006·t))` and the first millisecond it reaches a value | `curve.rs` |
 //! | IDR money is whole rupiah | `rupiah.rs` |
 
 #![warn(missing_docs)]
 
+mod chain;
+mod crash_point;
+mod curve;
 mod multiplier;
 mod rupiah;
+mod salt;
+mod seed;
 
+pub use chain::{ChainError, ChainLength, commitment, seed_of_flight, verifies, verify_chain};
+pub use crash_point::crash_point;
+pub use curve::{GROWTH_PER_MS, crash_instant_ms, first_ms_at, multiplier_at};
 pub use multiplier::{Multiplier, MultiplierTextError};
 pub use rupiah::{Rupiah, RupiahError, RupiahTextError};
+pub use salt::{Salt, SaltError};
+pub use seed::{Seed, SeedError};
