@@ -11,22 +11,34 @@
 //! | the crash point: HMAC-SHA256, 52 bits, `max(100, floor(99·2^52 / (2^52 − X)))` | `crash_point.rs` |
 //! | a multiplier is hundredths, written with two decimals | `multiplier.rs` |
 //! | the curve `floor(100·e^(0.00006·t))` and the first millisecond it reaches a value | `curve.rs` |
+//! | auto and manual cash-outs, decided by the server's clock | `cash_out.rs` |
 //! | IDR money is whole rupiah | `rupiah.rs` |
+//! | a payout is `floor(stake · multiplier / 100)`, capped | `payout.rs` |
+//! | stake limits, auto cash-out bounds, tickets per flight | `ticket_rules.rs` |
+//! | a ticket's statuses and the events that move it | `ticket_status.rs` |
 
 #![warn(missing_docs)]
 
+mod cash_out;
 mod chain;
 mod crash_point;
 mod curve;
 mod multiplier;
+mod payout;
 mod rupiah;
 mod salt;
 mod seed;
+mod ticket_rules;
+mod ticket_status;
 
+pub use cash_out::{ManualCashOut, auto_cash_out_ms, auto_cash_out_wins, decide_manual_cash_out};
 pub use chain::{ChainError, ChainLength, commitment, seed_of_flight, verifies, verify_chain};
 pub use crash_point::crash_point;
 pub use curve::{GROWTH_PER_MS, crash_instant_ms, first_ms_at, multiplier_at};
 pub use multiplier::{Multiplier, MultiplierTextError};
+pub use payout::payout;
 pub use rupiah::{Rupiah, RupiahError, RupiahTextError};
 pub use salt::{Salt, SaltError};
 pub use seed::{Seed, SeedError};
+pub use ticket_rules::{MAX_AUTO_CASH_OUT, TicketLimits, TicketLimitsError, TicketRefusal, check_ticket};
+pub use ticket_status::{IllegalTicketTransition, TicketEvent, TicketStatus, UnknownTicketStatus};
