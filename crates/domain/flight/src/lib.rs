@@ -16,6 +16,10 @@
 //! | a payout is `floor(stake · multiplier / 100)`, capped | `payout.rs` |
 //! | stake limits, auto cash-out bounds, tickets per flight | `ticket_rules.rs` |
 //! | a ticket's statuses and the events that move it | `ticket_status.rs` |
+//! | a flight's phases | `phase.rs` |
+//! | boarding and pause lengths | `timing.rs` |
+//! | a flight's timeline: take-off, crash, next boarding, elapsed time | `schedule.rs` |
+//! | what a new driver does with the flight it finds | `recovery.rs` |
 
 #![warn(missing_docs)]
 
@@ -25,11 +29,15 @@ mod crash_point;
 mod curve;
 mod multiplier;
 mod payout;
+mod phase;
+mod recovery;
 mod rupiah;
 mod salt;
+mod schedule;
 mod seed;
 mod ticket_rules;
 mod ticket_status;
+mod timing;
 
 pub use cash_out::{ManualCashOut, auto_cash_out_ms, auto_cash_out_wins, decide_manual_cash_out};
 pub use chain::{ChainError, ChainLength, commitment, seed_of_flight, verifies, verify_chain};
@@ -37,8 +45,12 @@ pub use crash_point::crash_point;
 pub use curve::{GROWTH_PER_MS, crash_instant_ms, first_ms_at, multiplier_at};
 pub use multiplier::{Multiplier, MultiplierTextError};
 pub use payout::payout;
+pub use phase::{FlightPhase, UnknownFlightPhase};
+pub use recovery::{Recovery, recover};
 pub use rupiah::{Rupiah, RupiahError, RupiahTextError};
 pub use salt::{Salt, SaltError};
+pub use schedule::{FlightPlan, elapsed_ms, next_boarding_at, phase_at};
 pub use seed::{Seed, SeedError};
 pub use ticket_rules::{MAX_AUTO_CASH_OUT, TicketLimits, TicketLimitsError, TicketRefusal, check_ticket};
 pub use ticket_status::{IllegalTicketTransition, TicketEvent, TicketStatus, UnknownTicketStatus};
+pub use timing::{FlightTiming, FlightTimingError};
