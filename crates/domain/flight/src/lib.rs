@@ -20,6 +20,10 @@
 //! | boarding and pause lengths | `timing.rs` |
 //! | a flight's timeline: take-off, crash, next boarding, elapsed time | `schedule.rs` |
 //! | what a new driver does with the flight it finds | `recovery.rs` |
+//! | the platform's share in basis points | `share_bps.rs` |
+//! | settlement periods (calendar months, UTC) | `period.rs` |
+//! | an operator's terms | `terms.rs` |
+//! | versions of terms: which is in force, when one may be scheduled | `terms_version.rs` |
 
 #![warn(missing_docs)]
 
@@ -29,12 +33,16 @@ mod crash_point;
 mod curve;
 mod multiplier;
 mod payout;
+mod period;
 mod phase;
 mod recovery;
 mod rupiah;
 mod salt;
 mod schedule;
 mod seed;
+mod share_bps;
+mod terms;
+mod terms_version;
 mod ticket_rules;
 mod ticket_status;
 mod timing;
@@ -45,12 +53,16 @@ pub use crash_point::crash_point;
 pub use curve::{GROWTH_PER_MS, crash_instant_ms, first_ms_at, multiplier_at};
 pub use multiplier::{Multiplier, MultiplierTextError};
 pub use payout::payout;
+pub use period::{SettlementPeriod, UnknownSettlementPeriod};
 pub use phase::{FlightPhase, UnknownFlightPhase};
 pub use recovery::{Recovery, recover};
 pub use rupiah::{Rupiah, RupiahError, RupiahTextError};
 pub use salt::{Salt, SaltError};
 pub use schedule::{FlightPlan, elapsed_ms, next_boarding_at, phase_at};
 pub use seed::{Seed, SeedError};
+pub use share_bps::{ShareBps, ShareBpsError};
+pub use terms::{Terms, TermsError};
+pub use terms_version::{ScheduleRefusal, TermsVersion, check_schedule, in_force_at};
 pub use ticket_rules::{MAX_AUTO_CASH_OUT, TicketLimits, TicketLimitsError, TicketRefusal, check_ticket};
 pub use ticket_status::{IllegalTicketTransition, TicketEvent, TicketStatus, UnknownTicketStatus};
 pub use timing::{FlightTiming, FlightTimingError};
