@@ -1,10 +1,12 @@
 //! The operator's wallet adapter: its configuration (base URL, time-out, signing
-//! secret) and the full-contract test of the adapter. The wallet calls of a business
-//! flow stay with the flow that owns the operation (`opinion::trading`).
+//! secret) and the full-contract test of the adapter. `call` sends one stored
+//! operation for any product's flow; what its answer means stays with the flow that owns
+//! the operation (`opinion::trading`, `flight`).
 
 pub mod ports;
 
 mod adapters;
+pub(crate) mod call;
 #[cfg(test)]
 mod adapters_tests;
 mod contract_test;
