@@ -7,6 +7,7 @@ pub mod ports;
 
 mod adapters;
 pub(crate) mod call;
+pub(crate) mod review_event;
 #[cfg(test)]
 mod adapters_tests;
 mod contract_test;
