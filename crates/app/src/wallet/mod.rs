@@ -6,11 +6,11 @@
 pub mod ports;
 
 mod adapters;
-pub(crate) mod call;
-pub(crate) mod review_event;
 #[cfg(test)]
 mod adapters_tests;
+pub(crate) mod call;
 mod contract_test;
+pub(crate) mod review_event;
 
 pub use adapters::{
     SavedWalletAdapter, WalletAdapterChange, WalletAdapterPorts, WalletAdapterSettings, WalletAdapterView,

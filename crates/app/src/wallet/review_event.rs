@@ -18,5 +18,11 @@ pub(crate) fn manual_review_required(id: EventId, operation: &WalletOperationRec
         "currency": operation.currency.as_str(),
         "reason": operation.detail.clone().unwrap_or_default(),
     });
-    NewEvent::new(id, operation.operator_id, EventType::WalletOperationManualReviewRequired, data, at)
+    NewEvent::new(
+        id,
+        operation.operator_id,
+        EventType::WalletOperationManualReviewRequired,
+        data,
+        at,
+    )
 }
