@@ -6,6 +6,7 @@ mod admin_settlement;
 mod api_key_use;
 mod api_keys;
 mod errors;
+mod fairness_script;
 mod helpers;
 mod launch_hosts;
 mod launch_settings;
