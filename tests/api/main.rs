@@ -6,6 +6,7 @@ mod admin_settlement;
 mod api_key_use;
 mod api_keys;
 mod errors;
+mod fairness_script;
 mod flight_wallet_operations;
 mod helpers;
 mod launch_hosts;

@@ -1,14 +1,17 @@
 //! The operator's wallet adapter: its configuration (base URL, time-out, signing
 //! secret) and the full-contract test of the adapter, whose kept verdicts tell whether
-//! the adapter takes the flight product's native-IDR reasons. The wallet calls of a business
-//! flow stay with the flow that owns the operation (`opinion::trading`).
+//! the adapter takes the flight product's native-IDR reasons. `call` sends one stored
+//! operation for any product's flow; what its answer means stays with the flow that owns
+//! the operation (`opinion::trading`, `flight`).
 
 pub mod ports;
 
 mod adapters;
 #[cfg(test)]
 mod adapters_tests;
+pub(crate) mod call;
 mod contract_test;
+pub(crate) mod review_event;
 
 pub use adapters::{
     SavedWalletAdapter, WalletAdapterChange, WalletAdapterPorts, WalletAdapterSettings, WalletAdapterView,

@@ -46,6 +46,14 @@ impl Rupiah {
             None => None,
         }
     }
+
+    /// The difference, or `None` below zero.
+    pub const fn checked_sub(self, other: Self) -> Option<Self> {
+        match self.0.checked_sub(other.0) {
+            Some(difference) if difference >= 0 => Some(Self(difference)),
+            _ => None,
+        }
+    }
 }
 
 impl fmt::Display for Rupiah {
@@ -93,5 +101,9 @@ mod tests {
             Rupiah::new(i64::MAX).unwrap().checked_add(Rupiah::new(1).unwrap()),
             None
         );
+        let five = Rupiah::new(5).unwrap();
+        assert_eq!(five.checked_sub(Rupiah::new(2).unwrap()).map(Rupiah::get), Some(3));
+        assert_eq!(five.checked_sub(five), Some(Rupiah::ZERO));
+        assert_eq!(five.checked_sub(Rupiah::new(6).unwrap()), None);
     }
 }

@@ -1,8 +1,9 @@
 //! The event catalog: every webhook event type and its stable dotted name. Every name
 //! lives in one namespace, `mini_app.`, then the thing that changed and what happened to
-//! it (`mini_app.trade.processed`), so the flight product adds its eight
-//! `mini_app.flight.*` types as new variants (and new rows in [`EventType::ALL`]) without
-//! changing a byte of the existing ones; the test below pins every existing name. An
+//! it (`mini_app.trade.processed`); the flight product's eight types add the product
+//! between them (`mini_app.flight.ticket.purchased`). New types are new variants (and new
+//! rows in [`EventType::ALL`]) that change no byte of the existing ones; the test below
+//! pins every name. An
 //! endpoint only receives the types it lists (see `subscription.rs`), so adding a type
 //! never sends anything new to an existing endpoint.
 //!
@@ -26,6 +27,14 @@
 //! | `mini_app.wallet_operation.manual_review_required` | `walletOperationId`, `flow`, `externalUserId`, `amount`, `currency`, `reason` |
 //! | `mini_app.wallet_operation.manual_review_resolved` | `walletOperationId`, `flow`, `resolution`, `resolvedAt` |
 //! | `mini_app.webhook_endpoint.disabled` | `webhookEndpointId`, `url`, `reason` (`failing`, `gone`, `operator`), `failingSince` (null unless failing), `disabledAt` |
+//! | `mini_app.flight.ticket.purchased` | `ticketId`, `flightId`, `externalUserId`, `stake`, `currency` (`IDR`), `autoCashOut` (null when none), `shareBps`, `walletOperationId`, `purchasedAt` |
+//! | `mini_app.flight.ticket.cashed_out` | `ticketId`, `flightId`, `externalUserId`, `stake`, `multiplier`, `payout`, `currency`, `auto`, `cashedOutAt` |
+//! | `mini_app.flight.ticket.lost` | `ticketId`, `flightId`, `externalUserId`, `stake`, `crashPoint`, `currency`, `lostAt` |
+//! | `mini_app.flight.ticket.refunded` | `ticketId`, `flightId`, `externalUserId`, `amount`, `currency`, `reason` (`flight_cancelled`, `boarding_closed`, `review`), `walletOperationId`, `refundedAt` |
+//! | `mini_app.flight.terms.scheduled` | `termsId`, `effectiveFrom`, `shareBps`, `minStake`, `maxStake`, `maxPayout`, `ticketsPerFlight`, `settlementPeriod`, `paymentDueDays`, `currency`, `scheduledAt` |
+//! | `mini_app.flight.settlement_report.finalized` | `reportId`, `periodStart`, `periodEnd`, `ticketCount`, `stakes`, `payouts`, `refunds`, `ggr`, `share`, `amountDue`, `direction`, `dueDate`, `currency`, `statementHash`, `finalizedAt` |
+//! | `mini_app.flight.statement_correction.issued` | `correctionId`, `reportId`, `statementHash`, `amountChange`, `currency`, `reason`, `issuedAt` |
+//! | `mini_app.flight.payment.recorded` | `paymentId`, `reportId`, `amount`, `currency`, `direction`, `paidOn`, `reference`, `remainingDue`, `recordedAt` |
 //!
 //! Every type about one player (those with `externalUserId`) also carries `metadata`, the
 //! operator's object from a launch (see `launch_metadata.rs`).
@@ -79,6 +88,26 @@ pub enum EventType {
     /// days, answering 410 Gone, or by the operator; sent to the operator's endpoints that
     /// subscribe to it (never to the disabled one itself).
     WebhookEndpointDisabled,
+    /// `mini_app.flight.ticket.purchased`: a flight ticket's debit went through; the ticket
+    /// flies (or is refunded when boarding closed first).
+    FlightTicketPurchased,
+    /// `mini_app.flight.ticket.cashed_out`: a ticket was cashed out before the crash, by
+    /// the player or at its auto target; its payout is owed to the player.
+    FlightTicketCashedOut,
+    /// `mini_app.flight.ticket.lost`: a ticket was still flying at the crash.
+    FlightTicketLost,
+    /// `mini_app.flight.ticket.refunded`: a ticket's stake was given back to the wallet.
+    FlightTicketRefunded,
+    /// `mini_app.flight.terms.scheduled`: platform staff scheduled a new version of the
+    /// operator's flight terms.
+    FlightTermsScheduled,
+    /// `mini_app.flight.settlement_report.finalized`: a period's settlement report was
+    /// finalized into a signed statement.
+    FlightSettlementReportFinalized,
+    /// `mini_app.flight.statement_correction.issued`: a signed correction amends a statement.
+    FlightStatementCorrectionIssued,
+    /// `mini_app.flight.payment.recorded`: platform staff recorded a payment against a report.
+    FlightPaymentRecorded,
 }
 
 /// An event type name that this version of the platform does not know.
@@ -88,7 +117,7 @@ pub struct UnknownEventType(pub String);
 
 impl EventType {
     /// Every known type, in catalog order.
-    pub const ALL: [EventType; 15] = [
+    pub const ALL: [EventType; 23] = [
         Self::LoginSucceeded,
         Self::LogoutRequested,
         Self::SessionExpired,
@@ -104,6 +133,14 @@ impl EventType {
         Self::WalletOperationManualReviewRequired,
         Self::WalletOperationManualReviewResolved,
         Self::WebhookEndpointDisabled,
+        Self::FlightTicketPurchased,
+        Self::FlightTicketCashedOut,
+        Self::FlightTicketLost,
+        Self::FlightTicketRefunded,
+        Self::FlightTermsScheduled,
+        Self::FlightSettlementReportFinalized,
+        Self::FlightStatementCorrectionIssued,
+        Self::FlightPaymentRecorded,
     ];
 
     /// The namespace every name starts with.
@@ -127,6 +164,14 @@ impl EventType {
             Self::WalletOperationManualReviewRequired => "mini_app.wallet_operation.manual_review_required",
             Self::WalletOperationManualReviewResolved => "mini_app.wallet_operation.manual_review_resolved",
             Self::WebhookEndpointDisabled => "mini_app.webhook_endpoint.disabled",
+            Self::FlightTicketPurchased => "mini_app.flight.ticket.purchased",
+            Self::FlightTicketCashedOut => "mini_app.flight.ticket.cashed_out",
+            Self::FlightTicketLost => "mini_app.flight.ticket.lost",
+            Self::FlightTicketRefunded => "mini_app.flight.ticket.refunded",
+            Self::FlightTermsScheduled => "mini_app.flight.terms.scheduled",
+            Self::FlightSettlementReportFinalized => "mini_app.flight.settlement_report.finalized",
+            Self::FlightStatementCorrectionIssued => "mini_app.flight.statement_correction.issued",
+            Self::FlightPaymentRecorded => "mini_app.flight.payment.recorded",
         }
     }
 }
@@ -174,6 +219,14 @@ mod tests {
                 "mini_app.wallet_operation.manual_review_required",
                 "mini_app.wallet_operation.manual_review_resolved",
                 "mini_app.webhook_endpoint.disabled",
+                "mini_app.flight.ticket.purchased",
+                "mini_app.flight.ticket.cashed_out",
+                "mini_app.flight.ticket.lost",
+                "mini_app.flight.ticket.refunded",
+                "mini_app.flight.terms.scheduled",
+                "mini_app.flight.settlement_report.finalized",
+                "mini_app.flight.statement_correction.issued",
+                "mini_app.flight.payment.recorded",
             ]
         );
     }
@@ -192,6 +245,8 @@ mod tests {
             "user.launched",
             "redemption.paid",
             "mini_app.flight.booked",
+            "mini_app.flight.ticket",
+            "mini_app.flight.*",
             "mini_app.*",
             "*",
             "",
@@ -209,12 +264,14 @@ mod tests {
         assert!(serde_json::from_str::<EventType>("\"redemption.paid\"").is_err());
     }
 
-    /// One namespace for every product: `mini_app.` then a subject and a happening.
+    /// One namespace for every product: `mini_app.`, the flight product's `flight.`, then
+    /// a subject and a happening.
     #[test]
     fn every_name_is_in_the_one_namespace() {
         for kind in EventType::ALL {
             let name = kind.as_str();
             let rest = name.strip_prefix(EventType::NAMESPACE);
+            let rest = rest.map(|rest| rest.strip_prefix("flight.").unwrap_or(rest));
             assert!(rest.is_some_and(|rest| rest.split('.').count() == 2), "{name}");
             assert!(
                 name.bytes().all(|b| b.is_ascii_lowercase() || b == b'_' || b == b'.'),
@@ -223,13 +280,13 @@ mod tests {
         }
     }
 
-    /// The flight product's eight types go under `mini_app.flight.`; none is taken.
+    /// The flight product has exactly eight types, all under `mini_app.flight.`.
     #[test]
-    fn flight_names_stay_free() {
-        assert!(
-            EventType::ALL
-                .iter()
-                .all(|kind| !kind.as_str().starts_with("mini_app.flight."))
-        );
+    fn the_flight_product_has_eight_types() {
+        let flight = EventType::ALL
+            .iter()
+            .filter(|kind| kind.as_str().starts_with("mini_app.flight."))
+            .count();
+        assert_eq!(flight, 8);
     }
 }

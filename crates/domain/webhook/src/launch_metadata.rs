@@ -47,11 +47,19 @@ impl EventType {
             | Self::RedemptionProcessed
             | Self::RedemptionFailed
             | Self::PayoutPending
-            | Self::WalletOperationManualReviewRequired => MetadataSource::LatestSession,
+            | Self::WalletOperationManualReviewRequired
+            | Self::FlightTicketPurchased
+            | Self::FlightTicketCashedOut
+            | Self::FlightTicketLost
+            | Self::FlightTicketRefunded => MetadataSource::LatestSession,
             Self::MarketResolved
             | Self::MarketVisibilityChanged
             | Self::WalletOperationManualReviewResolved
-            | Self::WebhookEndpointDisabled => MetadataSource::None,
+            | Self::WebhookEndpointDisabled
+            | Self::FlightTermsScheduled
+            | Self::FlightSettlementReportFinalized
+            | Self::FlightStatementCorrectionIssued
+            | Self::FlightPaymentRecorded => MetadataSource::None,
         }
     }
 }
@@ -75,6 +83,10 @@ mod tests {
                     | EventType::MarketVisibilityChanged
                     | EventType::WalletOperationManualReviewResolved
                     | EventType::WebhookEndpointDisabled
+                    | EventType::FlightTermsScheduled
+                    | EventType::FlightSettlementReportFinalized
+                    | EventType::FlightStatementCorrectionIssued
+                    | EventType::FlightPaymentRecorded
             );
             assert_eq!(source != MetadataSource::None, about_a_player, "{event}");
         }

@@ -99,19 +99,7 @@ impl Trading {
 
     /// `mini_app.wallet_operation.manual_review_required`.
     pub(crate) fn manual_review_required(&self, operation: &WalletOperationRecord, at: OffsetDateTime) -> NewEvent {
-        let data = json!({
-            "walletOperationId": operation.id,
-            "flow": operation.flow.as_str(),
-            "externalUserId": operation.external_user_id,
-            "amount": operation.amount.to_string(),
-            "currency": operation.currency.as_str(),
-            "reason": operation.detail.clone().unwrap_or_default(),
-        });
-        self.event(
-            operation.operator_id,
-            EventType::WalletOperationManualReviewRequired,
-            data,
-            at,
-        )
+        let id = EventId::from_ulid(self.ports.random.ulid());
+        crate::wallet::review_event::manual_review_required(id, operation, at)
     }
 }

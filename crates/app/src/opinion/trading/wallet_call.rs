@@ -83,51 +83,20 @@ impl Trading {
 
     /// Sends a stored `sent` operation's mutation once and returns what the answer means
     /// and the operation's update (to be stored with the business change it causes).
-    #[tracing::instrument(skip_all, fields(
-        operator_id = %record.operator_id,
-        wallet_operation_id = %record.id,
-        idempotency_key = %record.idempotency_key,
-        flow = %record.flow,
-    ))]
     pub(crate) async fn call_wallet(
         &self,
         target: &WalletAdapterTarget,
         mutation: &WalletMutation,
         record: &WalletOperationRecord,
     ) -> Result<(Classification, OperationUpdate), AppError> {
-        let outcome = self.ports.wallet.mutate(target, mutation).await;
-        let now = self.ports.clock.now();
-        let sent = WalletOperation::restore(
-            record.flow,
-            record.idempotency_key.clone(),
-            OperationState::Sent,
-            record.attempts,
-        );
-        let answered = sent
-            .record_answer(&outcome.classification)
-            .map_err(|e| AppError::Internal(e.to_string()))?;
-        let mut next = record.clone();
-        next.state = answered.state();
-        next.http_status = outcome.http_status;
-        next.detail = detail_of(&outcome.classification);
-        next.answered_at = Some(now);
-        if let Classification::Applied {
-            remote_reference,
-            balance,
-        } = &outcome.classification
-        {
-            next.remote_reference = Some(remote_reference.as_str().to_owned());
-            next.balance_after = Some(*balance);
-        }
-        tracing::info!(
-            state = %next.state,
-            http_status = ?outcome.http_status,
-            elapsed_ms = outcome.elapsed.as_millis() as u64,
-            detail = ?next.detail,
-            "wallet answered"
-        );
-        let update = operation_update(record.state, next, now);
-        Ok((outcome.classification, update))
+        crate::wallet::call::call_wallet(
+            self.ports.wallet.as_ref(),
+            self.ports.clock.as_ref(),
+            target,
+            mutation,
+            record,
+        )
+        .await
     }
 }
 

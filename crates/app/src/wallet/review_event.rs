@@ -1,0 +1,28 @@
+//! `mini_app.wallet_operation.manual_review_required`, the one event every product's
+//! flows raise when a wallet mutation's outcome is unknown (contract rule 4).
+
+use opinion_core::EventId;
+use opinion_webhook::EventType;
+use serde_json::json;
+use time::OffsetDateTime;
+
+use crate::model::{NewEvent, WalletOperationRecord};
+
+/// The event for `operation`, which waits for staff from `at`.
+pub(crate) fn manual_review_required(id: EventId, operation: &WalletOperationRecord, at: OffsetDateTime) -> NewEvent {
+    let data = json!({
+        "walletOperationId": operation.id,
+        "flow": operation.flow.as_str(),
+        "externalUserId": operation.external_user_id,
+        "amount": operation.amount.to_string(),
+        "currency": operation.currency.as_str(),
+        "reason": operation.detail.clone().unwrap_or_default(),
+    });
+    NewEvent::new(
+        id,
+        operation.operator_id,
+        EventType::WalletOperationManualReviewRequired,
+        data,
+        at,
+    )
+}
