@@ -4,12 +4,14 @@
 //! One room per feature, each with its use cases and the ports it owns: `access`
 //! (operators, keys, staff, sessions), `players` (launch and player sessions, shared by
 //! every product), `wallet` (the operator's wallet adapter and its full-contract test),
-//! `webhooks`, `opinion` (markets, trading, settlement, reads) and `simulator`. Ports
+//! `webhooks`, `opinion` (markets, trading, settlement, reads), `flight` (the crash game,
+//! its tickets and money) and `simulator`. Ports
 //! shared by every room (time, randomness, store failures) are in `ports`; the records
 //! the rooms share are in `model`.
 
 pub mod access;
 pub mod error;
+pub mod flight;
 pub mod model;
 pub mod opinion;
 pub mod players;

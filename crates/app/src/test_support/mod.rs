@@ -2,6 +2,7 @@
 //! one operator, an `Access` over mockall mocks (here), and one set of trading mocks
 //! with the trading and settlement records (`trading`, `settlement`).
 
+pub mod flight;
 pub mod reads;
 pub mod settlement;
 pub mod trading;

@@ -10,7 +10,7 @@ mod adapters;
 #[cfg(test)]
 mod adapters_tests;
 pub(crate) mod call;
-mod contract_test;
+pub(crate) mod contract_test;
 pub(crate) mod review_event;
 
 pub use adapters::{

@@ -12,6 +12,7 @@
 //! | a multiplier is hundredths, written with two decimals | `multiplier.rs` |
 //! | the curve `floor(100·e^(0.00006·t))` and the first millisecond it reaches a value | `curve.rs` |
 //! | auto and manual cash-outs, decided by the server's clock | `cash_out.rs` |
+//! | what blocks enabling the product for an operator, what only warns | `enablement.rs` |
 //! | IDR money is whole rupiah | `rupiah.rs` |
 //! | a payout is `floor(stake · multiplier / 100)`, capped | `payout.rs` |
 //! | stake limits, auto cash-out bounds, tickets per flight | `ticket_rules.rs` |
@@ -31,6 +32,7 @@ mod cash_out;
 mod chain;
 mod crash_point;
 mod curve;
+mod enablement;
 mod multiplier;
 mod payout;
 mod period;
@@ -51,6 +53,7 @@ pub use cash_out::{ManualCashOut, auto_cash_out_ms, auto_cash_out_wins, decide_m
 pub use chain::{ChainError, ChainLength, commitment, seed_of_flight, verifies, verify_chain};
 pub use crash_point::crash_point;
 pub use curve::{GROWTH_PER_MS, crash_instant_ms, first_ms_at, multiplier_at};
+pub use enablement::{EnablementBlocker, EnablementCheck, EnablementFacts, EnablementWarning, check_enablement};
 pub use multiplier::{Multiplier, MultiplierTextError};
 pub use payout::payout;
 pub use period::{SettlementPeriod, UnknownSettlementPeriod};

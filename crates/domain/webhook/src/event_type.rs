@@ -146,6 +146,23 @@ impl EventType {
     /// The namespace every name starts with.
     pub const NAMESPACE: &'static str = "mini_app.";
 
+    /// Whether the event belongs to the flight product (`mini_app.flight.*`): the
+    /// flight's delivery evidence lists only these, and enabling flight warns when no
+    /// endpoint subscribes to any of them.
+    pub const fn is_flight(self) -> bool {
+        matches!(
+            self,
+            Self::FlightTicketPurchased
+                | Self::FlightTicketCashedOut
+                | Self::FlightTicketLost
+                | Self::FlightTicketRefunded
+                | Self::FlightTermsScheduled
+                | Self::FlightSettlementReportFinalized
+                | Self::FlightStatementCorrectionIssued
+                | Self::FlightPaymentRecorded
+        )
+    }
+
     /// The name on the wire (the envelope's `type`, the subscription list's entries).
     pub const fn as_str(self) -> &'static str {
         match self {
@@ -196,6 +213,18 @@ impl FromStr for EventType {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_flight_events_are_exactly_the_mini_app_flight_namespace() {
+        for kind in EventType::ALL {
+            assert_eq!(
+                kind.is_flight(),
+                kind.as_str().starts_with("mini_app.flight."),
+                "{kind}"
+            );
+        }
+        assert_eq!(EventType::ALL.into_iter().filter(|kind| kind.is_flight()).count(), 8);
+    }
 
     /// Operators route on these exact strings: changing one breaks every integration.
     #[test]

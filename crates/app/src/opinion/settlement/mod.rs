@@ -11,7 +11,7 @@ mod resolution;
 mod review;
 #[cfg(test)]
 mod settlement_tests;
-mod wallet_worker;
+pub(crate) mod wallet_worker;
 
 pub use markets::{MAX_MARKET_LIST, NewMarket};
 pub use resolution::ResolvedMarket;

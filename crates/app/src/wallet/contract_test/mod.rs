@@ -22,6 +22,8 @@ mod report;
 mod tests;
 mod verdict;
 
+pub(crate) use verdict::flight_section_passed;
+
 use std::sync::Arc;
 
 use opinion_core::{ExternalUserId, WalletTestRunId};

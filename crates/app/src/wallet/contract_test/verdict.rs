@@ -8,6 +8,7 @@
 use opinion_core::OperatorId;
 
 use crate::error::AppError;
+use crate::model::WalletAdapterConfig;
 use crate::wallet::contract_test::{WalletAdapterTest, WalletTestReport};
 use crate::wallet::ports::WalletTestRun;
 
@@ -34,9 +35,15 @@ impl WalletAdapterTest {
         let Some(adapter) = self.ports.adapters.find_wallet_adapter(operator).await? else {
             return Ok(false);
         };
-        let Some(run) = self.ports.runs.latest_wallet_test_run(operator).await? else {
-            return Ok(false);
-        };
-        Ok(run.flight_passed && run.base_url == adapter.base_url.as_str() && run.ran_at >= adapter.updated_at)
+        let run = self.ports.runs.latest_wallet_test_run(operator).await?;
+        Ok(flight_section_passed(&adapter, run.as_ref()))
     }
+}
+
+/// Whether `run` (the operator's latest) was against `adapter` as configured now and
+/// passed the flight section: the one rule enabling flight and the wallet test share.
+pub(crate) fn flight_section_passed(adapter: &WalletAdapterConfig, run: Option<&WalletTestRun>) -> bool {
+    run.is_some_and(|run| {
+        run.flight_passed && run.base_url == adapter.base_url.as_str() && run.ran_at >= adapter.updated_at
+    })
 }

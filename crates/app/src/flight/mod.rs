@@ -1,0 +1,95 @@
+//! The flight product: a provably fair crash game played by every operator's players on
+//! one platform-wide sequence of flights, with IDR money through the operator's wallet.
+//!
+//! - `engine`: the driver (exactly one instance at a time, by `DriverLock`) boards, flies,
+//!   crashes and settles flights; `recovery` is what a new driver does with the flight it
+//!   finds.
+//! - `purchase` and `cash_out`: the player's tickets; `money` sends payouts and refunds
+//!   and recovers lost answers; `events` builds the `mini_app.flight.ticket.*` events.
+//! - `enablement` and `terms`: what platform staff decide per operator.
+//! - `reads`: the operator's and the player's views.
+//!
+//! The rules (crash points, the curve, cash-out decisions, ticket limits and statuses)
+//! are `opinion-flight`'s; this room only sequences them over the ports.
+
+pub mod model;
+pub mod ports;
+
+mod cash_out;
+mod enablement;
+mod engine;
+#[cfg(test)]
+mod engine_tests;
+mod events;
+mod money;
+mod money_worker;
+mod moves;
+mod purchase;
+mod terms;
+
+pub use enablement::{EnableOutcome, EnablementStatus};
+pub use engine::{DriverStep, FlightMove};
+pub use money_worker::MoneyPass;
+pub use purchase::TicketOrder;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use opinion_flight::{ChainLength, FlightTiming};
+
+use crate::access::ports::OperatorStore;
+use crate::flight::ports::FlightStore;
+use crate::opinion::settlement::WorkerSettings;
+use crate::ports::{Clock, Random};
+use crate::wallet::ports::{WalletAdapterStore, WalletGateway, WalletTestRunStore};
+use crate::webhooks::store::WebhookStore;
+
+/// The ports the flight use cases need.
+#[derive(Clone)]
+pub struct FlightPorts {
+    /// Flights, tickets, terms and enablement.
+    pub store: Arc<dyn FlightStore>,
+    /// Operators.
+    pub operators: Arc<dyn OperatorStore>,
+    /// Operators' wallet adapters.
+    pub wallet_adapters: Arc<dyn WalletAdapterStore>,
+    /// The wallet client.
+    pub wallet: Arc<dyn WalletGateway>,
+    /// The wallet test's kept runs (enabling needs a passed flight section).
+    pub wallet_test_runs: Arc<dyn WalletTestRunStore>,
+    /// Webhook endpoints (enabling warns when none subscribes to a flight event).
+    pub webhooks: Arc<dyn WebhookStore>,
+    pub clock: Arc<dyn Clock>,
+    pub random: Arc<dyn Random>,
+}
+
+/// How flights are played, from configuration.
+#[derive(Debug, Clone, Copy)]
+pub struct FlightSettings {
+    /// Boarding and the pause between flights.
+    pub timing: FlightTiming,
+    /// How many flights a new seed chain plays.
+    pub chain_length: ChainLength,
+    /// How long after the crash the losing tickets are settled, so that a cash-out the
+    /// server decided before the crash instant is always stored first.
+    pub settle_delay: Duration,
+    /// The longest the driver sleeps while a flight is in the air (auto cash-outs are
+    /// paid at most this late).
+    pub tick: Duration,
+    /// The money worker's batch, grace and retry delays.
+    pub money: WorkerSettings,
+}
+
+/// The flight product's use cases.
+#[derive(Clone)]
+pub struct FlightGame {
+    pub(crate) ports: FlightPorts,
+    pub(crate) settings: FlightSettings,
+}
+
+impl FlightGame {
+    /// Builds the service from its ports and settings.
+    pub fn new(ports: FlightPorts, settings: FlightSettings) -> Self {
+        Self { ports, settings }
+    }
+}

@@ -1,0 +1,189 @@
+//! Persistence of the flight product, and the lock that makes one instance the driver.
+//!
+//! Every change of a flight or a ticket is ONE `FlightChange`, applied atomically with
+//! compare-and-set preconditions (the flight's phase, each ticket's status, each wallet
+//! operation's state), with its wallet operations and webhook events: the use cases
+//! decide with the game's rules and the store commits a whole step or nothing.
+
+use async_trait::async_trait;
+use opinion_core::{FlightChainId, FlightId, OperatorId, TicketId, UserId};
+use opinion_flight::{FlightPhase, Seed, TicketStatus};
+use time::OffsetDateTime;
+
+use crate::flight::model::{ChainRecord, Enablement, FlightRecord, TermsRecord, TicketRecord};
+use crate::model::{NewEvent, WalletOperationRecord};
+use crate::opinion::trading::ports::{NewOperation, OperationUpdate};
+use crate::ports::StoreError;
+
+/// A flight's move, applied only if it is still in `expected`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FlightUpdate {
+    /// The phase it must be in.
+    pub expected: FlightPhase,
+    /// The flight afterwards.
+    pub flight: FlightRecord,
+}
+
+/// A ticket's move, applied only if it is still in `expected`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TicketUpdate {
+    /// The status it must be in.
+    pub expected: TicketStatus,
+    /// The ticket afterwards.
+    pub ticket: TicketRecord,
+}
+
+/// One atomic step of the flight product. All of it is stored, or nothing (`false`).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct FlightChange {
+    /// A flight to move.
+    pub flight: Option<FlightUpdate>,
+    /// A flight that must be in this phase while the step commits (held against a
+    /// driver moving it meanwhile).
+    pub flight_must_be: Option<(FlightId, FlightPhase)>,
+    /// Tickets to move.
+    pub tickets: Vec<TicketUpdate>,
+    /// Wallet operations to insert.
+    pub new_operations: Vec<NewOperation>,
+    /// A wallet operation to move.
+    pub operation: Option<OperationUpdate>,
+    /// Events caused by the step.
+    pub events: Vec<NewEvent>,
+}
+
+/// A ticket to insert with its purchase debit (`sent`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct NewTicket {
+    /// The ticket, `pending`.
+    pub ticket: TicketRecord,
+    /// Its purchase debit, stored `sent` before the call.
+    pub purchase: NewOperation,
+    /// How many tickets the player may hold on the flight.
+    pub cap: u8,
+}
+
+/// What storing a new ticket did.
+#[derive(Debug, Clone, PartialEq)]
+pub enum TicketOpening {
+    /// Stored: the debit may be sent.
+    Opened,
+    /// The player already bought with this client id: the first ticket, nothing stored.
+    Replayed(Box<TicketRecord>),
+    /// Nothing stored: the player holds the cap of tickets on the flight.
+    CapReached,
+    /// Nothing stored: the flight is no longer boarding.
+    BoardingClosed,
+}
+
+/// A page of the player's or the operator's tickets, newest first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TicketFilter {
+    /// Only this player's.
+    pub user: Option<UserId>,
+    /// Only this flight's.
+    pub flight: Option<FlightId>,
+    /// Only tickets bought at or after.
+    pub from: Option<OffsetDateTime>,
+    /// Only tickets bought before.
+    pub to: Option<OffsetDateTime>,
+}
+
+/// Flights, chains, tickets, terms and enablement.
+#[cfg_attr(any(test, feature = "mock"), mockall::automock)]
+#[async_trait]
+pub trait FlightStore: Send + Sync {
+    /// The newest chain and the number of its last flight (`None` before its first).
+    async fn current_chain(&self) -> Result<Option<(ChainRecord, Option<u32>)>, StoreError>;
+    /// Stores a new chain with its terminal seed (sealed at rest).
+    async fn create_chain(&self, chain: &ChainRecord, terminal: &Seed) -> Result<(), StoreError>;
+    /// The chain's terminal seed, unsealed (the driver derives each flight's seed).
+    async fn terminal_seed(&self, chain: FlightChainId) -> Result<Seed, StoreError>;
+    /// Every chain, newest first (their commitments are public).
+    async fn chains(&self, limit: u32) -> Result<Vec<ChainRecord>, StoreError>;
+
+    /// The newest flight.
+    async fn latest_flight(&self) -> Result<Option<FlightRecord>, StoreError>;
+    /// A flight by id.
+    async fn find_flight(&self, id: FlightId) -> Result<Option<FlightRecord>, StoreError>;
+    /// Up to `limit` flights that boarded before `before` (all when `None`), newest first.
+    async fn flights(
+        &self,
+        before: Option<(OffsetDateTime, FlightId)>,
+        limit: u32,
+    ) -> Result<Vec<FlightRecord>, StoreError>;
+    /// Inserts a boarding flight; `false` (nothing stored) when another flight is still
+    /// unfinished or its number is taken: another driver came first.
+    async fn open_flight(&self, flight: &FlightRecord) -> Result<bool, StoreError>;
+    /// The flight's tickets in `statuses`, of every operator.
+    async fn flight_tickets(
+        &self,
+        flight: FlightId,
+        statuses: &[TicketStatus],
+    ) -> Result<Vec<TicketRecord>, StoreError>;
+
+    /// Applies the step atomically; `false` (nothing stored) when a precondition failed.
+    async fn apply_flight_change(&self, change: &FlightChange) -> Result<bool, StoreError>;
+
+    /// Stores a new ticket and its debit if the flight is boarding, the player holds
+    /// fewer than the cap and the client id is new, in one transaction.
+    async fn open_ticket(&self, new: &NewTicket) -> Result<TicketOpening, StoreError>;
+    /// A ticket of the operator.
+    async fn find_ticket(&self, operator: OperatorId, id: TicketId) -> Result<Option<TicketRecord>, StoreError>;
+    /// Up to `limit` tickets of the operator matching `filter`, older than `before`.
+    async fn tickets(
+        &self,
+        operator: OperatorId,
+        filter: TicketFilter,
+        before: Option<TicketId>,
+        limit: u32,
+    ) -> Result<Vec<TicketRecord>, StoreError>;
+    /// How many tickets the player holds on the flight (every status but rejected).
+    async fn tickets_held(&self, operator: OperatorId, user: UserId, flight: FlightId) -> Result<u32, StoreError>;
+
+    /// Operators with flight payouts or refunds due at `now`, or flight calls sent
+    /// before `lost_before` and never answered.
+    async fn operators_with_flight_wallet_work(
+        &self,
+        now: OffsetDateTime,
+        lost_before: OffsetDateTime,
+    ) -> Result<Vec<OperatorId>, StoreError>;
+    /// Claims up to `limit` of the operator's due flight credits (`prepared`, due), marking
+    /// them `sent` before returning them, skipping those another worker holds.
+    async fn claim_due_flight_operations(
+        &self,
+        operator: OperatorId,
+        now: OffsetDateTime,
+        limit: u32,
+    ) -> Result<Vec<WalletOperationRecord>, StoreError>;
+    /// The operator's flight operations sent before `before` and never answered.
+    async fn stale_flight_operations(
+        &self,
+        operator: OperatorId,
+        before: OffsetDateTime,
+        limit: u32,
+    ) -> Result<Vec<WalletOperationRecord>, StoreError>;
+
+    /// Whether the operator's players may buy tickets.
+    async fn find_enablement(&self, operator: OperatorId) -> Result<Option<Enablement>, StoreError>;
+    /// Stores the operator's enablement.
+    async fn save_enablement(&self, enablement: &Enablement) -> Result<(), StoreError>;
+    /// Every terms version of the operator (cancelled ones included).
+    async fn terms_versions(&self, operator: OperatorId) -> Result<Vec<TermsRecord>, StoreError>;
+    /// Stores a new terms version.
+    async fn add_terms(&self, terms: &TermsRecord) -> Result<(), StoreError>;
+}
+
+/// Held by the one instance that drives flights; released when dropped or when the
+/// connection holding it dies.
+#[async_trait]
+pub trait DriverLease: Send + Sync {
+    /// Whether the lease is still held (the driver stops at once when it is not).
+    async fn still_held(&mut self) -> bool;
+}
+
+/// Elects the one instance that drives flights.
+#[async_trait]
+pub trait DriverLock: Send + Sync {
+    /// Becomes the driver if no other instance is; `None` when another one is.
+    async fn try_acquire(&self) -> Result<Option<Box<dyn DriverLease>>, StoreError>;
+}

@@ -1,0 +1,67 @@
+//! The operator's flight terms as far as tickets need them: platform staff set the first
+//! version, in force at once, and every ticket freezes the share and the maximum payout
+//! of the version in force when it is bought. Scheduling later versions at a period
+//! boundary is the back office's.
+
+use opinion_core::{FlightTermsId, OperatorId};
+use opinion_flight::{Terms, TermsVersion, in_force_at};
+
+use crate::error::{AppError, ProblemCode};
+use crate::flight::FlightGame;
+use crate::flight::model::TermsRecord;
+
+impl FlightGame {
+    /// Sets the operator's first terms, in force from now. Refused once the operator has
+    /// terms: a change of terms is scheduled at a period boundary instead, so that no
+    /// period is settled under two versions unannounced.
+    pub async fn set_first_terms(&self, operator: OperatorId, terms: Terms, by: &str) -> Result<TermsRecord, AppError> {
+        let by = staff_name(by)?;
+        let existing = self.ports.store.terms_versions(operator).await?;
+        if existing.iter().any(|record| record.cancelled_at.is_none()) {
+            return Err(AppError::Conflict {
+                code: ProblemCode::Conflict,
+                detail: "the operator already has flight terms; schedule a new version at a period boundary".into(),
+            });
+        }
+        let now = self.ports.clock.now();
+        let record = TermsRecord {
+            operator_id: operator,
+            version: TermsVersion {
+                id: FlightTermsId::from_ulid(self.ports.random.ulid()),
+                effective_from: now,
+                terms,
+            },
+            created_at: now,
+            created_by: by.to_owned(),
+            cancelled_at: None,
+        };
+        self.ports.store.add_terms(&record).await?;
+        Ok(record)
+    }
+
+    /// The operator's terms in force now, if any.
+    pub async fn current_terms(&self, operator: OperatorId) -> Result<Option<TermsRecord>, AppError> {
+        let now = self.ports.clock.now();
+        let records = self.ports.store.terms_versions(operator).await?;
+        let live: Vec<_> = records
+            .into_iter()
+            .filter(|record| record.cancelled_at.is_none())
+            .collect();
+        let versions: Vec<_> = live.iter().map(|record| record.version).collect();
+        let in_force = in_force_at(&versions, now).map(|version| version.id);
+        Ok(live.into_iter().find(|record| Some(record.version.id) == in_force))
+    }
+}
+
+/// The platform staff member named on a change: 1 to 200 characters.
+pub(crate) fn staff_name(by: &str) -> Result<&str, AppError> {
+    let by = by.trim();
+    if (1..=200).contains(&by.chars().count()) {
+        Ok(by)
+    } else {
+        Err(AppError::invalid(
+            "by",
+            "name the staff member making the change (1 to 200 characters)",
+        ))
+    }
+}
