@@ -17,8 +17,8 @@ use crate::error::AppError;
 use crate::flight::FlightGame;
 use crate::flight::engine::internal;
 use crate::flight::model::TicketRecord;
-use crate::model::WalletOperationRecord;
 use crate::opinion::trading::ports::NewOperation;
+use crate::wallet::new_operation::{OperationOf, OperationOwner, new_operation};
 
 /// The purchase debit of `ticket`.
 pub(crate) fn purchase_mutation(ticket: &TicketRecord) -> Result<WalletMutation, AppError> {
@@ -70,39 +70,15 @@ impl FlightGame {
         state: OperationState,
         now: OffsetDateTime,
     ) -> NewOperation {
-        let sent = state == OperationState::Sent;
-        let record = WalletOperationRecord {
-            id,
+        let owner = OperationOwner {
             operator_id: ticket.operator_id,
             user_id: ticket.user_id,
-            external_user_id: mutation.external_user_id().to_owned(),
-            flow: mutation.flow(),
-            reason: mutation.reason(),
-            idempotency_key: mutation.idempotency_key(),
-            amount: mutation.amount().minor_units(),
-            currency: mutation.currency(),
-            metadata: mutation.metadata_map(),
-            market_id: None,
-            trade_id: None,
-            redemption_id: None,
-            flight_id: Some(ticket.flight_id),
-            ticket_id: Some(ticket.id),
-            state,
-            attempts: u32::from(sent),
-            http_status: None,
-            detail: None,
-            remote_reference: None,
-            balance_after: None,
-            created_at: now,
-            sent_at: sent.then_some(now),
-            answered_at: None,
-            resolved_at: None,
+            of: OperationOf::Ticket {
+                flight_id: ticket.flight_id,
+                ticket_id: ticket.id,
+            },
         };
-        NewOperation {
-            record,
-            fingerprint: mutation.fingerprint(),
-            next_attempt_at: (!sent).then_some(now),
-        }
+        new_operation(id, owner, mutation, state, now)
     }
 
     /// The payout credit of a just cashed-out ticket, due now.

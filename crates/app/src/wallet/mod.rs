@@ -11,6 +11,7 @@ mod adapters;
 mod adapters_tests;
 pub(crate) mod call;
 pub(crate) mod contract_test;
+pub(crate) mod new_operation;
 pub(crate) mod review_event;
 
 pub use adapters::{

@@ -11,6 +11,7 @@ use crate::error::AppError;
 use crate::model::{WalletOperationRecord, WalletOperationStep};
 use crate::opinion::trading::Trading;
 use crate::opinion::trading::ports::{NewOperation, OperationUpdate};
+use crate::wallet::new_operation::{OperationOf, OperationOwner, new_operation};
 use crate::wallet::ports::WalletAdapterTarget;
 
 /// What a wallet operation is about.
@@ -46,39 +47,17 @@ impl Trading {
         state: OperationState,
         now: OffsetDateTime,
     ) -> NewOperation {
-        let sent = state == OperationState::Sent;
-        let record = WalletOperationRecord {
-            id: WalletOperationId::from_ulid(self.ports.random.ulid()),
+        let owner = OperationOwner {
             operator_id: subject.operator_id,
             user_id: subject.user_id,
-            external_user_id: mutation.external_user_id().to_owned(),
-            flow: mutation.flow(),
-            reason: mutation.reason(),
-            idempotency_key: mutation.idempotency_key(),
-            amount: mutation.amount().minor_units(),
-            currency: mutation.currency(),
-            metadata: mutation.metadata_map(),
-            market_id: Some(subject.market_id),
-            flight_id: None,
-            ticket_id: None,
-            trade_id: subject.trade_id,
-            redemption_id: subject.redemption_id,
-            state,
-            attempts: u32::from(sent),
-            http_status: None,
-            detail: None,
-            remote_reference: None,
-            balance_after: None,
-            created_at: now,
-            sent_at: sent.then_some(now),
-            answered_at: None,
-            resolved_at: None,
+            of: OperationOf::Market {
+                market_id: subject.market_id,
+                trade_id: subject.trade_id,
+                redemption_id: subject.redemption_id,
+            },
         };
-        NewOperation {
-            record,
-            fingerprint: mutation.fingerprint(),
-            next_attempt_at: (!sent).then_some(now),
-        }
+        let id = WalletOperationId::from_ulid(self.ports.random.ulid());
+        new_operation(id, owner, mutation, state, now)
     }
 
     /// Sends a stored `sent` operation's mutation once and returns what the answer means
