@@ -17,6 +17,8 @@ pub mod ports;
 
 mod cash_out;
 mod enablement;
+#[cfg(test)]
+mod enablement_tests;
 mod engine;
 #[cfg(test)]
 mod engine_tests;

@@ -17,7 +17,7 @@ mod endpoints_tests;
 #[cfg(test)]
 mod replay_tests;
 #[cfg(test)]
-mod test_fixtures;
+pub(crate) mod test_fixtures;
 
 pub use endpoints::{EndpointWithSecret, MAX_DESCRIPTION_CHARS, NewWebhookEndpoint, WebhookEndpointChange};
 pub use worker::DeliveryRound;
