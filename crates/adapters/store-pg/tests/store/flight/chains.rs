@@ -51,15 +51,24 @@ async fn a_chain_keeps_its_terminal_seed_sealed_and_opens_it_with_the_data_key()
         ),
     )
     .await;
-    assert_eq!(sealed_apart, 1, "the stored value is sealed, neither the seed nor its encodings");
+    assert_eq!(
+        sealed_apart, 1,
+        "the stored value is sealed, neither the seed nor its encodings"
+    );
 
     let other_key = opinion_store_pg::PgStore::connect(db.url(), 1)
         .await
         .expect("connect")
         .with_data_key(DataKey::derive(&[9; 32]).expect("key"));
-    assert!(matches!(other_key.terminal_seed(CHAIN).await, Err(StoreError::Unavailable(_))));
+    assert!(matches!(
+        other_key.terminal_seed(CHAIN).await,
+        Err(StoreError::Unavailable(_))
+    ));
     let no_key = opinion_store_pg::PgStore::connect(db.url(), 1).await.expect("connect");
-    assert!(matches!(no_key.terminal_seed(CHAIN).await, Err(StoreError::Unavailable(_))));
+    assert!(matches!(
+        no_key.terminal_seed(CHAIN).await,
+        Err(StoreError::Unavailable(_))
+    ));
     assert!(matches!(
         no_key.create_chain(&chain(), &terminal()).await,
         Err(StoreError::Unavailable(_))
@@ -71,7 +80,10 @@ async fn only_one_flight_is_unfinished_and_a_number_is_played_once() {
     let (_db, store) = flight_store().await;
     let first = given_flight(&store, 1).await;
 
-    assert!(!store.open_flight(&flight(2)).await.expect("refused"), "flight 1 is unfinished");
+    assert!(
+        !store.open_flight(&flight(2)).await.expect("refused"),
+        "flight 1 is unfinished"
+    );
     let first = crash(&store, &first).await;
     let mut again = flight(1);
     again.id = FlightId::from_u128(99);

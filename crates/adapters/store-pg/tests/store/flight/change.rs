@@ -3,8 +3,8 @@
 
 use opinion_app::flight::ports::{FlightChange, FlightStore, FlightUpdate, TicketUpdate};
 use opinion_app::model::WalletOperationStep;
-use opinion_app::opinion::trading::ports::OperationUpdate;
 use opinion_app::opinion::settlement::ports::SettlementStore;
+use opinion_app::opinion::trading::ports::OperationUpdate;
 
 use super::*;
 
@@ -25,14 +25,23 @@ async fn boarded() -> Boarded {
     for ticket in [&a, &b] {
         store.open_ticket(&new_ticket(ticket)).await.expect("open");
     }
-    Boarded { db, store, flight, a, b }
+    Boarded {
+        db,
+        store,
+        flight,
+        a,
+        b,
+    }
 }
 
 fn moved(ticket: &TicketRecord, expected: TicketStatus, status: TicketStatus) -> TicketUpdate {
     let mut after = ticket.clone();
     after.status = status;
     after.updated_at = at(3_600);
-    TicketUpdate { expected, ticket: after }
+    TicketUpdate {
+        expected,
+        ticket: after,
+    }
 }
 
 /// Take-off with both tickets active, a refund prepared and an event: `b_expected` is
@@ -73,7 +82,10 @@ async fn a_failing_ticket_precondition_stores_nothing_of_the_step() {
         .expect("apply");
 
     assert!(!applied);
-    assert_eq!(t.store.find_flight(t.flight.id).await.expect("find"), Some(t.flight.clone()));
+    assert_eq!(
+        t.store.find_flight(t.flight.id).await.expect("find"),
+        Some(t.flight.clone())
+    );
     for ticket in [&t.a, &t.b] {
         let found = t.store.find_ticket(operator_id(1), ticket.id).await.expect("find");
         assert_eq!(found.as_ref(), Some(ticket));
@@ -97,7 +109,11 @@ async fn a_step_commits_its_flight_tickets_operations_and_events_together() {
     let flight = t.store.find_flight(t.flight.id).await.expect("find").expect("flight");
     assert_eq!(flight.phase, FlightPhase::InFlight);
     for update in &change.tickets {
-        let found = t.store.find_ticket(operator_id(1), update.ticket.id).await.expect("find");
+        let found = t
+            .store
+            .find_ticket(operator_id(1), update.ticket.id)
+            .await
+            .expect("find");
         assert_eq!(found.as_ref(), Some(&update.ticket));
     }
     let refund = &change.new_operations[0].record;
@@ -126,8 +142,18 @@ async fn a_step_commits_its_flight_tickets_operations_and_events_together() {
 #[tokio::test]
 async fn a_flight_that_moved_meanwhile_refuses_a_step_held_against_it() {
     let t = boarded().await;
-    assert!(t.store.apply_flight_change(&take_off(&t, TicketStatus::Pending)).await.expect("take off"));
-    let a = t.store.find_ticket(operator_id(1), t.a.id).await.expect("find").expect("a");
+    assert!(
+        t.store
+            .apply_flight_change(&take_off(&t, TicketStatus::Pending))
+            .await
+            .expect("take off")
+    );
+    let a = t
+        .store
+        .find_ticket(operator_id(1), t.a.id)
+        .await
+        .expect("find")
+        .expect("a");
     let cash_out = FlightChange {
         flight_must_be: Some((t.flight.id, FlightPhase::Boarding)),
         tickets: vec![moved(&a, TicketStatus::Active, TicketStatus::Lost)],
@@ -136,7 +162,10 @@ async fn a_flight_that_moved_meanwhile_refuses_a_step_held_against_it() {
     };
 
     assert!(!t.store.apply_flight_change(&cash_out).await.expect("refused"));
-    assert_eq!(t.store.find_ticket(operator_id(1), a.id).await.expect("find"), Some(a.clone()));
+    assert_eq!(
+        t.store.find_ticket(operator_id(1), a.id).await.expect("find"),
+        Some(a.clone())
+    );
     assert_eq!(events(&t.db).await, 1);
 
     let held = FlightChange {
@@ -173,13 +202,29 @@ async fn an_operation_in_another_state_refuses_the_step() {
         ..FlightChange::default()
     };
 
-    assert!(!t.store.apply_flight_change(&answered(OperationState::Prepared)).await.expect("refused"));
-    assert_eq!(t.store.find_ticket(operator_id(1), t.a.id).await.expect("find"), Some(t.a.clone()));
+    assert!(
+        !t.store
+            .apply_flight_change(&answered(OperationState::Prepared))
+            .await
+            .expect("refused")
+    );
+    assert_eq!(
+        t.store.find_ticket(operator_id(1), t.a.id).await.expect("find"),
+        Some(t.a.clone())
+    );
     assert_eq!(
         t.store.find_operation_by_id(purchase.id).await.expect("find"),
         Some(purchase.clone())
     );
 
-    assert!(t.store.apply_flight_change(&answered(OperationState::Sent)).await.expect("applied"));
-    assert_eq!(t.store.find_operation_by_id(purchase.id).await.expect("find"), Some(applied));
+    assert!(
+        t.store
+            .apply_flight_change(&answered(OperationState::Sent))
+            .await
+            .expect("applied")
+    );
+    assert_eq!(
+        t.store.find_operation_by_id(purchase.id).await.expect("find"),
+        Some(applied)
+    );
 }

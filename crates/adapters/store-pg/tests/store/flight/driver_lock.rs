@@ -35,9 +35,16 @@ async fn only_one_instance_holds_the_lock_until_it_drops_its_lease() {
     let (db, first) = store().await;
     let second = instance(&db).await;
 
-    let mut lease = first.try_acquire().await.expect("try").expect("the first is the driver");
+    let mut lease = first
+        .try_acquire()
+        .await
+        .expect("try")
+        .expect("the first is the driver");
     assert!(second.try_acquire().await.expect("try").is_none());
-    assert!(first.try_acquire().await.expect("try").is_none(), "not twice, even by its holder's pool");
+    assert!(
+        first.try_acquire().await.expect("try").is_none(),
+        "not twice, even by its holder's pool"
+    );
     assert!(lease.still_held().await);
 
     drop(lease);

@@ -19,7 +19,10 @@ async fn enablement_is_saved_replaced_and_kept_per_operator() {
         changed_by: "staff@platform.example".into(),
     };
     store.save_enablement(&enabled).await.expect("save");
-    assert_eq!(store.find_enablement(operator_id(1)).await.expect("find"), Some(enabled.clone()));
+    assert_eq!(
+        store.find_enablement(operator_id(1)).await.expect("find"),
+        Some(enabled.clone())
+    );
 
     let disabled = Enablement {
         enabled: false,
@@ -28,7 +31,10 @@ async fn enablement_is_saved_replaced_and_kept_per_operator() {
         ..enabled
     };
     store.save_enablement(&disabled).await.expect("replace");
-    assert_eq!(store.find_enablement(operator_id(1)).await.expect("find"), Some(disabled));
+    assert_eq!(
+        store.find_enablement(operator_id(1)).await.expect("find"),
+        Some(disabled)
+    );
     assert_eq!(store.find_enablement(operator_id(2)).await.expect("find"), None);
 }
 
@@ -45,6 +51,9 @@ async fn terms_versions_round_trip_per_operator() {
     later.cancelled_at = Some(at(120));
     store.add_terms(&later).await.expect("add");
 
-    assert_eq!(store.terms_versions(operator_id(1)).await.expect("terms"), vec![terms(1), later]);
+    assert_eq!(
+        store.terms_versions(operator_id(1)).await.expect("terms"),
+        vec![terms(1), later]
+    );
     assert_eq!(store.terms_versions(operator_id(2)).await.expect("terms"), vec![]);
 }

@@ -25,7 +25,10 @@ async fn a_ticket_is_stored_with_its_purchase_and_a_repeat_returns_the_first() {
     let replay = store.open_ticket(&new_ticket(&repeat)).await.expect("replay");
 
     assert_eq!(replay, TicketOpening::Replayed(Box::new(first.clone())));
-    assert_eq!(store.find_ticket(operator_id(1), first.id).await.expect("find"), Some(first.clone()));
+    assert_eq!(
+        store.find_ticket(operator_id(1), first.id).await.expect("find"),
+        Some(first.clone())
+    );
     assert_eq!(store.find_ticket(operator_id(1), repeat.id).await.expect("find"), None);
     let purchases = count(
         &db,
@@ -132,7 +135,10 @@ async fn tickets_are_read_per_operator_newest_first() {
     };
 
     assert_eq!(store.find_ticket(operator_id(2), a.id).await.expect("find"), None);
-    assert_eq!(store.find_ticket(operator_id(2), other.id).await.expect("find"), Some(other.clone()));
+    assert_eq!(
+        store.find_ticket(operator_id(2), other.id).await.expect("find"),
+        Some(other.clone())
+    );
     let page = store.tickets(operator_id(1), all, None, 2).await.expect("page");
     assert_eq!(page, vec![c.clone(), b.clone()]);
     let next = store.tickets(operator_id(1), all, Some(b.id), 2).await.expect("next");
@@ -142,13 +148,19 @@ async fn tickets_are_read_per_operator_newest_first() {
         flight: Some(flight.id),
         ..all
     };
-    assert_eq!(store.tickets(operator_id(1), player, None, 10).await.expect("player"), vec![c.clone(), a.clone()]);
+    assert_eq!(
+        store.tickets(operator_id(1), player, None, 10).await.expect("player"),
+        vec![c.clone(), a.clone()]
+    );
     let window = TicketFilter {
         from: Some(b.created_at),
         to: Some(c.created_at),
         ..all
     };
-    assert_eq!(store.tickets(operator_id(1), window, None, 10).await.expect("window"), vec![b.clone()]);
+    assert_eq!(
+        store.tickets(operator_id(1), window, None, 10).await.expect("window"),
+        vec![b.clone()]
+    );
 
     let pending = store
         .flight_tickets(flight.id, &[TicketStatus::Pending])
@@ -156,7 +168,10 @@ async fn tickets_are_read_per_operator_newest_first() {
         .expect("of flight");
     assert_eq!(pending, vec![a, b, c, other], "every operator's");
     assert_eq!(
-        store.flight_tickets(flight.id, &[TicketStatus::Active]).await.expect("none"),
+        store
+            .flight_tickets(flight.id, &[TicketStatus::Active])
+            .await
+            .expect("none"),
         vec![]
     );
 }
