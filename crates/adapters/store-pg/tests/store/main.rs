@@ -3,6 +3,7 @@
 
 mod access;
 mod fixtures;
+mod flight;
 mod migrations;
 mod opinion;
 mod players;

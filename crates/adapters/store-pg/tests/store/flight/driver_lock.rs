@@ -1,0 +1,81 @@
+//! The driver lock: one holder at a time, freed when its lease is dropped or its session
+//! dies.
+
+use std::time::Duration;
+
+use opinion_app::flight::ports::{DriverLease, DriverLock};
+use opinion_store_pg::DRIVER_LOCK_KEY;
+
+use super::*;
+
+/// Another instance's store on the same database.
+async fn instance(db: &TestDatabase) -> PgStore {
+    PgStore::connect(db.url(), 2).await.expect("connect")
+}
+
+/// Tries for a few seconds: a closed session frees its lock once PostgreSQL has ended it.
+async fn acquire_within_seconds(store: &PgStore) -> Box<dyn DriverLease> {
+    for _ in 0..50 {
+        if let Some(lease) = store.try_acquire().await.expect("try") {
+            return lease;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    panic!("the lock was not freed");
+}
+
+#[derive(QueryableByName)]
+struct Pid {
+    #[diesel(sql_type = diesel::sql_types::Integer)]
+    pid: i32,
+}
+
+#[tokio::test]
+async fn only_one_instance_holds_the_lock_until_it_drops_its_lease() {
+    let (db, first) = store().await;
+    let second = instance(&db).await;
+
+    let mut lease = first
+        .try_acquire()
+        .await
+        .expect("try")
+        .expect("the first is the driver");
+    assert!(second.try_acquire().await.expect("try").is_none());
+    assert!(
+        first.try_acquire().await.expect("try").is_none(),
+        "not twice, even by its holder's pool"
+    );
+    assert!(lease.still_held().await);
+
+    drop(lease);
+    let mut taken_over = acquire_within_seconds(&second).await;
+    assert!(taken_over.still_held().await);
+    assert!(first.try_acquire().await.expect("try").is_none());
+}
+
+#[tokio::test]
+async fn a_lease_whose_session_was_killed_is_lost_and_the_lock_free() {
+    let (db, first) = store().await;
+    let second = instance(&db).await;
+    let mut lease = first.try_acquire().await.expect("try").expect("driver");
+
+    let mut admin = AsyncPgConnection::establish(db.url()).await.expect("connect");
+    let holder: Pid = diesel::sql_query(
+        "SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND granted AND objsubid = 1 \
+         AND ((classid::bigint << 32) | objid::bigint) = $1",
+    )
+    .bind::<BigInt, _>(DRIVER_LOCK_KEY)
+    .get_result(&mut admin)
+    .await
+    .expect("the holder");
+    diesel::sql_query("SELECT pg_terminate_backend($1)")
+        .bind::<diesel::sql_types::Integer, _>(holder.pid)
+        .execute(&mut admin)
+        .await
+        .expect("terminate");
+
+    assert!(!lease.still_held().await);
+    assert!(!lease.still_held().await, "lost for good");
+    let mut taken_over = acquire_within_seconds(&second).await;
+    assert!(taken_over.still_held().await);
+}

@@ -1,0 +1,177 @@
+//! New tickets (replay, boarding closed, the cap under concurrency) and ticket reads
+//! (scoped to their operator, newest first).
+
+use std::sync::Arc;
+
+use opinion_app::flight::ports::{FlightChange, FlightStore, FlightUpdate, TicketFilter, TicketOpening};
+
+use super::*;
+
+async fn opened(store: &PgStore, ticket: &TicketRecord) {
+    let opening = store.open_ticket(&new_ticket(ticket)).await.expect("open");
+    assert_eq!(opening, TicketOpening::Opened);
+}
+
+#[tokio::test]
+async fn a_ticket_is_stored_with_its_purchase_and_a_repeat_returns_the_first() {
+    let (db, store) = flight_store().await;
+    given_operator_with_players(&store, 1, 1).await;
+    let flight = given_flight(&store, 1).await;
+    let first = ticket(1, 1, 1, &flight);
+    opened(&store, &first).await;
+
+    let mut repeat = ticket(1, 1, 2, &flight);
+    repeat.client_ticket_id = first.client_ticket_id.clone();
+    let replay = store.open_ticket(&new_ticket(&repeat)).await.expect("replay");
+
+    assert_eq!(replay, TicketOpening::Replayed(Box::new(first.clone())));
+    assert_eq!(
+        store.find_ticket(operator_id(1), first.id).await.expect("find"),
+        Some(first.clone())
+    );
+    assert_eq!(store.find_ticket(operator_id(1), repeat.id).await.expect("find"), None);
+    let purchases = count(
+        &db,
+        "SELECT count(*) AS count FROM wallet_operations \
+         WHERE flow = 'flight_ticket_purchase' AND state = 'sent' AND ticket_id IS NOT NULL",
+    )
+    .await;
+    assert_eq!(purchases, 1);
+}
+
+#[tokio::test]
+async fn no_ticket_once_boarding_closed() {
+    let (db, store) = flight_store().await;
+    given_operator_with_players(&store, 1, 1).await;
+    let flight = given_flight(&store, 1).await;
+    let mut flying = flight.clone();
+    flying.phase = FlightPhase::InFlight;
+    let take_off = FlightChange {
+        flight: Some(FlightUpdate {
+            expected: FlightPhase::Boarding,
+            flight: flying,
+        }),
+        ..FlightChange::default()
+    };
+    assert!(store.apply_flight_change(&take_off).await.expect("take off"));
+
+    let refused = store
+        .open_ticket(&new_ticket(&ticket(1, 1, 1, &flight)))
+        .await
+        .expect("refused");
+
+    assert_eq!(refused, TicketOpening::BoardingClosed);
+    assert_eq!(count(&db, "SELECT count(*) AS count FROM flight_tickets").await, 0);
+    assert_eq!(count(&db, "SELECT count(*) AS count FROM wallet_operations").await, 0);
+}
+
+#[tokio::test]
+async fn concurrent_purchases_of_one_player_stop_at_the_cap() {
+    let (db, store) = flight_store().await;
+    given_operator_with_players(&store, 1, 1).await;
+    let flight = given_flight(&store, 1).await;
+    let store = Arc::new(store);
+
+    let attempts = (1..=6).map(|n| {
+        let (store, new) = (Arc::clone(&store), new_ticket(&ticket(1, 1, n, &flight)));
+        tokio::spawn(async move { store.open_ticket(&new).await })
+    });
+    let mut outcomes = Vec::new();
+    for attempt in attempts {
+        outcomes.push(attempt.await.expect("task").expect("open"));
+    }
+
+    let opened = outcomes.iter().filter(|o| **o == TicketOpening::Opened).count();
+    let capped = outcomes.iter().filter(|o| **o == TicketOpening::CapReached).count();
+    assert_eq!((opened, capped), (2, 4), "{outcomes:?}");
+    let held = store
+        .tickets_held(operator_id(1), user_id(1, 1), flight.id)
+        .await
+        .expect("held");
+    assert_eq!(held, 2);
+    assert_eq!(count(&db, "SELECT count(*) AS count FROM wallet_operations").await, 2);
+}
+
+#[tokio::test]
+async fn a_rejected_ticket_does_not_count_against_the_cap() {
+    let (db, store) = flight_store().await;
+    given_operator_with_players(&store, 1, 1).await;
+    let flight = given_flight(&store, 1).await;
+    let mut rejected = ticket(1, 1, 1, &flight);
+    rejected.status = TicketStatus::Rejected;
+    opened(&store, &rejected).await;
+    opened(&store, &ticket(1, 1, 2, &flight)).await;
+    opened(&store, &ticket(1, 1, 3, &flight)).await;
+
+    let capped = store
+        .open_ticket(&new_ticket(&ticket(1, 1, 4, &flight)))
+        .await
+        .expect("capped");
+
+    assert_eq!(capped, TicketOpening::CapReached);
+    assert_eq!(count(&db, "SELECT count(*) AS count FROM flight_tickets").await, 3);
+}
+
+#[tokio::test]
+async fn tickets_are_read_per_operator_newest_first() {
+    let (_db, store) = flight_store().await;
+    given_operator_with_players(&store, 1, 2).await;
+    given_operator_with_players(&store, 2, 1).await;
+    let flight = given_flight(&store, 1).await;
+    let (a, b, c) = (
+        ticket(1, 1, 1, &flight),
+        ticket(1, 2, 2, &flight),
+        ticket(1, 1, 3, &flight),
+    );
+    let other = ticket(2, 1, 4, &flight);
+    for ticket in [&a, &b, &c, &other] {
+        opened(&store, ticket).await;
+    }
+    let all = TicketFilter {
+        user: None,
+        flight: None,
+        from: None,
+        to: None,
+    };
+
+    assert_eq!(store.find_ticket(operator_id(2), a.id).await.expect("find"), None);
+    assert_eq!(
+        store.find_ticket(operator_id(2), other.id).await.expect("find"),
+        Some(other.clone())
+    );
+    let page = store.tickets(operator_id(1), all, None, 2).await.expect("page");
+    assert_eq!(page, vec![c.clone(), b.clone()]);
+    let next = store.tickets(operator_id(1), all, Some(b.id), 2).await.expect("next");
+    assert_eq!(next, vec![a.clone()]);
+    let player = TicketFilter {
+        user: Some(user_id(1, 1)),
+        flight: Some(flight.id),
+        ..all
+    };
+    assert_eq!(
+        store.tickets(operator_id(1), player, None, 10).await.expect("player"),
+        vec![c.clone(), a.clone()]
+    );
+    let window = TicketFilter {
+        from: Some(b.created_at),
+        to: Some(c.created_at),
+        ..all
+    };
+    assert_eq!(
+        store.tickets(operator_id(1), window, None, 10).await.expect("window"),
+        vec![b.clone()]
+    );
+
+    let pending = store
+        .flight_tickets(flight.id, &[TicketStatus::Pending])
+        .await
+        .expect("of flight");
+    assert_eq!(pending, vec![a, b, c, other], "every operator's");
+    assert_eq!(
+        store
+            .flight_tickets(flight.id, &[TicketStatus::Active])
+            .await
+            .expect("none"),
+        vec![]
+    );
+}
