@@ -43,7 +43,8 @@ pub fn flight(n: u32, phase: FlightPhase) -> FlightRecord {
         boarding_at,
         take_off_at: boarding_at + Duration::seconds(5),
         crash_at,
-        revealed_seed: (phase == FlightPhase::Crashed).then(|| Seed::from_bytes([u8::try_from(n % 256).unwrap_or(0); 32])),
+        revealed_seed: (phase == FlightPhase::Crashed)
+            .then(|| Seed::from_bytes([u8::try_from(n % 256).unwrap_or(0); 32])),
         crashed_at: (phase == FlightPhase::Crashed).then_some(crash_at),
         cancelled_at: None,
         settled_at: None,

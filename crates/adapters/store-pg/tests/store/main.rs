@@ -3,6 +3,7 @@
 
 mod access;
 mod fixtures;
+mod flight_reads;
 mod migrations;
 mod opinion;
 mod players;

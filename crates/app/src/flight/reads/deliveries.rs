@@ -30,7 +30,12 @@ impl FlightReads {
             return Err(AppError::invalid("createdBefore", "must be later than `createdFrom`"));
         }
         let flight = DeliveryFilter {
-            event_types: Some(EventType::ALL.into_iter().filter(|event_type| event_type.is_flight()).collect()),
+            event_types: Some(
+                EventType::ALL
+                    .into_iter()
+                    .filter(|event_type| event_type.is_flight())
+                    .collect(),
+            ),
             ..filter
         };
         Ok(self.ports.webhooks.list_deliveries(operator, &flight, page).await?)

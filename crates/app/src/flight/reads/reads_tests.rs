@@ -62,10 +62,34 @@ async fn bad_filters_name_their_parameter_and_reach_no_store() {
     mocks.store.expect_list_wallet_operations().never();
     let reads = mocks.build();
     let tickets = [
-        ("status", TicketQuery { status: Some("won".into()), ..Default::default() }),
-        ("flightId", TicketQuery { flight_id: Some(TicketId::from_u128(1).to_string()), ..Default::default() }),
-        ("externalUserId", TicketQuery { external_user_id: Some(String::new()), ..Default::default() }),
-        ("from", TicketQuery { from: Some("yesterday".into()), ..Default::default() }),
+        (
+            "status",
+            TicketQuery {
+                status: Some("won".into()),
+                ..Default::default()
+            },
+        ),
+        (
+            "flightId",
+            TicketQuery {
+                flight_id: Some(TicketId::from_u128(1).to_string()),
+                ..Default::default()
+            },
+        ),
+        (
+            "externalUserId",
+            TicketQuery {
+                external_user_id: Some(String::new()),
+                ..Default::default()
+            },
+        ),
+        (
+            "from",
+            TicketQuery {
+                from: Some("yesterday".into()),
+                ..Default::default()
+            },
+        ),
         (
             "to",
             TicketQuery {
@@ -76,18 +100,56 @@ async fn bad_filters_name_their_parameter_and_reach_no_store() {
         ),
     ];
     for (field, query) in tickets {
-        let error = reads.list_tickets(OPERATOR, &query, PageRequest::default()).await.expect_err("refused");
+        let error = reads
+            .list_tickets(OPERATOR, &query, PageRequest::default())
+            .await
+            .expect_err("refused");
         assert_eq!(field_of(error), field);
         assert!(reads.export_tickets(OPERATOR, &query).is_err(), "{field}");
     }
-    let flights = FlightQuery { from: None, to: Some("noon".into()) };
-    assert_eq!(field_of(reads.list_flights(&flights, PageRequest::default()).await.expect_err("refused")), "to");
+    let flights = FlightQuery {
+        from: None,
+        to: Some("noon".into()),
+    };
+    assert_eq!(
+        field_of(
+            reads
+                .list_flights(&flights, PageRequest::default())
+                .await
+                .expect_err("refused")
+        ),
+        "to"
+    );
     assert!(reads.export_flights(&flights).is_err());
     let operations = [
-        ("flow", FlightOperationQuery { flow: Some("buy".into()), ..Default::default() }),
-        ("state", FlightOperationQuery { state: Some("done".into()), ..Default::default() }),
-        ("ticketId", FlightOperationQuery { ticket_id: Some(FlightId::from_u128(1).to_string()), ..Default::default() }),
-        ("flightId", FlightOperationQuery { flight_id: Some("flt_nope".into()), ..Default::default() }),
+        (
+            "flow",
+            FlightOperationQuery {
+                flow: Some("buy".into()),
+                ..Default::default()
+            },
+        ),
+        (
+            "state",
+            FlightOperationQuery {
+                state: Some("done".into()),
+                ..Default::default()
+            },
+        ),
+        (
+            "ticketId",
+            FlightOperationQuery {
+                ticket_id: Some(FlightId::from_u128(1).to_string()),
+                ..Default::default()
+            },
+        ),
+        (
+            "flightId",
+            FlightOperationQuery {
+                flight_id: Some("flt_nope".into()),
+                ..Default::default()
+            },
+        ),
     ];
     for (field, query) in operations {
         let error = reads
@@ -140,7 +202,10 @@ async fn flights_show_nothing_secret_before_their_crash() {
         .expect("listed");
     assert_eq!(page.items[0].crash, None);
     assert_eq!(page.items[0].seed, None);
-    assert_eq!(page.items[1].crash.map(|crash| crash.to_string()).as_deref(), Some("3.46"));
+    assert_eq!(
+        page.items[1].crash.map(|crash| crash.to_string()).as_deref(),
+        Some("3.46")
+    );
     assert!(page.items[1].seed.is_some());
 }
 
@@ -155,11 +220,19 @@ async fn a_flight_detail_carries_the_operators_own_totals_and_an_unknown_flight_
         .store
         .expect_ticket_totals()
         .withf(|operator, filter| *operator == OPERATOR && filter.flight_id == Some(FlightId::from_u128(2)))
-        .returning(|_, _| Ok(TicketTotals { tickets: 4, ..TicketTotals::default() }));
+        .returning(|_, _| {
+            Ok(TicketTotals {
+                tickets: 4,
+                ..TicketTotals::default()
+            })
+        });
     let reads = mocks.build();
     let detail = reads.flight(OPERATOR, FlightId::from_u128(2)).await.expect("found");
     assert_eq!(detail.totals.tickets, 4);
-    let missing = reads.flight(OPERATOR, FlightId::from_u128(9)).await.expect_err("missing");
+    let missing = reads
+        .flight(OPERATOR, FlightId::from_u128(9))
+        .await
+        .expect_err("missing");
     assert!(matches!(missing, AppError::NotFound("flight")), "{missing:?}");
 }
 
@@ -170,7 +243,10 @@ async fn another_operators_ticket_is_not_found() {
         .store
         .expect_find_ticket()
         .returning(|operator, id| Ok((operator == OPERATOR).then(|| ticket(id.as_u128(), TicketStatus::Lost))));
-    mocks.store.expect_find_flight().returning(|_| Ok(Some(flight(1, FlightPhase::Crashed))));
+    mocks
+        .store
+        .expect_find_flight()
+        .returning(|_| Ok(Some(flight(1, FlightPhase::Crashed))));
     let reads = mocks.build();
     let own = reads.ticket(OPERATOR, TicketId::from_u128(5)).await.expect("own");
     assert_eq!(own.ticket.share_bps.get(), 1_500);
@@ -202,7 +278,10 @@ async fn an_export_reads_one_chunk_at_a_time_until_the_end() {
                 .then(|| Cursor::after(items.last().expect("a last ticket").id));
             Ok(Page { items, next })
         });
-    let mut export = mocks.build().export_tickets(OPERATOR, &TicketQuery::default()).expect("export");
+    let mut export = mocks
+        .build()
+        .export_tickets(OPERATOR, &TicketQuery::default())
+        .expect("export");
     let mut seen = Vec::new();
     while let Some(chunk) = export.next_chunk().await.expect("chunk") {
         assert!(chunk.len() <= usize::from(EXPORT_CHUNK));
@@ -217,7 +296,10 @@ async fn the_overview_covers_the_current_period_unless_asked_and_hides_the_live_
     let mut mocks = FlightReadMocks::default();
     mocks.store.expect_enablement().returning(|_| Ok(None));
     mocks.store.expect_terms_versions().returning(|_| Ok(Vec::new()));
-    mocks.store.expect_latest_flight().returning(|| Ok(Some(flight(1, FlightPhase::InFlight))));
+    mocks
+        .store
+        .expect_latest_flight()
+        .returning(|| Ok(Some(flight(1, FlightPhase::InFlight))));
     mocks
         .store
         .expect_ticket_totals()
@@ -237,11 +319,16 @@ async fn the_overview_covers_the_current_period_unless_asked_and_hides_the_live_
     mocks
         .store
         .expect_ticket_totals()
-        .withf(|_, filter| filter.purchased.from == Some(datetime!(2026-11-20 00:00 UTC)) && filter.purchased.to.is_none())
+        .withf(|_, filter| {
+            filter.purchased.from == Some(datetime!(2026-11-20 00:00 UTC)) && filter.purchased.to.is_none()
+        })
         .times(1)
         .returning(|_, _| Ok(TicketTotals::default()));
     let reads = mocks.build();
-    let overview = reads.overview(OPERATOR, &OverviewQuery::default()).await.expect("overview");
+    let overview = reads
+        .overview(OPERATOR, &OverviewQuery::default())
+        .await
+        .expect("overview");
     assert_eq!(overview.totals.ggr(), 45_400);
     assert!(overview.enablement.is_none() && overview.terms.is_none());
     let live = overview.live.expect("a live flight");
@@ -250,12 +337,18 @@ async fn the_overview_covers_the_current_period_unless_asked_and_hides_the_live_
         from: Some("2026-11-20T00:00:00Z".into()),
         to: None,
     };
-    assert_eq!(reads.overview(OPERATOR, &asked).await.expect("overview").window.to, None);
+    assert_eq!(
+        reads.overview(OPERATOR, &asked).await.expect("overview").window.to,
+        None
+    );
     let backwards = OverviewQuery {
         from: Some("2026-11-20T00:00:00Z".into()),
         to: Some("2026-11-19T00:00:00Z".into()),
     };
-    assert_eq!(field_of(reads.overview(OPERATOR, &backwards).await.expect_err("refused")), "to");
+    assert_eq!(
+        field_of(reads.overview(OPERATOR, &backwards).await.expect_err("refused")),
+        "to"
+    );
 }
 
 #[tokio::test]

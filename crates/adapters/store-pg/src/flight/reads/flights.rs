@@ -39,5 +39,7 @@ pub(super) async fn list(
         .into_iter()
         .map(|(flight, chain)| flight.into_record(&chain))
         .collect::<Result<Vec<_>, _>>()?;
-    Ok(Page::from_overfetch(flights, page.limit, |flight: &FlightRecord| flight.id))
+    Ok(Page::from_overfetch(flights, page.limit, |flight: &FlightRecord| {
+        flight.id
+    }))
 }

@@ -56,5 +56,7 @@ pub(super) async fn list(
         .into_iter()
         .map(TicketRow::into_record)
         .collect::<Result<Vec<_>, _>>()?;
-    Ok(Page::from_overfetch(tickets, page.limit, |ticket: &TicketRecord| ticket.id))
+    Ok(Page::from_overfetch(tickets, page.limit, |ticket: &TicketRecord| {
+        ticket.id
+    }))
 }
