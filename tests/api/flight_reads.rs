@@ -343,3 +343,61 @@ async fn flight_wallet_operations_list_the_flight_flows_only() {
     let opinion = json_with_status(app.get("/api/operator/balance-operations", &key).await, 200).await;
     assert_eq!(opinion["data"], json!([]));
 }
+
+#[tokio::test]
+async fn delivery_evidence_lists_the_flight_events_deliveries_only() {
+    let app = spawn_app().await;
+    let endpoint = crate::webhooks_support::register(
+        &app,
+        &app.operator,
+        "https://receiver.example.invalid/",
+        &["mini_app.flight.ticket.lost", "mini_app.webhook_endpoint.disabled"],
+    )
+    .await;
+    crate::webhooks_support::emit_events(&app, 1).await;
+    let endpoint_bits = endpoint
+        .id
+        .strip_prefix("whe_")
+        .and_then(|id| ulid::Ulid::from_string(&id.to_uppercase()).ok())
+        .expect("an endpoint id")
+        .0;
+    let now = time::OffsetDateTime::now_utc();
+    crate::trading_seed::seeder(&app)
+        .await
+        .event_delivery(&opinion_testkit::DeliverySeed {
+            operator: app.operator.id.as_u128(),
+            endpoint: endpoint_bits,
+            event: ulid_at(now, 1),
+            delivery: ulid_at(now, 2),
+            event_type: "mini_app.flight.ticket.lost",
+            created_at: now,
+        })
+        .await;
+    let key = app.key_with(&["flight:read", "webhooks:read"]).await;
+
+    let all = json_with_status(
+        app.get("/api/operator/webhooks/deliveries", &app.operator.key).await,
+        200,
+    )
+    .await;
+    assert!(all["data"].as_array().is_some_and(|data| data.len() >= 2), "{all:#}");
+    let evidence = json_with_status(app.get("/api/operator/flight/webhook-deliveries", &key).await, 200).await;
+    let types: Vec<&str> = evidence["data"]
+        .as_array()
+        .expect("data")
+        .iter()
+        .filter_map(|d| d["eventType"].as_str())
+        .collect();
+    assert_eq!(types, ["mini_app.flight.ticket.lost"]);
+    assert_eq!(evidence["data"][0]["endpointId"], endpoint.id.as_str());
+    let lost = json_with_status(
+        app.get(
+            "/api/operator/flight/webhook-deliveries?eventType=mini_app.flight.ticket.lost&status=pending",
+            &key,
+        )
+        .await,
+        200,
+    )
+    .await;
+    assert_eq!(lost["data"].as_array().map(Vec::len), Some(1));
+}

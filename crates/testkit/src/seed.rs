@@ -9,8 +9,10 @@ use time::OffsetDateTime;
 use uuid::Uuid;
 
 mod flight;
+mod webhooks;
 
 pub use flight::{ChainSeed, FlightSeed, TermsSeed, TicketSeed};
+pub use webhooks::DeliverySeed;
 
 /// The bits of a ULID created at `at` with `n` as its random part: ids made this way
 /// sort like their creation times, as real ids do.
