@@ -11,6 +11,7 @@ use anyhow::Context;
 use opinion_access::ApiKeyEnvironment;
 use opinion_api::ApiState;
 use opinion_app::access::{Access, AccessPorts, AccessSettings, SessionTokens};
+use opinion_app::flight::reads::{FlightReadPorts, FlightReads};
 use opinion_app::opinion::reads::{OperatorReads, PortfolioLinks, ReadPorts};
 use opinion_app::opinion::settlement::{MarketSettlement, WorkerSettings};
 use opinion_app::opinion::trading::{Trading, TradingPorts};
@@ -58,6 +59,8 @@ pub struct Services {
     pub settlement: MarketSettlement,
     /// What operators read, and the visibility of their markets.
     pub reads: OperatorReads,
+    /// What operators read about the flight product.
+    pub flight_reads: FlightReads,
     /// Webhook endpoints, deliveries, replays and the delivery step.
     pub webhooks: Webhooks,
     /// The full-contract test of operators' wallet adapters.
@@ -125,6 +128,11 @@ pub async fn services(config: &Config, database_url: &str, keys: &Keys) -> anyho
         players,
         trading,
         reads: reads(store.clone(), clock.clone(), &keys.session_secret)?,
+        flight_reads: FlightReads::new(FlightReadPorts {
+            store: store.clone(),
+            webhooks: store.clone(),
+            clock: clock.clone(),
+        }),
         webhooks: webhooks(config, store, clock)?,
     })
 }
@@ -236,6 +244,7 @@ impl Application {
             players: services.players.with_public_url(&public_url),
             trading: services.trading,
             reads: services.reads,
+            flight_reads: services.flight_reads,
             webhooks: services.webhooks,
             wallet_test: services.wallet_test,
             simulator: services

@@ -1,6 +1,7 @@
 //! What every handler can reach: the use cases and the HTTP-level settings.
 
 use opinion_app::access::Access;
+use opinion_app::flight::reads::FlightReads;
 use opinion_app::opinion::reads::OperatorReads;
 use opinion_app::opinion::trading::Trading;
 use opinion_app::players::Players;
@@ -25,6 +26,8 @@ pub struct ApiState {
     pub wallet_adapters: WalletAdapters,
     /// What operators read, and the visibility of their markets.
     pub reads: OperatorReads,
+    /// What operators read about the flight product.
+    pub flight_reads: FlightReads,
     /// The full-contract test of operators' wallet adapters.
     pub wallet_test: WalletAdapterTest,
     /// The staging simulator; `None` in production, where its routes answer 404.

@@ -28,7 +28,7 @@ pub use http_wire::WireRequest;
 pub use manual_clock::ManualClock;
 pub use scripted::{ScriptedReply, ScriptedServer};
 pub use seed::{
-    FlightOperationSeed, MarketSeed, PoolSeed, PositionSeed, RedemptionSeed, ResolutionSeed, Seeder, StepSeed,
-    TradeSeed, UserSeed, WalletOperationSeed, ulid_at,
+    ChainSeed, DeliverySeed, FlightOperationSeed, FlightSeed, MarketSeed, PoolSeed, PositionSeed, RedemptionSeed,
+    ResolutionSeed, Seeder, StepSeed, TermsSeed, TicketSeed, TradeSeed, UserSeed, WalletOperationSeed, ulid_at,
 };
 pub use webhook_sink::{ReceivedRequest, Reply, WebhookSink};

@@ -8,6 +8,12 @@ use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl};
 use time::OffsetDateTime;
 use uuid::Uuid;
 
+mod flight;
+mod webhooks;
+
+pub use flight::{ChainSeed, FlightSeed, TermsSeed, TicketSeed};
+pub use webhooks::DeliverySeed;
+
 /// The bits of a ULID created at `at` with `n` as its random part: ids made this way
 /// sort like their creation times, as real ids do.
 pub fn ulid_at(at: OffsetDateTime, n: u16) -> u128 {

@@ -5,6 +5,7 @@
 
 pub mod api_keys;
 pub mod balance_operations;
+pub mod flight;
 pub mod launch;
 pub mod launch_settings;
 pub mod markets;

@@ -15,6 +15,7 @@ use crate::http::simulator_gate::{self, SIMULATOR_ROUTES};
 use crate::operational::handlers as operational;
 use crate::operator::api_keys::handlers as api_keys;
 use crate::operator::balance_operations::handlers as balance_operations;
+use crate::operator::flight::handlers as flight;
 use crate::operator::launch::handlers as launch;
 use crate::operator::launch_settings::handlers as launch_settings;
 use crate::operator::markets::handlers as markets;
@@ -156,16 +157,16 @@ fn handler(id: RouteId) -> Handler {
         R::SimulatorUserOperation => Bound(|r| r.to(simulator_operations::user_operation_run)),
         R::SimulatorWalletPut => Bound(|r| r.to(simulator_wallets::put)),
         R::SimulatorOperation => Bound(|r| r.to(simulator_operations::scenario_run)),
-        R::FlightOverview
-        | R::FlightFlightsList
-        | R::FlightFlightGet
-        | R::FlightFlightsExport
-        | R::FlightTicketsList
-        | R::FlightTicketGet
-        | R::FlightTicketsExport
-        | R::FlightWalletOperationsList
-        | R::FlightWebhookDeliveriesList
-        | R::FlightTermsCurrent
+        R::FlightOverview => Bound(|r| r.to(flight::overview)),
+        R::FlightFlightsList => Bound(|r| r.to(flight::flights)),
+        R::FlightFlightGet => Bound(|r| r.to(flight::flight)),
+        R::FlightFlightsExport => Bound(|r| r.to(flight::export_flights)),
+        R::FlightTicketsList => Bound(|r| r.to(flight::tickets)),
+        R::FlightTicketGet => Bound(|r| r.to(flight::ticket)),
+        R::FlightTicketsExport => Bound(|r| r.to(flight::export_tickets)),
+        R::FlightWalletOperationsList => Bound(|r| r.to(flight::wallet_operations)),
+        R::FlightWebhookDeliveriesList => Bound(|r| r.to(flight::webhook_deliveries)),
+        R::FlightTermsCurrent
         | R::FlightTermsScheduled
         | R::FlightTermsHistory
         | R::FlightSettlementReportsList

@@ -14,6 +14,7 @@
 
 pub mod model;
 pub mod ports;
+pub mod reads;
 
 mod cash_out;
 mod enablement;

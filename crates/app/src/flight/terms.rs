@@ -5,6 +5,7 @@
 
 use opinion_core::{FlightTermsId, OperatorId};
 use opinion_flight::{Terms, TermsVersion, in_force_at};
+use time::OffsetDateTime;
 
 use crate::error::{AppError, ProblemCode};
 use crate::flight::FlightGame;
@@ -43,14 +44,20 @@ impl FlightGame {
     pub async fn current_terms(&self, operator: OperatorId) -> Result<Option<TermsRecord>, AppError> {
         let now = self.ports.clock.now();
         let records = self.ports.store.terms_versions(operator).await?;
-        let live: Vec<_> = records
-            .into_iter()
-            .filter(|record| record.cancelled_at.is_none())
-            .collect();
-        let versions: Vec<_> = live.iter().map(|record| record.version).collect();
-        let in_force = in_force_at(&versions, now).map(|version| version.id);
-        Ok(live.into_iter().find(|record| Some(record.version.id) == in_force))
+        Ok(terms_in_force(records, now))
     }
+}
+
+/// Of an operator's terms versions, the one in force at `at`: cancelled versions never
+/// take effect, and the domain picks among the rest.
+pub(crate) fn terms_in_force(records: Vec<TermsRecord>, at: OffsetDateTime) -> Option<TermsRecord> {
+    let live: Vec<_> = records
+        .into_iter()
+        .filter(|record| record.cancelled_at.is_none())
+        .collect();
+    let versions: Vec<_> = live.iter().map(|record| record.version).collect();
+    let in_force = in_force_at(&versions, at).map(|version| version.id);
+    live.into_iter().find(|record| Some(record.version.id) == in_force)
 }
 
 /// The platform staff member named on a change: 1 to 200 characters.

@@ -61,6 +61,9 @@ pub struct DeliveryFilter {
     pub endpoint_id: Option<WebhookEndpointId>,
     /// One event type's deliveries.
     pub event_type: Option<EventType>,
+    /// Only deliveries of one of these event types (none when the list is empty): a
+    /// product's evidence, such as the flight product's `mini_app.flight.*` events.
+    pub event_types: Option<Vec<EventType>>,
     /// Deliveries in this status.
     pub status: Option<DeliveryStatus>,
     /// Created at or after this time.

@@ -3,6 +3,7 @@
 //! with the trading and settlement records (`trading`, `settlement`).
 
 pub mod flight;
+pub mod flight_reads;
 pub mod reads;
 pub mod settlement;
 pub mod trading;

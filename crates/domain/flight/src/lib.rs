@@ -14,6 +14,7 @@
 //! | auto and manual cash-outs, decided by the server's clock | `cash_out.rs` |
 //! | what blocks enabling the product for an operator, what only warns | `enablement.rs` |
 //! | IDR money is whole rupiah | `rupiah.rs` |
+//! | gross gaming revenue, `stakes − payouts − refunds` | `ggr.rs` |
 //! | a payout is `floor(stake · multiplier / 100)`, capped | `payout.rs` |
 //! | stake limits, auto cash-out bounds, tickets per flight | `ticket_rules.rs` |
 //! | a ticket's statuses and the events that move it | `ticket_status.rs` |
@@ -33,6 +34,7 @@ mod chain;
 mod crash_point;
 mod curve;
 mod enablement;
+mod ggr;
 mod multiplier;
 mod payout;
 mod period;
@@ -54,6 +56,7 @@ pub use chain::{ChainError, ChainLength, commitment, seed_of_flight, verifies, v
 pub use crash_point::crash_point;
 pub use curve::{GROWTH_PER_MS, crash_instant_ms, first_ms_at, multiplier_at};
 pub use enablement::{EnablementBlocker, EnablementCheck, EnablementFacts, EnablementWarning, check_enablement};
+pub use ggr::gross_gaming_revenue;
 pub use multiplier::{Multiplier, MultiplierTextError};
 pub use payout::payout;
 pub use period::{SettlementPeriod, UnknownSettlementPeriod};

@@ -2,13 +2,14 @@
 //! written in the file of each concern: seed chains and flights (`chains.rs`), tickets
 //! (`tickets.rs`), a step of the game (`change.rs`), the money worker's claims
 //! (`money.rs`), enablement and terms; and the lock that elects the one instance that
-//! drives flights (`driver_lock.rs`).
+//! drives flights (`driver_lock.rs`). The operator's reads (`FlightReadStore`) are in `reads/`.
 
 mod chains;
 mod change;
 pub(crate) mod driver_lock;
 mod enablement;
 mod money;
+mod reads;
 mod rows;
 mod store;
 mod terms;

@@ -4,7 +4,7 @@
 
 pub(crate) mod flows;
 mod markets;
-mod reads;
+pub(crate) mod reads;
 pub(crate) mod settlement;
 pub(crate) mod trading;
 pub(crate) mod visibility;

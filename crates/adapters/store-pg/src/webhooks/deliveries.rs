@@ -117,6 +117,10 @@ impl PgStore {
         if let Some(event_type) = filter.event_type {
             query = query.filter(webhook_deliveries::event_type.eq(event_type.as_str()));
         }
+        if let Some(event_types) = &filter.event_types {
+            let names: Vec<&str> = event_types.iter().map(|event_type| event_type.as_str()).collect();
+            query = query.filter(webhook_deliveries::event_type.eq_any(names));
+        }
         if let Some(status) = filter.status {
             query = query.filter(webhook_deliveries::status.eq(status.as_str()));
         }

@@ -7,6 +7,7 @@ use crate::http::problem::Problem;
 use crate::operational::handlers as operational;
 use crate::operator::api_keys::handlers as api_keys;
 use crate::operator::balance_operations::handlers as balance_operations;
+use crate::operator::flight::handlers as flight;
 use crate::operator::launch::handlers as launch;
 use crate::operator::launch_settings::handlers as launch_settings;
 use crate::operator::markets::handlers as markets;
@@ -49,6 +50,15 @@ use crate::views::handlers as views;
         payouts::resolutions,
         payouts::redemptions,
         balance_operations::list,
+        flight::overview,
+        flight::flights,
+        flight::flight,
+        flight::export_flights,
+        flight::tickets,
+        flight::ticket,
+        flight::export_tickets,
+        flight::wallet_operations,
+        flight::webhook_deliveries,
         wallet_adapter::get,
         wallet_adapter::put,
         wallet_test::test,

@@ -6,7 +6,7 @@
 pub mod ports;
 
 mod balance_operations;
-mod filters;
+pub(crate) mod filters;
 mod markets;
 mod payouts;
 mod portfolio;

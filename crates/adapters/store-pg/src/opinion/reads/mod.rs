@@ -3,11 +3,11 @@
 //! row), and every list is one keyset page by id, newest first (`page.rs`).
 
 mod markets;
-mod page;
+pub(crate) mod page;
 mod payouts;
 mod positions;
 mod store;
 mod trades;
 mod trending;
-mod users;
-mod wallet_operations;
+pub(crate) mod users;
+pub(crate) mod wallet_operations;

@@ -4,6 +4,6 @@
 use opinion_core::{IdKind, PageRequest};
 
 /// Rows to read for a page: one more than it holds.
-pub(super) fn overfetch<K: IdKind>(page: &PageRequest<K>) -> i64 {
+pub(crate) fn overfetch<K: IdKind>(page: &PageRequest<K>) -> i64 {
     i64::from(page.limit.get()) + 1
 }

@@ -18,7 +18,7 @@ use crate::players::rows::UserRow;
 /// The id of the operator's player known by `external`, as a scalar subquery: a list
 /// filtered by player then walks its `(operator_id, user_id, id)` index.
 #[auto_type]
-pub(super) fn id_known_as(operator: Uuid, external: String) -> _ {
+pub(crate) fn id_known_as(operator: Uuid, external: String) -> _ {
     users::table
         .filter(users::operator_id.eq(operator))
         .filter(users::external_user_id.eq(external))

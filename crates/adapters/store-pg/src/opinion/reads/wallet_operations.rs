@@ -88,7 +88,7 @@ pub(super) async fn of_trade(
 }
 
 /// The steps of the given operations, each operation's in order.
-pub(super) async fn steps(
+pub(crate) async fn steps(
     conn: &mut AsyncPgConnection,
     operator: OperatorId,
     operations: &[WalletOperationId],

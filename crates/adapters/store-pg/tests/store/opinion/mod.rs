@@ -2,5 +2,5 @@
 
 mod reads;
 mod settlement;
-mod trading;
+pub(crate) mod trading;
 mod visibility;

@@ -38,13 +38,15 @@ fn time_of(field: &'static str, text: Option<&str>) -> Result<Option<OffsetDateT
     .transpose()
 }
 
-fn filter_of(query: &DeliveryQuery) -> Result<DeliveryFilter, ApiError> {
+/// The delivery log's filters, each refusal naming its parameter.
+pub(crate) fn filter_of(query: &DeliveryQuery) -> Result<DeliveryFilter, ApiError> {
     Ok(DeliveryFilter {
         endpoint_id: parsed("endpointId", query.endpoint_id.as_deref())?,
         event_type: parsed("eventType", query.event_type.as_deref())?,
         status: parsed("status", query.status.as_deref())?,
         created_from: time_of("createdFrom", query.created_from.as_deref())?,
         created_before: time_of("createdBefore", query.created_before.as_deref())?,
+        event_types: None,
     })
 }
 
