@@ -160,7 +160,14 @@ impl TestApp {
         let config = test_config(self.db.url(), 0);
         let store = PgStore::connect(self.db.url(), 4).await.expect("connect");
         let secret = config.session_secret.clone().expect("a session secret");
-        startup::players(&config, Arc::new(store), clock, secret.as_bytes()).expect("players")
+        startup::players(
+            &config,
+            Arc::new(store),
+            Arc::new(opinion_app::test_support::trading::products(false)),
+            clock,
+            secret.as_bytes(),
+        )
+        .expect("players")
     }
 
     /// Creates another operator (tenant) with a `*` key.

@@ -134,6 +134,7 @@ diesel::table! {
         used_at -> Nullable<Timestamptz>,
         locale -> Nullable<Text>,
         metadata -> Nullable<Jsonb>,
+        product -> Text,
     }
 }
 
@@ -149,6 +150,7 @@ diesel::table! {
         ended_at -> Nullable<Timestamptz>,
         end_reason -> Nullable<Text>,
         locale -> Nullable<Text>,
+        product -> Text,
     }
 }
 
