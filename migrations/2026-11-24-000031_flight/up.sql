@@ -7,15 +7,17 @@
 
 -- A seed chain: its terminal seed is the one secret of the game, sealed at rest under
 -- the data key like every signing secret; its commitment (hex seed[0]) and salt are
--- public from the moment the chain is made.
+-- public from the moment the chain is made. The sealed seed is text (`v1.<base64>`), as
+-- the wallet adapters' signing secrets are.
 CREATE TABLE flight_chains (
     id uuid PRIMARY KEY,
-    terminal_seed_sealed bytea NOT NULL,
+    terminal_seed_sealed text NOT NULL,
     length integer NOT NULL,
     salt text NOT NULL,
     commitment text NOT NULL,
     created_at timestamptz NOT NULL,
     CONSTRAINT flight_chains_length_positive CHECK (length >= 1),
+    CONSTRAINT flight_chains_seed_sealed CHECK (terminal_seed_sealed ~ '^v1\.[A-Za-z0-9+/]+=*$'),
     CONSTRAINT flight_chains_commitment_hex CHECK (commitment ~ '^[0-9a-f]{64}$')
 );
 

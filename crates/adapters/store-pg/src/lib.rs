@@ -7,10 +7,13 @@
 //! (`db/sealing.rs`) under the data key the store is given.
 //!
 //! One folder per feature, as in the app: `access/`, `wallet/`, `webhooks/`, `opinion/`
-//! (`trading/`, `settlement/`, `reads/`) and `simulator/`; `db/` holds what they share.
+//! (`trading/`, `settlement/`, `reads/`), `flight/` and `simulator/`; `db/` holds what
+//! they share. `PgStore` implements every port, the flight product's `FlightStore` and
+//! `DriverLock` included (the latter on a connection it takes out of the pool).
 
 mod access;
 mod db;
+mod flight;
 mod opinion;
 mod players;
 mod simulator;
@@ -21,3 +24,4 @@ pub use db::database::create_database_if_missing;
 pub use db::migrate::run_migrations;
 pub use db::pool::PgStore;
 pub use db::sealing::{DataKey, DataKeyError};
+pub use flight::driver_lock::DRIVER_LOCK_KEY;

@@ -442,6 +442,92 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    /// The flight product's seed chains; the terminal seed is sealed at rest.
+    flight_chains (id) {
+        id -> Uuid,
+        terminal_seed_sealed -> Text,
+        length -> Int4,
+        salt -> Text,
+        commitment -> Text,
+        created_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
+    /// Flights (rounds), platform-wide.
+    flights (id) {
+        id -> Uuid,
+        chain_id -> Uuid,
+        number -> Int4,
+        phase -> Text,
+        crash_hundredths -> Int8,
+        boarding_at -> Timestamptz,
+        take_off_at -> Timestamptz,
+        crash_at -> Timestamptz,
+        revealed_seed -> Nullable<Text>,
+        crashed_at -> Nullable<Timestamptz>,
+        cancelled_at -> Nullable<Timestamptz>,
+        settled_at -> Nullable<Timestamptz>,
+    }
+}
+
+diesel::table! {
+    /// Whether an operator's players may buy flight tickets.
+    flight_enablements (operator_id) {
+        operator_id -> Uuid,
+        enabled -> Bool,
+        changed_at -> Timestamptz,
+        changed_by -> Text,
+    }
+}
+
+diesel::table! {
+    /// Versions of an operator's flight terms.
+    flight_terms (operator_id, id) {
+        operator_id -> Uuid,
+        id -> Uuid,
+        effective_from -> Timestamptz,
+        share_bps -> Int4,
+        min_stake -> Int8,
+        max_stake -> Int8,
+        max_payout -> Int8,
+        tickets_per_flight -> Int2,
+        settlement_period -> Text,
+        payment_due_days -> Int2,
+        created_at -> Timestamptz,
+        created_by -> Text,
+        cancelled_at -> Nullable<Timestamptz>,
+    }
+}
+
+diesel::table! {
+    /// Flight tickets: one stake of one player on one flight.
+    flight_tickets (operator_id, id) {
+        operator_id -> Uuid,
+        id -> Uuid,
+        flight_id -> Uuid,
+        user_id -> Uuid,
+        external_user_id -> Text,
+        client_ticket_id -> Text,
+        stake -> Int8,
+        auto_cash_out -> Nullable<Int8>,
+        status -> Text,
+        terms_id -> Uuid,
+        share_bps -> Int4,
+        max_payout -> Int8,
+        purchase_operation_id -> Uuid,
+        cash_out_hundredths -> Nullable<Int8>,
+        cashed_out_at -> Nullable<Timestamptz>,
+        payout -> Nullable<Int8>,
+        refund_reason -> Nullable<Text>,
+        failure_reason -> Nullable<Text>,
+        created_at -> Timestamptz,
+        updated_at -> Timestamptz,
+        settled_at -> Nullable<Timestamptz>,
+    }
+}
+
 diesel::allow_tables_to_appear_in_same_query!(
     operators,
     api_keys,
@@ -471,4 +557,9 @@ diesel::allow_tables_to_appear_in_same_query!(
     simulator_wallet_keys,
     simulator_wallet_log,
     simulator_markets,
+    flight_chains,
+    flights,
+    flight_enablements,
+    flight_terms,
+    flight_tickets,
 );

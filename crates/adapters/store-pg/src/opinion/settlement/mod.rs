@@ -5,4 +5,4 @@ pub(crate) mod resolution;
 mod review;
 pub(crate) mod rows;
 mod store;
-mod wallet_worker;
+pub(crate) mod wallet_worker;

@@ -83,8 +83,9 @@ pub(crate) async fn claim_due_operations(
 }
 
 /// Moves a locked `prepared` row to `sent` and logs the step; the record is read back
-/// through the domain's parsing (a corrupt row is reported, after the commit).
-async fn mark_sent(
+/// through the domain's parsing (a corrupt row is reported, after the commit). The flight
+/// product's claims share it.
+pub(crate) async fn mark_sent(
     conn: &mut AsyncPgConnection,
     (operator_id, id): (Uuid, Uuid),
     now: OffsetDateTime,

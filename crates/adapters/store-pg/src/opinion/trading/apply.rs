@@ -185,7 +185,9 @@ async fn update_trade(conn: &mut AsyncPgConnection, op: Uuid, update: &TradeUpda
     exactly_one(changed, ChangedRecord::Trade)
 }
 
-async fn update_operation(
+/// Moves a wallet operation if it is still in its expected state, and logs the step;
+/// the flight product's changes share it.
+pub(crate) async fn update_operation(
     conn: &mut AsyncPgConnection,
     operator: OperatorId,
     update: &OperationUpdate,

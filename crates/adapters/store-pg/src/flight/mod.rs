@@ -1,0 +1,15 @@
+//! The flight product: the `FlightStore` port (`store.rs`) over its rows (`rows.rs`),
+//! written in the file of each concern: seed chains and flights (`chains.rs`), tickets
+//! (`tickets.rs`), a step of the game (`change.rs`), the money worker's claims
+//! (`money.rs`), enablement and terms; and the lock that elects the one instance that
+//! drives flights (`driver_lock.rs`).
+
+mod chains;
+mod change;
+pub(crate) mod driver_lock;
+mod enablement;
+mod money;
+mod rows;
+mod store;
+mod terms;
+mod tickets;

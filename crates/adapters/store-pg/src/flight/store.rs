@@ -1,0 +1,137 @@
+//! `FlightStore` for `PgStore`: each method is one query or one transaction, written in
+//! the file of its concern.
+
+use async_trait::async_trait;
+use opinion_app::flight::model::{ChainRecord, Enablement, FlightRecord, TermsRecord, TicketRecord};
+use opinion_app::flight::ports::{FlightChange, FlightStore, NewTicket, TicketFilter, TicketOpening};
+use opinion_app::model::WalletOperationRecord;
+use opinion_app::ports::StoreError;
+use opinion_core::{FlightChainId, FlightId, OperatorId, TicketId, UserId};
+use opinion_flight::{Seed, TicketStatus};
+use time::OffsetDateTime;
+
+use crate::db::pool::PgStore;
+use crate::flight::{chains, change, enablement, money, terms, tickets};
+
+#[async_trait]
+impl FlightStore for PgStore {
+    async fn current_chain(&self) -> Result<Option<(ChainRecord, Option<u32>)>, StoreError> {
+        chains::current_chain(self).await
+    }
+
+    #[tracing::instrument(skip_all, fields(flight_chain_id = %chain.id))]
+    async fn create_chain(&self, chain: &ChainRecord, terminal: &Seed) -> Result<(), StoreError> {
+        chains::create_chain(self, chain, terminal).await
+    }
+
+    #[tracing::instrument(skip_all, fields(flight_chain_id = %chain))]
+    async fn terminal_seed(&self, chain: FlightChainId) -> Result<Seed, StoreError> {
+        chains::terminal_seed(self, chain).await
+    }
+
+    async fn chains(&self, limit: u32) -> Result<Vec<ChainRecord>, StoreError> {
+        chains::chains(self, limit).await
+    }
+
+    async fn latest_flight(&self) -> Result<Option<FlightRecord>, StoreError> {
+        chains::latest_flight(self).await
+    }
+
+    async fn find_flight(&self, id: FlightId) -> Result<Option<FlightRecord>, StoreError> {
+        chains::find_flight(self, id).await
+    }
+
+    async fn flights(
+        &self,
+        before: Option<(OffsetDateTime, FlightId)>,
+        limit: u32,
+    ) -> Result<Vec<FlightRecord>, StoreError> {
+        chains::flights(self, before, limit).await
+    }
+
+    #[tracing::instrument(skip_all, fields(flight_id = %flight.id))]
+    async fn open_flight(&self, flight: &FlightRecord) -> Result<bool, StoreError> {
+        chains::open_flight(self, flight).await
+    }
+
+    async fn flight_tickets(
+        &self,
+        flight: FlightId,
+        statuses: &[TicketStatus],
+    ) -> Result<Vec<TicketRecord>, StoreError> {
+        tickets::flight_tickets(self, flight, statuses).await
+    }
+
+    #[tracing::instrument(skip_all)]
+    async fn apply_flight_change(&self, change: &FlightChange) -> Result<bool, StoreError> {
+        change::apply_flight_change(self, change).await
+    }
+
+    #[tracing::instrument(skip_all, fields(operator_id = %new.ticket.operator_id, ticket_id = %new.ticket.id))]
+    async fn open_ticket(&self, new: &NewTicket) -> Result<TicketOpening, StoreError> {
+        tickets::open_ticket(self, new).await
+    }
+
+    async fn find_ticket(&self, operator: OperatorId, id: TicketId) -> Result<Option<TicketRecord>, StoreError> {
+        tickets::find_ticket(self, operator, id).await
+    }
+
+    async fn tickets(
+        &self,
+        operator: OperatorId,
+        filter: TicketFilter,
+        before: Option<TicketId>,
+        limit: u32,
+    ) -> Result<Vec<TicketRecord>, StoreError> {
+        tickets::tickets(self, operator, filter, before, limit).await
+    }
+
+    async fn tickets_held(&self, operator: OperatorId, user: UserId, flight: FlightId) -> Result<u32, StoreError> {
+        tickets::tickets_held(self, operator, user, flight).await
+    }
+
+    async fn operators_with_flight_wallet_work(
+        &self,
+        now: OffsetDateTime,
+        lost_before: OffsetDateTime,
+    ) -> Result<Vec<OperatorId>, StoreError> {
+        money::operators_with_flight_wallet_work(self, now, lost_before).await
+    }
+
+    #[tracing::instrument(skip_all, fields(operator_id = %operator))]
+    async fn claim_due_flight_operations(
+        &self,
+        operator: OperatorId,
+        now: OffsetDateTime,
+        limit: u32,
+    ) -> Result<Vec<WalletOperationRecord>, StoreError> {
+        money::claim_due_flight_operations(self, operator, now, limit).await
+    }
+
+    async fn stale_flight_operations(
+        &self,
+        operator: OperatorId,
+        before: OffsetDateTime,
+        limit: u32,
+    ) -> Result<Vec<WalletOperationRecord>, StoreError> {
+        money::stale_flight_operations(self, operator, before, limit).await
+    }
+
+    async fn find_enablement(&self, operator: OperatorId) -> Result<Option<Enablement>, StoreError> {
+        enablement::find_enablement(self, operator).await
+    }
+
+    #[tracing::instrument(skip_all, fields(operator_id = %enablement.operator_id))]
+    async fn save_enablement(&self, enablement: &Enablement) -> Result<(), StoreError> {
+        enablement::save_enablement(self, enablement).await
+    }
+
+    async fn terms_versions(&self, operator: OperatorId) -> Result<Vec<TermsRecord>, StoreError> {
+        terms::terms_versions(self, operator).await
+    }
+
+    #[tracing::instrument(skip_all, fields(operator_id = %terms.operator_id))]
+    async fn add_terms(&self, terms: &TermsRecord) -> Result<(), StoreError> {
+        terms::add_terms(self, terms).await
+    }
+}

@@ -1,0 +1,185 @@
+//! Tickets: storing a new one with its purchase debit, and reading them. A new ticket is
+//! decided under a lock on its player's row (`users … FOR UPDATE`), so two purchases of
+//! one player are serialized and the cap of tickets per flight holds however many arrive
+//! at once; the flight's row is read `FOR SHARE`, so a driver closing boarding waits for
+//! the purchase to commit instead of missing it.
+
+use diesel::dsl::count_star;
+use diesel::prelude::*;
+use diesel::result::Error as DieselError;
+use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl};
+use opinion_app::flight::model::TicketRecord;
+use opinion_app::flight::ports::{NewTicket, TicketFilter, TicketOpening};
+use opinion_app::ports::StoreError;
+use opinion_core::{FlightId, OperatorId, TicketId, UserId};
+use opinion_flight::{FlightPhase, TicketStatus};
+use uuid::Uuid;
+
+use crate::db::error::from_diesel;
+use crate::db::ids::uuid_of;
+use crate::db::pool::PgStore;
+use crate::db::schema::{flight_tickets, flights, users};
+use crate::flight::rows::TicketRow;
+use crate::opinion::trading::apply::insert_operations;
+
+/// What the transaction of a new ticket found, before the rows are parsed.
+enum Found {
+    Stored,
+    Replayed(Box<TicketRow>),
+    CapReached,
+    BoardingClosed,
+}
+
+pub(crate) async fn open_ticket(store: &PgStore, new: &NewTicket) -> Result<TicketOpening, StoreError> {
+    let mut conn = store.conn().await?;
+    let opened = conn
+        .transaction::<_, DieselError, _>(async |conn| open_in(conn, new).await)
+        .await
+        .map_err(from_diesel)?;
+    Ok(match opened {
+        Found::Stored => TicketOpening::Opened,
+        Found::Replayed(row) => TicketOpening::Replayed(Box::new(row.into_record()?)),
+        Found::CapReached => TicketOpening::CapReached,
+        Found::BoardingClosed => TicketOpening::BoardingClosed,
+    })
+}
+
+async fn open_in(conn: &mut AsyncPgConnection, new: &NewTicket) -> QueryResult<Found> {
+    let ticket = &new.ticket;
+    let (op, user) = (uuid_of(ticket.operator_id), uuid_of(ticket.user_id));
+    users::table
+        .find((op, user))
+        .select(users::id)
+        .for_update()
+        .first::<Uuid>(conn)
+        .await?;
+    let first: Option<TicketRow> = flight_tickets::table
+        .filter(flight_tickets::operator_id.eq(op))
+        .filter(flight_tickets::user_id.eq(user))
+        .filter(flight_tickets::client_ticket_id.eq(&ticket.client_ticket_id))
+        .select(TicketRow::as_select())
+        .first(conn)
+        .await
+        .optional()?;
+    if let Some(first) = first {
+        return Ok(Found::Replayed(Box::new(first)));
+    }
+    let phase: Option<String> = flights::table
+        .find(uuid_of(ticket.flight_id))
+        .select(flights::phase)
+        .for_share()
+        .first(conn)
+        .await
+        .optional()?;
+    if phase.as_deref() != Some(FlightPhase::Boarding.as_str()) {
+        return Ok(Found::BoardingClosed);
+    }
+    let held: i64 = held_query(op, user, uuid_of(ticket.flight_id))
+        .select(count_star())
+        .first(conn)
+        .await?;
+    if held >= i64::from(new.cap) {
+        return Ok(Found::CapReached);
+    }
+    diesel::insert_into(flight_tickets::table)
+        .values(TicketRow::new(ticket))
+        .execute(conn)
+        .await?;
+    insert_operations(conn, std::slice::from_ref(&new.purchase)).await?;
+    Ok(Found::Stored)
+}
+
+/// The player's tickets on the flight that count against the cap (all but rejected).
+#[diesel::dsl::auto_type]
+fn held_query(op: Uuid, user: Uuid, flight: Uuid) -> _ {
+    let rejected: &'static str = TicketStatus::Rejected.as_str();
+    flight_tickets::table
+        .filter(flight_tickets::operator_id.eq(op))
+        .filter(flight_tickets::user_id.eq(user))
+        .filter(flight_tickets::flight_id.eq(flight))
+        .filter(flight_tickets::status.ne(rejected))
+}
+
+pub(crate) async fn tickets_held(
+    store: &PgStore,
+    operator: OperatorId,
+    user: UserId,
+    flight: FlightId,
+) -> Result<u32, StoreError> {
+    let mut conn = store.conn().await?;
+    let held: i64 = held_query(uuid_of(operator), uuid_of(user), uuid_of(flight))
+        .select(count_star())
+        .first(&mut conn)
+        .await
+        .map_err(from_diesel)?;
+    Ok(u32::try_from(held).unwrap_or(u32::MAX))
+}
+
+/// Every operator's tickets of the flight in `statuses`: the driver settles a flight
+/// across operators (served by `flight_tickets_open_of_flight` for open tickets).
+pub(crate) async fn flight_tickets(
+    store: &PgStore,
+    flight: FlightId,
+    statuses: &[TicketStatus],
+) -> Result<Vec<TicketRecord>, StoreError> {
+    let statuses: Vec<&str> = statuses.iter().map(|status| status.as_str()).collect();
+    let mut conn = store.conn().await?;
+    let rows: Vec<TicketRow> = flight_tickets::table
+        .filter(flight_tickets::flight_id.eq(uuid_of(flight)))
+        .filter(flight_tickets::status.eq_any(statuses))
+        .order((flight_tickets::operator_id, flight_tickets::id))
+        .select(TicketRow::as_select())
+        .load(&mut conn)
+        .await
+        .map_err(from_diesel)?;
+    rows.into_iter().map(TicketRow::into_record).collect()
+}
+
+pub(crate) async fn find_ticket(
+    store: &PgStore,
+    operator: OperatorId,
+    id: TicketId,
+) -> Result<Option<TicketRecord>, StoreError> {
+    let mut conn = store.conn().await?;
+    let row: Option<TicketRow> = flight_tickets::table
+        .find((uuid_of(operator), uuid_of(id)))
+        .select(TicketRow::as_select())
+        .first(&mut conn)
+        .await
+        .optional()
+        .map_err(from_diesel)?;
+    row.map(TicketRow::into_record).transpose()
+}
+
+pub(crate) async fn tickets(
+    store: &PgStore,
+    operator: OperatorId,
+    filter: TicketFilter,
+    before: Option<TicketId>,
+    limit: u32,
+) -> Result<Vec<TicketRecord>, StoreError> {
+    let mut query = flight_tickets::table
+        .filter(flight_tickets::operator_id.eq(uuid_of(operator)))
+        .order(flight_tickets::id.desc())
+        .limit(i64::from(limit))
+        .select(TicketRow::as_select())
+        .into_boxed();
+    if let Some(user) = filter.user {
+        query = query.filter(flight_tickets::user_id.eq(uuid_of(user)));
+    }
+    if let Some(flight) = filter.flight {
+        query = query.filter(flight_tickets::flight_id.eq(uuid_of(flight)));
+    }
+    if let Some(from) = filter.from {
+        query = query.filter(flight_tickets::created_at.ge(from));
+    }
+    if let Some(to) = filter.to {
+        query = query.filter(flight_tickets::created_at.lt(to));
+    }
+    if let Some(before) = before {
+        query = query.filter(flight_tickets::id.lt(uuid_of(before)));
+    }
+    let mut conn = store.conn().await?;
+    let rows: Vec<TicketRow> = query.load(&mut conn).await.map_err(from_diesel)?;
+    rows.into_iter().map(TicketRow::into_record).collect()
+}
