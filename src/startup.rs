@@ -27,7 +27,7 @@ use opinion_app::wallet::{
 };
 use opinion_app::webhooks::{WebhookPorts, WebhookSettings, Webhooks};
 use opinion_flight::{ChainLength, FlightTiming};
-use opinion_store_pg::{DataKey, PgDriverLock, PgStore};
+use opinion_store_pg::{DataKey, PgStore};
 use opinion_wallet_http::{AddressPolicy, HttpWalletGateway};
 use opinion_webhook_http::{HttpWebhookTransport, TransportSettings};
 use time::Duration;
@@ -144,7 +144,7 @@ pub async fn services(config: &Config, database_url: &str, keys: &Keys) -> anyho
         wallet_adapters,
         settlement,
         flight,
-        driver_lock: Arc::new(PgDriverLock::new(database_url)),
+        driver_lock: store.clone(),
         players,
         trading,
         reads: reads(store.clone(), clock.clone(), &keys.session_secret)?,

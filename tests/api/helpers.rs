@@ -4,6 +4,7 @@ use std::sync::Arc;
 
 use opinion::config::Config;
 use opinion::startup::{self, Application, Services};
+use opinion::system_ports::OsRandom;
 use opinion_app::access::{Access, NewApiKey, NewStaff, RequestClient};
 use opinion_app::opinion::settlement::MarketSettlement;
 use opinion_app::players::Players;
@@ -12,6 +13,7 @@ use opinion_app::webhooks::Webhooks;
 use opinion_core::OperatorId;
 use opinion_store_pg::PgStore;
 use opinion_testkit::TestDatabase;
+use opinion_wallet_http::{AddressPolicy, HttpWalletGateway};
 use reqwest::{Method, RequestBuilder, Response};
 use serde_json::Value;
 
@@ -160,14 +162,14 @@ impl TestApp {
         let config = test_config(self.db.url(), 0);
         let store = PgStore::connect(self.db.url(), 4).await.expect("connect");
         let secret = config.session_secret.clone().expect("a session secret");
-        startup::players(
-            &config,
-            Arc::new(store),
-            Arc::new(opinion_app::test_support::trading::products(false)),
-            clock,
-            secret.as_bytes(),
-        )
-        .expect("players")
+        let store = Arc::new(store);
+        let wallet = Arc::new(HttpWalletGateway::new(
+            clock.clone(),
+            Arc::new(OsRandom),
+            AddressPolicy::Any,
+        ));
+        let flight = startup::flight(&config, store.clone(), clock.clone(), wallet).expect("flight");
+        startup::players(&config, store, Arc::new(flight), clock, secret.as_bytes()).expect("players")
     }
 
     /// Creates another operator (tenant) with a `*` key.
