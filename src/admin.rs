@@ -1,7 +1,8 @@
 //! `opinion admin …`: platform staff's tools, printing one JSON object on stdout:
-//! operators and their first staff here, markets (`markets.rs`) and manual review
-//! (`review.rs`) beside.
+//! operators and their first staff here, markets (`markets.rs`), manual review
+//! (`review.rs`) and the flight product (`flight.rs`) beside.
 
+mod flight;
 mod markets;
 mod review;
 
@@ -20,6 +21,7 @@ pub async fn run(services: &Services, command: AdminCommand) -> anyhow::Result<V
     match command {
         AdminCommand::Market { command } => markets::run(&services.settlement, command).await,
         AdminCommand::Review { command } => review::run(&services.settlement, command).await,
+        AdminCommand::Flight { command } => flight::run(&services.flight, command).await,
         AdminCommand::Operator {
             command: OperatorCommand::Create { name, currency },
         } => {

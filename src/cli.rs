@@ -62,6 +62,69 @@ pub enum AdminCommand {
         #[command(subcommand)]
         command: ReviewCommand,
     },
+    /// The flight product per operator: enablement and its first terms.
+    Flight {
+        /// What to do.
+        #[command(subcommand)]
+        command: FlightCommand,
+    },
+}
+
+/// Flight product tools.
+#[derive(Debug, Subcommand)]
+pub enum FlightCommand {
+    /// Enable flight for an operator; refused, with every blocker listed, unless its
+    /// wallet passed the flight wallet test and it has terms in force.
+    Enable {
+        /// The operator (`op_…`).
+        #[arg(long)]
+        operator: String,
+        /// Who enables it.
+        #[arg(long)]
+        by: String,
+    },
+    /// Disable flight: no new tickets; tickets already bought fly and settle.
+    Disable {
+        /// The operator (`op_…`).
+        #[arg(long)]
+        operator: String,
+        /// Who disables it.
+        #[arg(long)]
+        by: String,
+    },
+    /// Show whether flight is enabled, and what enabling would meet now.
+    Status {
+        /// The operator (`op_…`).
+        #[arg(long)]
+        operator: String,
+    },
+    /// Set the operator's first terms, in force at once.
+    Terms {
+        /// The operator (`op_…`).
+        #[arg(long)]
+        operator: String,
+        /// The platform's share of GGR in basis points (0 to 10000).
+        #[arg(long)]
+        share_bps: u16,
+        /// The smallest stake, whole IDR.
+        #[arg(long)]
+        min_stake: i64,
+        /// The largest stake, whole IDR.
+        #[arg(long)]
+        max_stake: i64,
+        /// The largest payout of one ticket, whole IDR.
+        #[arg(long)]
+        max_payout: i64,
+        /// How many tickets a player may hold on one flight.
+        #[arg(long, default_value_t = 2)]
+        tickets_per_flight: u8,
+        /// Days after a period's end its payment is due.
+        #[arg(long, default_value_t = 14)]
+        payment_due_days: u16,
+        /// Who sets them.
+        #[arg(long)]
+        by: String,
+    },
 }
 
 /// Operator tools.

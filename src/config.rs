@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use figment::Figment;
 use figment::providers::{Env, Format, Serialized, Toml};
 use opinion_api::TrustedProxies;
+use opinion_flight::{ChainLength, FlightTiming};
 use opinion_launch::{LAUNCH_TOKEN_TTL_DEFAULT_SECS, LAUNCH_TOKEN_TTL_MAX_SECS, LAUNCH_TOKEN_TTL_MIN_SECS};
 use serde::{Deserialize, Serialize};
 
@@ -61,6 +62,20 @@ pub struct Config {
     /// How often expired player sessions are ended with `mini_app.session.expired`, in
     /// milliseconds (`OPINION_SESSION_SWEEP_INTERVAL_MS`); 0 runs no sweep.
     pub session_sweep_interval_ms: u64,
+    /// Whether this instance plays flights (may become the flight driver) and runs the
+    /// flight money worker (`OPINION_FLIGHT_DRIVER`); every instance serves players.
+    pub flight_driver: bool,
+    /// How long a flight boards, in milliseconds (`OPINION_FLIGHT_BOARDING_MS`).
+    pub flight_boarding_ms: u64,
+    /// The pause between a crash and the next boarding, in milliseconds
+    /// (`OPINION_FLIGHT_PAUSE_MS`).
+    pub flight_pause_ms: u64,
+    /// How many flights a new seed chain plays (`OPINION_FLIGHT_CHAIN_LENGTH`).
+    pub flight_chain_length: u32,
+    /// The driver's and the live feed's tick, in milliseconds (`OPINION_FLIGHT_TICK_MS`):
+    /// auto cash-outs are stored at most this late, pages see a phase change at most this
+    /// late.
+    pub flight_tick_ms: u64,
     /// The service's public base URL, which launch URLs and signed links start with
     /// (`OPINION_PUBLIC_URL`); by default `http://{host}:{port}`.
     pub public_url: Option<String>,
@@ -98,6 +113,11 @@ impl Default for Config {
             webhook_poll_interval_ms: 1_000,
             wallet_worker_interval_ms: 1_000,
             session_sweep_interval_ms: 10_000,
+            flight_driver: true,
+            flight_boarding_ms: 5_000,
+            flight_pause_ms: 3_000,
+            flight_chain_length: 10_000,
+            flight_tick_ms: 100,
             public_url: None,
             trusted_proxies: String::new(),
         }
@@ -187,6 +207,17 @@ impl Config {
         }
         if self.session_sweep_interval_ms != 0 && !(10..=60_000).contains(&self.session_sweep_interval_ms) {
             problems.push("OPINION_SESSION_SWEEP_INTERVAL_MS must be 0 (no sweep) or between 10 and 60000".into());
+        }
+        if let Err(problem) = FlightTiming::new(self.flight_boarding_ms, self.flight_pause_ms) {
+            problems.push(format!(
+                "OPINION_FLIGHT_BOARDING_MS / OPINION_FLIGHT_PAUSE_MS: {problem}"
+            ));
+        }
+        if let Err(problem) = ChainLength::new(self.flight_chain_length) {
+            problems.push(format!("OPINION_FLIGHT_CHAIN_LENGTH: {problem}"));
+        }
+        if !(10..=1_000).contains(&self.flight_tick_ms) {
+            problems.push("OPINION_FLIGHT_TICK_MS must be between 10 and 1000".into());
         }
         if let Some(url) = &self.public_url
             && !(url.starts_with("https://") || url.starts_with("http://") && self.env != Environment::Production)

@@ -7,6 +7,7 @@ pub mod cli;
 pub mod config;
 pub mod database;
 pub mod dev_seed;
+pub mod flight_workers;
 pub mod private_file;
 pub mod secrets;
 pub mod session_sweeper;

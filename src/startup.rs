@@ -10,28 +10,38 @@ use actix_web::dev::Server;
 use anyhow::Context;
 use opinion_access::ApiKeyEnvironment;
 use opinion_api::ApiState;
+use opinion_api::player::flight_feed::{FlightFeed, FlightFeedTask};
 use opinion_app::access::{Access, AccessPorts, AccessSettings, SessionTokens};
+use opinion_app::flight::ports::DriverLock;
 use opinion_app::flight::reads::{FlightReadPorts, FlightReads};
+use opinion_app::flight::{FlightGame, FlightPorts, FlightSettings};
 use opinion_app::opinion::reads::{OperatorReads, PortfolioLinks, ReadPorts};
 use opinion_app::opinion::settlement::{MarketSettlement, WorkerSettings};
 use opinion_app::opinion::trading::{Trading, TradingPorts};
+use opinion_app::players::ports::ProductGate;
 use opinion_app::players::{PlayerTokens, Players, PlayersPorts, PlayersSettings};
 use opinion_app::ports::Clock;
 use opinion_app::simulator::{Simulator, SimulatorPorts};
+use opinion_app::wallet::ports::WalletGateway;
 use opinion_app::wallet::{
     WalletAdapterPorts, WalletAdapterSettings, WalletAdapterTest, WalletAdapters, WalletTestPorts,
 };
 use opinion_app::webhooks::{WebhookPorts, WebhookSettings, Webhooks};
+use opinion_flight::{ChainLength, FlightTiming};
 use opinion_store_pg::{DataKey, PgStore};
 use opinion_wallet_http::{AddressPolicy, HttpWalletGateway};
 use opinion_webhook_http::{HttpWebhookTransport, TransportSettings};
 use time::Duration;
 
 use crate::config::{Config, Environment};
+use crate::flight_workers::FlightWorkers;
 use crate::session_sweeper::SessionSweeper;
 use crate::system_ports::{OsRandom, SystemClock};
 use crate::wallet_worker::WalletWorker;
 use crate::webhook_workers::WebhookWorkers;
+
+/// How long after a crash the losing tickets are settled (see docs/decisions.md).
+const FLIGHT_SETTLE_DELAY: StdDuration = StdDuration::from_secs(1);
 
 /// How long a player session lasts.
 const PLAYER_SESSION_TTL: Duration = Duration::hours(8);
@@ -67,6 +77,10 @@ pub struct Services {
     pub wallet_test: WalletAdapterTest,
     /// The staging simulator; none in production.
     pub simulator: Option<Simulator>,
+    /// The flight game: the driver, tickets, cash-outs, its money and enablement.
+    pub flight: FlightGame,
+    /// Elects the one instance that drives flights.
+    pub driver_lock: Arc<dyn DriverLock>,
 }
 
 /// The use cases over the PostgreSQL store at `database_url`, after migrating it.
@@ -83,8 +97,15 @@ pub async fn services(config: &Config, database_url: &str, keys: &Keys) -> anyho
     );
     let clock: Arc<dyn Clock> = Arc::new(SystemClock);
     let production = config.env == Environment::Production;
-    let players = players(config, store.clone(), clock.clone(), &keys.session_secret)?;
     let trading = trading(config, store.clone(), clock.clone());
+    let flight = flight(config, store.clone(), clock.clone(), trading.wallet_gateway())?;
+    let players = players(
+        config,
+        store.clone(),
+        Arc::new(flight.clone()),
+        clock.clone(),
+        &keys.session_secret,
+    )?;
     let wallet_adapters = WalletAdapters::new(
         WalletAdapterPorts {
             store: store.clone(),
@@ -125,6 +146,8 @@ pub async fn services(config: &Config, database_url: &str, keys: &Keys) -> anyho
         simulator,
         wallet_adapters,
         settlement,
+        flight,
+        driver_lock: store.clone(),
         players,
         trading,
         reads: reads(store.clone(), clock.clone(), &keys.session_secret)?,
@@ -180,11 +203,46 @@ fn access(config: &Config, store: Arc<PgStore>, clock: Arc<dyn Clock>, secret: &
     Ok(Access::new(ports, settings))
 }
 
-/// The player use cases over `store`, reading time from `clock`.
-pub fn players(config: &Config, store: Arc<PgStore>, clock: Arc<dyn Clock>, secret: &[u8]) -> anyhow::Result<Players> {
+/// The flight game over `store`, reading time from `clock`, calling wallets with `wallet`.
+pub fn flight(
+    config: &Config,
+    store: Arc<PgStore>,
+    clock: Arc<dyn Clock>,
+    wallet: Arc<dyn WalletGateway>,
+) -> anyhow::Result<FlightGame> {
+    let ports = FlightPorts {
+        store: store.clone(),
+        operators: store.clone(),
+        wallet_adapters: store.clone(),
+        wallet,
+        wallet_test_runs: store.clone(),
+        webhooks: store,
+        clock,
+        random: Arc::new(OsRandom),
+    };
+    let settings = FlightSettings {
+        timing: FlightTiming::new(config.flight_boarding_ms, config.flight_pause_ms)?,
+        chain_length: ChainLength::new(config.flight_chain_length)?,
+        settle_delay: FLIGHT_SETTLE_DELAY,
+        tick: StdDuration::from_millis(config.flight_tick_ms),
+        money: WorkerSettings::default(),
+    };
+    Ok(FlightGame::new(ports, settings))
+}
+
+/// The player use cases over `store`, reading time from `clock`; `products` says which
+/// products an operator's players may be launched into.
+pub fn players(
+    config: &Config,
+    store: Arc<PgStore>,
+    products: Arc<dyn ProductGate>,
+    clock: Arc<dyn Clock>,
+    secret: &[u8],
+) -> anyhow::Result<Players> {
     let ports = PlayersPorts {
         store: store.clone(),
         settings: store,
+        products,
         clock,
         random: Arc::new(OsRandom),
     };
@@ -222,6 +280,10 @@ pub struct Application {
     webhooks: Webhooks,
     settlement: MarketSettlement,
     players: Players,
+    flight: FlightGame,
+    driver_lock: Option<Arc<dyn DriverLock>>,
+    flight_feed: FlightFeedTask,
+    flight_tick: StdDuration,
     webhook_workers: usize,
     webhook_poll: StdDuration,
     wallet_worker_interval: StdDuration,
@@ -238,7 +300,11 @@ impl Application {
         let webhooks = services.webhooks.clone();
         let settlement = services.settlement.clone();
         let players = services.players.clone();
+        let flight_tick = StdDuration::from_millis(config.flight_tick_ms);
+        let (flight_feed, flight_feed_task) = FlightFeed::start(services.flight.clone(), flight_tick);
         let state = ApiState {
+            flight: services.flight.clone(),
+            flight_feed,
             access: services.access,
             wallet_adapters: services.wallet_adapters,
             players: services.players.with_public_url(&public_url),
@@ -264,6 +330,10 @@ impl Application {
             webhooks,
             settlement,
             players,
+            flight: services.flight,
+            driver_lock: config.flight_driver.then_some(services.driver_lock),
+            flight_feed: flight_feed_task,
+            flight_tick,
             webhook_workers: config.webhook_workers,
             webhook_poll: StdDuration::from_millis(config.webhook_poll_interval_ms),
             wallet_worker_interval: StdDuration::from_millis(config.wallet_worker_interval_ms),
@@ -285,7 +355,15 @@ impl Application {
             .then(|| WalletWorker::start(self.settlement, self.wallet_worker_interval));
         let session_sweeper = (!self.session_sweep_interval.is_zero())
             .then(|| SessionSweeper::start(self.players, self.session_sweep_interval));
+        let flight_workers = self.driver_lock.map(|lock| {
+            let money = (!self.wallet_worker_interval.is_zero()).then_some(self.wallet_worker_interval);
+            FlightWorkers::start(self.flight, lock, self.flight_tick, money)
+        });
         let served = self.server.await;
+        if let Some(workers) = flight_workers {
+            workers.stop().await;
+        }
+        self.flight_feed.stop().await;
         webhook_workers.stop().await;
         if let Some(worker) = wallet_worker {
             worker.stop().await;

@@ -4,7 +4,9 @@ use std::sync::Arc;
 
 use opinion::config::Config;
 use opinion::startup::{self, Application, Services};
+use opinion::system_ports::OsRandom;
 use opinion_app::access::{Access, NewApiKey, NewStaff, RequestClient};
+use opinion_app::flight::FlightGame;
 use opinion_app::opinion::settlement::MarketSettlement;
 use opinion_app::players::Players;
 use opinion_app::ports::Clock;
@@ -12,6 +14,7 @@ use opinion_app::webhooks::Webhooks;
 use opinion_core::OperatorId;
 use opinion_store_pg::PgStore;
 use opinion_testkit::TestDatabase;
+use opinion_wallet_http::{AddressPolicy, HttpWalletGateway};
 use reqwest::{Method, RequestBuilder, Response};
 use serde_json::Value;
 
@@ -28,6 +31,8 @@ pub struct TestApp {
     pub access: Access,
     /// Platform staff's market administration, resolution and wallet worker passes.
     pub settlement: MarketSettlement,
+    /// The flight game: platform staff's terms and enablement, and money passes.
+    pub flight: FlightGame,
     /// The first operator.
     pub operator: TestOperator,
     /// Kept so the database lives as long as the test.
@@ -57,6 +62,7 @@ pub async fn spawn_configured_app(configure: impl FnOnce(Config) -> Config) -> T
     let mut app = TestApp {
         address,
         settlement: services.settlement,
+        flight: services.flight,
         client: reqwest::Client::builder()
             .redirect(reqwest::redirect::Policy::none())
             .build()
@@ -92,6 +98,7 @@ pub async fn spawn_production_app() -> TestApp {
         client: reqwest::Client::new(),
         access: services.access,
         settlement: services.settlement,
+        flight: services.flight,
         operator: TestOperator {
             id: created.operator.id,
             key: created.first_key.secret.expose().to_owned(),
@@ -114,6 +121,8 @@ fn test_config(database_url: &str, workers: usize) -> Config {
         // sweep expired player sessions with a clock of their own (`players_with_clock`).
         wallet_worker_interval_ms: 0,
         session_sweep_interval_ms: 0,
+        // Flight tests start an instance that drives flights (`spawn_flight_app`).
+        flight_driver: false,
         ..Config::default()
     }
 }
@@ -160,7 +169,14 @@ impl TestApp {
         let config = test_config(self.db.url(), 0);
         let store = PgStore::connect(self.db.url(), 4).await.expect("connect");
         let secret = config.session_secret.clone().expect("a session secret");
-        startup::players(&config, Arc::new(store), clock, secret.as_bytes()).expect("players")
+        let store = Arc::new(store);
+        let wallet = Arc::new(HttpWalletGateway::new(
+            clock.clone(),
+            Arc::new(OsRandom),
+            AddressPolicy::Any,
+        ));
+        let flight = startup::flight(&config, store.clone(), clock.clone(), wallet).expect("flight");
+        startup::players(&config, store, Arc::new(flight), clock, secret.as_bytes()).expect("players")
     }
 
     /// Creates another operator (tenant) with a `*` key.

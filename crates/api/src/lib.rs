@@ -4,7 +4,7 @@
 mod http;
 mod operational;
 mod operator;
-mod player;
+pub mod player;
 mod routing;
 mod shared;
 mod simulator;

@@ -1,6 +1,7 @@
 //! What every handler can reach: the use cases and the HTTP-level settings.
 
 use opinion_app::access::Access;
+use opinion_app::flight::FlightGame;
 use opinion_app::flight::reads::FlightReads;
 use opinion_app::opinion::reads::OperatorReads;
 use opinion_app::opinion::trading::Trading;
@@ -10,6 +11,7 @@ use opinion_app::wallet::{WalletAdapterTest, WalletAdapters};
 use opinion_app::webhooks::Webhooks;
 
 use crate::http::client::TrustedProxies;
+use crate::player::flight_feed::FlightFeed;
 
 /// Shared state of the HTTP API.
 #[derive(Clone)]
@@ -20,6 +22,10 @@ pub struct ApiState {
     pub players: Players,
     /// Quotes, buys and sells of the hosted Opinion app.
     pub trading: Trading,
+    /// The flight game: tickets, cash-outs and the live flight.
+    pub flight: FlightGame,
+    /// The live flight every page's event stream reads.
+    pub flight_feed: FlightFeed,
     /// Webhook endpoints, deliveries and replays.
     pub webhooks: Webhooks,
     /// Operators' wallet adapter configurations.

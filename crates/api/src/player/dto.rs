@@ -30,6 +30,8 @@ pub struct SessionOpenedBody {
     pub expires_at: OffsetDateTime,
     /// The locale to speak: the launch's `locale`, else the player's `language`.
     pub locale: Option<String>,
+    /// The app to show: `opinion` or `flight`, as the launch asked.
+    pub product: &'static str,
     /// The player.
     pub user: PlayerBody,
 }
@@ -41,6 +43,7 @@ impl From<OpenedSession> for SessionOpenedBody {
             session_token: opened.token,
             expires_at: opened.session.expires_at,
             locale,
+            product: opened.session.product.as_str(),
             user: opened.user.into(),
         }
     }

@@ -21,7 +21,7 @@ use crate::state::ApiState;
 
 /// Mounts the player API on `config`.
 pub fn mount(config: &mut web::ServiceConfig) {
-    config.service(
+    config.service(crate::player::flight::mount(
         web::scope("/api/player")
             .route("/sessions", web::post().to(open_session))
             .route("/sessions/current", web::delete().to(log_out))
@@ -30,7 +30,7 @@ pub fn mount(config: &mut web::ServiceConfig) {
             .route("/orders", web::post().to(place_order))
             .route("/positions", web::get().to(positions))
             .route("/trades", web::get().to(trades)),
-    );
+    ));
 }
 
 /// Exchanges a launch token (once) for a player session; on an operator's launch host

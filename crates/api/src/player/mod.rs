@@ -2,4 +2,7 @@
 //! the hosted app's own API, not part of the operator contract.
 
 pub mod dto;
+pub mod flight;
+pub mod flight_dto;
+pub mod flight_feed;
 pub mod handlers;

@@ -5,11 +5,14 @@
 
 use opinion_core::{OperatorId, PageRequest};
 use opinion_flight::{EnablementCheck, EnablementFacts, check_enablement};
+use opinion_wallet::Product;
 
 use crate::error::{AppError, ProblemCode};
 use crate::flight::FlightGame;
 use crate::flight::model::Enablement;
 use crate::flight::terms::staff_name;
+use crate::players::ports::ProductGate;
+use crate::ports::StoreError;
 use crate::wallet::contract_test::flight_section_passed;
 
 /// What asking to enable did.
@@ -45,8 +48,7 @@ impl FlightGame {
 
     /// Whether the operator's players may buy tickets (and be launched into flight).
     pub async fn is_enabled(&self, operator: OperatorId) -> Result<bool, AppError> {
-        let enablement = self.ports.store.find_enablement(operator).await?;
-        Ok(enablement.is_some_and(|enablement| enablement.enabled))
+        Ok(self.product_enabled(operator, Product::Flight).await?)
     }
 
     /// The stored switch and what enabling would meet now.
@@ -127,6 +129,19 @@ impl FlightGame {
             match endpoints.next {
                 Some(next) => page.after = Some(next),
                 None => return Ok(false),
+            }
+        }
+    }
+}
+
+#[async_trait::async_trait]
+impl ProductGate for FlightGame {
+    async fn product_enabled(&self, operator: OperatorId, product: Product) -> Result<bool, StoreError> {
+        match product {
+            Product::Opinion => Ok(true),
+            Product::Flight => {
+                let enablement = self.ports.store.find_enablement(operator).await?;
+                Ok(enablement.is_some_and(|enablement| enablement.enabled))
             }
         }
     }

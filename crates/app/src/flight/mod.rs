@@ -24,6 +24,7 @@ mod engine;
 #[cfg(test)]
 mod engine_tests;
 mod events;
+mod live;
 mod money;
 mod money_worker;
 mod moves;
@@ -32,6 +33,7 @@ mod terms;
 
 pub use enablement::{EnableOutcome, EnablementStatus};
 pub use engine::{DriverStep, FlightMove};
+pub use live::LiveFlight;
 pub use money_worker::MoneyPass;
 pub use purchase::TicketOrder;
 

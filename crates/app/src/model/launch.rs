@@ -3,6 +3,7 @@
 
 use opinion_core::{LaunchId, OperatorId, PlayerSessionId, UserId};
 use opinion_launch::{LaunchMetadata, Locale};
+use opinion_wallet::Product;
 use time::OffsetDateTime;
 
 /// A single-use launch: the token handed to the player names it.
@@ -19,6 +20,8 @@ pub struct Launch {
     pub locale: Option<Locale>,
     /// The operator's opaque object, echoed in the player's webhook events.
     pub metadata: Option<LaunchMetadata>,
+    /// The app the launch opens: Opinion unless the operator asked for flight.
+    pub product: Product,
     /// When it was made.
     pub created_at: OffsetDateTime,
     /// When its token stops working.
@@ -37,6 +40,8 @@ pub struct PlayerSession {
     pub launch_id: LaunchId,
     /// The locale its launch asked for.
     pub locale: Option<Locale>,
+    /// The app the session plays, from its launch.
+    pub product: Product,
     /// When it was opened.
     pub created_at: OffsetDateTime,
     /// When it ends unless the player logs out first.

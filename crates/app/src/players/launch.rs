@@ -5,6 +5,7 @@
 
 use opinion_core::{ExternalUserId, Label, LaunchId, OperatorId, UserId};
 use opinion_launch::{LaunchHost, LaunchMetadata, Locale};
+use opinion_wallet::Product;
 use serde_json::Value;
 use time::OffsetDateTime;
 
@@ -12,9 +13,6 @@ use crate::access::Principal;
 use crate::error::{AppError, ProblemCode};
 use crate::model::{Launch, User};
 use crate::players::Players;
-
-/// The product value the contract names besides the default.
-const FLIGHT_PRODUCT: &str = "flight";
 
 /// What the operator sends to launch a player.
 #[derive(Debug, Clone, Default)]
@@ -58,7 +56,15 @@ impl Players {
     /// Creates or updates the caller's player and makes a launch for it.
     #[tracing::instrument(skip_all, fields(operator_id = %caller.operator_id))]
     pub async fn launch(&self, caller: &Principal, request: LaunchRequest) -> Result<Launched, AppError> {
-        check_product(request.product.as_deref())?;
+        let product = parse_product(request.product.as_deref())?;
+        if !self.ports.products.product_enabled(caller.operator_id, product).await? {
+            return Err(AppError::Conflict {
+                code: ProblemCode::ProductNotEnabled,
+                detail: format!(
+                    "the {product} product is not enabled for this operator; omit `product` to launch Opinion"
+                ),
+            });
+        }
         let external_user_id =
             ExternalUserId::parse(&request.external_user_id).map_err(|e| AppError::invalid("externalUserId", e))?;
         let display_name = request
@@ -105,6 +111,7 @@ impl Players {
             return_url,
             locale,
             metadata,
+            product,
             created_at: now,
             expires_at: now + self.settings.launch_ttl,
         };
@@ -144,14 +151,12 @@ impl Players {
     }
 }
 
-/// Omitted is Opinion; `flight` is a contract value whose product is not enabled here.
-fn check_product(product: Option<&str>) -> Result<(), AppError> {
+/// Omitted is Opinion; the contract's one other value is `flight` (Opinion is never
+/// named: the contract has no such value).
+fn parse_product(product: Option<&str>) -> Result<Product, AppError> {
     match product {
-        None => Ok(()),
-        Some(FLIGHT_PRODUCT) => Err(AppError::Conflict {
-            code: ProblemCode::ProductNotEnabled,
-            detail: "the flight product is not enabled for this operator; omit `product` to launch Opinion".into(),
-        }),
+        None => Ok(Product::Opinion),
+        Some(name) if name == Product::Flight.as_str() => Ok(Product::Flight),
         Some(_) => Err(AppError::invalid("product", "must be `flight` or omitted (Opinion)")),
     }
 }
@@ -173,18 +178,12 @@ mod tests {
     use super::*;
 
     #[test]
-    fn product_is_opinion_when_omitted_flight_is_not_enabled_and_anything_else_is_invalid() {
-        assert!(check_product(None).is_ok());
-        assert!(matches!(
-            check_product(Some("flight")),
-            Err(AppError::Conflict {
-                code: ProblemCode::ProductNotEnabled,
-                ..
-            })
-        ));
+    fn product_is_opinion_when_omitted_flight_when_named_and_anything_else_is_invalid() {
+        assert_eq!(parse_product(None).ok(), Some(Product::Opinion));
+        assert_eq!(parse_product(Some("flight")).ok(), Some(Product::Flight));
         for other in ["opinion", "Flight", ""] {
             assert!(matches!(
-                check_product(Some(other)),
+                parse_product(Some(other)),
                 Err(AppError::Invalid { field: "product", .. })
             ));
         }

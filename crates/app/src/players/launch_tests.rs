@@ -36,6 +36,7 @@ fn stored_launch(id: LaunchId) -> Launch {
         return_url: None,
         locale: None,
         metadata: None,
+        product: opinion_wallet::Product::Opinion,
         created_at: NOW,
         expires_at: NOW + Duration::minutes(5),
     }
@@ -84,6 +85,7 @@ async fn a_launch_stores_the_player_and_its_launch_and_its_token_logs_the_player
                 user_id: player().user.id,
                 launch_id: launch,
                 locale: None,
+                product: opinion_wallet::Product::Opinion,
                 created_at: at,
                 expires_at,
                 ended_at: None,
@@ -249,6 +251,7 @@ async fn a_session_token_works_only_while_its_session_is_live() {
                     user_id: player().user.id,
                     launch_id: LaunchId::from_u128(1),
                     locale: None,
+                    product: opinion_wallet::Product::Opinion,
                     created_at: NOW - Duration::hours(1),
                     expires_at,
                     ended_at,

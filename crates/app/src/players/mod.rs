@@ -32,7 +32,7 @@ use std::sync::Arc;
 use opinion_launch::LaunchHost;
 use time::Duration;
 
-use crate::players::ports::{LaunchSettingsStore, PlayerStore};
+use crate::players::ports::{LaunchSettingsStore, PlayerStore, ProductGate};
 use crate::ports::{Clock, Random};
 
 /// The ports the player use cases need.
@@ -42,6 +42,8 @@ pub struct PlayersPorts {
     pub store: Arc<dyn PlayerStore>,
     /// Operators' launch hosts and frame origins.
     pub settings: Arc<dyn LaunchSettingsStore>,
+    /// Which products the operator's players may be launched into.
+    pub products: Arc<dyn ProductGate>,
     pub clock: Arc<dyn Clock>,
     pub random: Arc<dyn Random>,
 }

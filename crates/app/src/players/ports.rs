@@ -4,10 +4,20 @@
 use async_trait::async_trait;
 use opinion_core::{LaunchId, OperatorId, PlayerSessionId};
 use opinion_launch::LaunchHost;
+use opinion_wallet::Product;
 use time::OffsetDateTime;
 
 use crate::model::{Launch, LaunchSettings, LaunchSite, NewEvent, PlayerSession, SessionEnding, User};
 use crate::ports::StoreError;
+
+/// Whether an operator's players may be launched into a product. Opinion is always on;
+/// flight only once platform staff enabled it.
+#[cfg_attr(any(test, feature = "mock"), mockall::automock)]
+#[async_trait]
+pub trait ProductGate: Send + Sync {
+    /// Whether the operator's players may be launched into `product` now.
+    async fn product_enabled(&self, operator: OperatorId, product: Product) -> Result<bool, StoreError>;
+}
 
 /// Players, launches and player sessions.
 #[cfg_attr(any(test, feature = "mock"), mockall::automock)]

@@ -20,6 +20,7 @@ fn session(id: u128, expires_at: OffsetDateTime) -> PlayerSession {
         user_id: player().user.id,
         launch_id: LaunchId::from_u128(1),
         locale: None,
+        product: opinion_wallet::Product::Opinion,
         created_at: expires_at - Duration::hours(8),
         expires_at,
         ended_at: None,

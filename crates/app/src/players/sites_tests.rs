@@ -33,6 +33,7 @@ fn session(operator: OperatorId, id: PlayerSessionId) -> PlayerSession {
         user_id: player().user.id,
         launch_id: LaunchId::from_u128(1),
         locale: None,
+        product: opinion_wallet::Product::Opinion,
         created_at: NOW,
         expires_at: NOW + Duration::hours(1),
         ended_at: None,

@@ -16,7 +16,7 @@ use crate::opinion::settlement::ports::MockSettlementStore;
 use crate::opinion::settlement::{MarketSettlement, WorkerSettings};
 use crate::opinion::trading::ports::MockTradeStore;
 use crate::opinion::trading::{OrderRequest, Trading, TradingPorts};
-use crate::players::ports::{MockLaunchSettingsStore, MockPlayerStore};
+use crate::players::ports::{MockLaunchSettingsStore, MockPlayerStore, MockProductGate};
 use crate::players::{PlayerPrincipal, PlayerTokens, Players, PlayersPorts, PlayersSettings};
 use crate::test_support::{NOW, OPERATOR, counting_random, fixed_clock};
 use crate::wallet::ports::{MockWalletAdapterStore, MockWalletGateway, MutationOutcome, WalletAdapterTarget};
@@ -35,6 +35,8 @@ pub struct TradingMocks {
     pub markets: MockMarketStore,
     pub players: MockPlayerStore,
     pub launch_settings: MockLaunchSettingsStore,
+    /// Which products launch; Opinion only when a test sets none.
+    pub products: Option<MockProductGate>,
     pub settlement: MockSettlementStore,
     pub operators: MockOperatorStore,
     pub wallet_adapters: MockWalletAdapterStore,
@@ -85,6 +87,7 @@ impl TradingMocks {
             PlayersPorts {
                 store: Arc::new(self.players),
                 settings: Arc::new(self.launch_settings),
+                products: Arc::new(self.products.unwrap_or_else(|| products(false))),
                 clock: fixed_clock(),
                 random: counting_random(1_000, [9; 32]),
             },
@@ -206,4 +209,12 @@ pub fn timed_out() -> MutationOutcome {
         },
         None,
     )
+}
+
+/// A product gate where Opinion is on and flight is on only when `flight_enabled`.
+pub fn products(flight_enabled: bool) -> MockProductGate {
+    let mut gate = MockProductGate::new();
+    gate.expect_product_enabled()
+        .returning(move |_, product| Ok(product == opinion_wallet::Product::Opinion || flight_enabled));
+    gate
 }

@@ -30,7 +30,8 @@ pub enum WalletFlow {
     FlightTicketRefund,
 }
 
-/// The product a flow moves money for.
+/// One of the platform's two products: what a launch opens and what a flow moves money
+/// for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Product {
     /// The prediction markets.
@@ -58,6 +59,11 @@ pub enum FlowRole {
     /// The undoing of an earlier primary debit; ambiguity is retried with the original key.
     Compensation,
 }
+
+/// A product name that is not `opinion` or `flight`.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown product `{0}`")]
+pub struct UnknownProduct(pub String);
 
 /// A flow name that is not one of the seven.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -180,6 +186,17 @@ impl fmt::Display for Product {
     }
 }
 
+impl FromStr for Product {
+    type Err = UnknownProduct;
+
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        [Self::Opinion, Self::Flight]
+            .into_iter()
+            .find(|product| product.as_str() == text)
+            .ok_or_else(|| UnknownProduct(text.to_owned()))
+    }
+}
+
 impl FromStr for WalletFlow {
     type Err = UnknownFlow;
 
@@ -257,5 +274,13 @@ mod tests {
         }
         assert_eq!(Product::Opinion.native_currency(), None);
         assert_eq!(Product::Flight.native_currency(), Some(Currency::IDR));
+    }
+
+    #[test]
+    fn product_names_round_trip() {
+        for product in [Product::Opinion, Product::Flight] {
+            assert_eq!(product.as_str().parse::<Product>(), Ok(product));
+        }
+        assert_eq!("Flight".parse::<Product>(), Err(UnknownProduct("Flight".into())));
     }
 }

@@ -6,6 +6,7 @@ use diesel::prelude::*;
 use opinion_app::model::{Launch, PlayerSession, User};
 use opinion_app::ports::StoreError;
 use opinion_launch::{LaunchMetadata, Locale};
+use opinion_wallet::Product;
 use time::OffsetDateTime;
 use uuid::Uuid;
 
@@ -81,6 +82,7 @@ pub(crate) struct NewLaunchRow {
     expires_at: OffsetDateTime,
     locale: Option<String>,
     metadata: Option<serde_json::Value>,
+    product: &'static str,
 }
 
 impl NewLaunchRow {
@@ -95,8 +97,14 @@ impl NewLaunchRow {
             expires_at: launch.expires_at,
             locale: launch.locale.as_ref().map(|locale| locale.as_str().to_owned()),
             metadata: launch.metadata.as_ref().map(LaunchMetadata::to_value),
+            product: launch.product.as_str(),
         }
     }
+}
+
+/// A stored product name read back; an unknown one is a corrupt row of `table`.
+pub(crate) fn product_of(table: &str, id: Uuid, text: &str) -> Result<Product, StoreError> {
+    text.parse().map_err(|problem| corrupt(table, id, &problem))
 }
 
 /// A stored locale read back; one the domain refuses is a corrupt row of `table`.
@@ -117,6 +125,7 @@ pub(crate) struct LaunchRow {
     expires_at: OffsetDateTime,
     locale: Option<String>,
     metadata: Option<serde_json::Value>,
+    product: String,
 }
 
 impl LaunchRow {
@@ -133,6 +142,7 @@ impl LaunchRow {
             return_url: self.return_url,
             locale: locale_of("launches", self.id, self.locale)?,
             metadata,
+            product: product_of("launches", self.id, &self.product)?,
             created_at: self.created_at,
             expires_at: self.expires_at,
         })
@@ -151,6 +161,7 @@ pub(crate) struct PlayerSessionRow {
     expires_at: OffsetDateTime,
     ended_at: Option<OffsetDateTime>,
     locale: Option<String>,
+    product: String,
 }
 
 impl PlayerSessionRow {
@@ -162,6 +173,7 @@ impl PlayerSessionRow {
             user_id: id_of(self.user_id),
             launch_id: id_of(self.launch_id),
             locale: locale_of("player_sessions", self.id, self.locale)?,
+            product: product_of("player_sessions", self.id, &self.product)?,
             created_at: self.created_at,
             expires_at: self.expires_at,
             ended_at: self.ended_at,

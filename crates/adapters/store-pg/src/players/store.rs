@@ -15,7 +15,7 @@ use crate::db::error::from_diesel;
 use crate::db::ids::{id_of, uuid_of};
 use crate::db::pool::PgStore;
 use crate::db::schema::{launches, player_sessions, users};
-use crate::players::rows::{LaunchRow, NewLaunchRow, NewUserRow, PlayerSessionRow, UserRow, locale_of};
+use crate::players::rows::{LaunchRow, NewLaunchRow, NewUserRow, PlayerSessionRow, UserRow, locale_of, product_of};
 use crate::webhooks::outbox::enqueue_events;
 
 /// A session row joined with its player.
@@ -100,18 +100,20 @@ impl PlayerStore for PgStore {
         let op = uuid_of(operator);
         let mut conn = self.conn().await?;
         conn.transaction::<_, DieselError, _>(async |conn| {
-            let used: Option<(uuid::Uuid, Option<String>)> = diesel::update(
+            let used: Option<(uuid::Uuid, Option<String>, String)> = diesel::update(
                 launches::table
                     .find((op, uuid_of(launch)))
                     .filter(launches::used_at.is_null())
                     .filter(launches::expires_at.gt(at)),
             )
             .set(launches::used_at.eq(at))
-            .returning((launches::user_id, launches::locale))
+            .returning((launches::user_id, launches::locale, launches::product))
             .get_result(conn)
             .await
             .optional()?;
-            let Some((user_id, locale)) = used else { return Ok(None) };
+            let Some((user_id, locale, product)) = used else {
+                return Ok(None);
+            };
             diesel::insert_into(player_sessions::table)
                 .values((
                     player_sessions::operator_id.eq(op),
@@ -121,6 +123,7 @@ impl PlayerStore for PgStore {
                     player_sessions::created_at.eq(at),
                     player_sessions::expires_at.eq(expires_at),
                     player_sessions::locale.eq(&locale),
+                    player_sessions::product.eq(&product),
                 ))
                 .execute(conn)
                 .await?;
@@ -130,17 +133,18 @@ impl PlayerStore for PgStore {
                 .first(conn)
                 .await?;
             enqueue_events(conn, std::slice::from_ref(event)).await?;
-            Ok(Some((user_id, locale, user)))
+            Ok(Some((user_id, locale, product, user)))
         })
         .await
         .map_err(from_diesel)?
-        .map(|(user_id, locale, user)| {
+        .map(|(user_id, locale, product, user)| {
             let session = PlayerSession {
                 id,
                 operator_id: operator,
                 user_id: id_of(user_id),
                 launch_id: launch,
                 locale: locale_of("player_sessions", uuid_of(id), locale)?,
+                product: product_of("player_sessions", uuid_of(id), &product)?,
                 created_at: at,
                 expires_at,
                 ended_at: None,

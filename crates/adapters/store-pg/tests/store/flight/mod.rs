@@ -75,6 +75,7 @@ pub async fn given_operator_with_players(store: &PgStore, operator: u128, player
             return_url: None,
             locale: None,
             metadata: None,
+            product: opinion_wallet::Product::Flight,
             created_at: T0,
             expires_at: at(300),
         };

@@ -32,6 +32,7 @@ fn launch(n: u128, locale: Option<&str>, metadata: Option<Value>) -> Launch {
         return_url: None,
         locale: locale.map(|l| Locale::parse(l).expect("locale")),
         metadata: metadata.map(|m| LaunchMetadata::parse(m).expect("metadata")),
+        product: opinion_wallet::Product::Opinion,
         created_at: T0,
         expires_at: at(60),
     }

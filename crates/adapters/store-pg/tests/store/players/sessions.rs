@@ -62,6 +62,7 @@ async fn session(store: &PgStore, operator: u128, n: u128, lifetime: i64) -> Pla
         return_url: None,
         locale: None,
         metadata: None,
+        product: opinion_wallet::Product::Opinion,
         created_at: T0,
         expires_at: at(300),
     };

@@ -37,6 +37,7 @@ async fn given_player(store: &opinion_store_pg::PgStore, operator: u128) {
         return_url: None,
         locale: None,
         metadata: None,
+        product: opinion_wallet::Product::Opinion,
         created_at: T0,
         expires_at: at(300),
     };

@@ -58,6 +58,7 @@ async fn logged_in(store: &PgStore, n: u128, metadata: Option<Value>) -> PlayerS
         return_url: None,
         locale: None,
         metadata: metadata.map(|m| LaunchMetadata::parse(m).expect("metadata")),
+        product: opinion_wallet::Product::Opinion,
         created_at: T0,
         expires_at: at(3_600),
     };

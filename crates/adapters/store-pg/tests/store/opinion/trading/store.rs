@@ -60,6 +60,7 @@ fn launch(n: u128) -> Launch {
         return_url: None,
         locale: None,
         metadata: None,
+        product: opinion_wallet::Product::Opinion,
         created_at: T0,
         expires_at: at(300),
     }

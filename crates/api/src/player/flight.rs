@@ -1,0 +1,93 @@
+//! The flight game's player API (`/api/player/flight…`): the live flight (a snapshot, and
+//! a server-sent event stream), buying a ticket, cashing it out and the player's own
+//! tickets. The server's clock decides every cash-out.
+
+use actix_web::{HttpResponse, web};
+use opinion_app::error::AppError;
+use opinion_app::flight::TicketOrder;
+use opinion_flight::{Multiplier, Rupiah};
+
+use crate::http::error::ApiError;
+use crate::http::extract::path_id;
+use crate::http::player_auth::Player;
+use crate::player::flight_dto::{LiveFlightBody, PlayerTicketBody, TicketOrderBody};
+use crate::shared::list::ListBody;
+use crate::shared::page_query::PageQuery;
+use crate::state::ApiState;
+
+/// Mounts the flight routes inside the player scope.
+pub fn mount(scope: actix_web::Scope) -> actix_web::Scope {
+    scope
+        .route("/flight", web::get().to(live_flight))
+        .route("/flight/live", web::get().to(live_events))
+        .route("/flight/tickets", web::post().to(buy_ticket))
+        .route("/flight/tickets", web::get().to(tickets))
+        .route("/flight/tickets/{id}/cash-out", web::post().to(cash_out))
+}
+
+/// The flight being played now (or the last one, between flights); `null` before the
+/// first flight.
+async fn live_flight(state: web::Data<ApiState>, _player: Player) -> Result<HttpResponse, ApiError> {
+    let live = state.flight.live_flight().await?;
+    Ok(HttpResponse::Ok().json(live.map(LiveFlightBody::from)))
+}
+
+/// The live flight as server-sent events: `event: flight` with the snapshot at once and
+/// at every change of phase.
+async fn live_events(state: web::Data<ApiState>, _player: Player) -> HttpResponse {
+    HttpResponse::Ok()
+        .content_type("text/event-stream")
+        .insert_header(("Cache-Control", "no-store"))
+        .insert_header(("X-Accel-Buffering", "no"))
+        .streaming(state.flight_feed.events())
+}
+
+/// Buys a ticket on the boarding flight; repeating a `clientTicketId` returns the first
+/// ticket.
+async fn buy_ticket(
+    state: web::Data<ApiState>,
+    player: Player,
+    body: web::Json<TicketOrderBody>,
+) -> Result<HttpResponse, ApiError> {
+    let order = ticket_order(&body)?;
+    let ticket = state.flight.buy_ticket(&player.0, &order).await?;
+    Ok(HttpResponse::Ok().json(PlayerTicketBody::from(ticket)))
+}
+
+/// Cashes the player's ticket out at the multiplier of the server's now.
+async fn cash_out(state: web::Data<ApiState>, player: Player, id: web::Path<String>) -> Result<HttpResponse, ApiError> {
+    let ticket = state.flight.cash_out(&player.0, path_id(&id)?).await?;
+    Ok(HttpResponse::Ok().json(PlayerTicketBody::from(ticket)))
+}
+
+/// The player's own tickets, newest first.
+async fn tickets(
+    state: web::Data<ApiState>,
+    player: Player,
+    query: web::Query<PageQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let page = state
+        .flight
+        .player_tickets(player.0.operator_id, player.0.user.id, query.page()?)
+        .await?;
+    Ok(HttpResponse::Ok().json(ListBody::from_page(page, PlayerTicketBody::from)))
+}
+
+/// The order a body describes, each field checked.
+fn ticket_order(body: &TicketOrderBody) -> Result<TicketOrder, ApiError> {
+    let stake: Rupiah = body
+        .stake
+        .parse()
+        .map_err(|_| AppError::invalid("stake", "must be whole rupiah as an integer string, e.g. \"10000\""))?;
+    let auto_cash_out = body
+        .auto_cash_out
+        .as_deref()
+        .map(str::parse::<Multiplier>)
+        .transpose()
+        .map_err(|_| AppError::invalid("autoCashOut", "must be a multiplier with two decimals, e.g. \"2.00\""))?;
+    Ok(TicketOrder {
+        stake,
+        auto_cash_out,
+        client_ticket_id: body.client_ticket_id.clone(),
+    })
+}

@@ -1,0 +1,117 @@
+//! Fixtures of the flight tests: an instance that drives short flights, an operator
+//! enabled for flight over its simulated wallet (an IDR test player, a passed wallet
+//! test, first terms) and its players launched into the flight product.
+
+use opinion_app::flight::EnableOutcome;
+use opinion_flight::{Rupiah, SettlementPeriod, ShareBps, Terms, TicketLimits};
+use reqwest::Method;
+use serde_json::json;
+
+use crate::helpers::{TestApp, TestOperator, json_with_status, spawn_configured_app};
+use crate::simulator_support::{connect, simulated_user};
+
+/// Who enables flight and sets terms in these tests.
+pub const PLATFORM_STAFF: &str = "ops@platform.example";
+
+/// The share every test operator's terms freeze on its tickets.
+pub const SHARE_BPS: u16 = 1_500;
+
+/// An instance that drives flights: one-second boarding, a short pause and a fast tick.
+pub async fn spawn_flight_app() -> TestApp {
+    spawn_configured_app(|config| opinion::config::Config {
+        flight_driver: true,
+        flight_boarding_ms: 1_000,
+        flight_pause_ms: 200,
+        flight_tick_ms: 20,
+        flight_chain_length: 1_000,
+        ..config
+    })
+    .await
+}
+
+/// Rupiah from a literal.
+pub fn rupiah(value: i64) -> Rupiah {
+    Rupiah::new(value).expect("rupiah")
+}
+
+/// The terms of every test operator: stakes of 1,000 to 1,000,000 rupiah, a maximum
+/// payout of 100,000,000, two tickets per flight, a 15% share.
+pub fn test_terms() -> Terms {
+    let limits = TicketLimits::new(rupiah(1_000), rupiah(1_000_000), rupiah(100_000_000), 2).expect("limits");
+    Terms::new(
+        ShareBps::new(SHARE_BPS).expect("share"),
+        limits,
+        SettlementPeriod::CalendarMonth,
+        15,
+    )
+    .expect("terms")
+}
+
+/// Makes `operator` (holding `key`, a `*` key) flight-ready as an operator would in
+/// staging, then enables it: its wallet adapter is its simulated wallet, the wallet test
+/// passes with the flight reasons in IDR, platform staff set its first terms and enable it.
+pub async fn enable_flight(app: &TestApp, operator: &TestOperator) {
+    simulated_user(app, &operator.key, "opinion-wallet-test", 10_000).await;
+    simulated_idr_user(app, &operator.key, "opinion-wallet-test-idr", 50_000).await;
+    connect(app, &operator.key, 2_000).await;
+    let report = json_with_status(
+        app.post("/api/operator/wallet-adapter/test", &operator.key, &json!({}))
+            .await,
+        200,
+    )
+    .await;
+    assert_eq!(report["verdict"], "passed", "{report:#}");
+    app.flight
+        .set_first_terms(operator.id, test_terms(), PLATFORM_STAFF)
+        .await
+        .expect("terms");
+    let outcome = app.flight.enable(operator.id, PLATFORM_STAFF).await.expect("enable");
+    assert!(matches!(outcome, EnableOutcome::Enabled(_)), "{outcome:?}");
+}
+
+/// Creates a simulated player holding `balance` rupiah in its IDR wallet.
+pub async fn simulated_idr_user(app: &TestApp, key: &str, external_user_id: &str, balance: i64) {
+    let body = json!({
+        "externalUserId": external_user_id,
+        "currency": "IDR",
+        "startingBalance": balance.to_string(),
+    });
+    json_with_status(app.post("/api/operator/simulator/users", key, &body).await, 201).await;
+}
+
+/// Launches `external_user_id` of `operator` into the flight product and opens its
+/// player session; returns the session token.
+pub async fn flight_player(app: &TestApp, operator: &TestOperator, external_user_id: &str) -> String {
+    let launched = json_with_status(
+        app.post(
+            "/api/operator/launch",
+            &operator.key,
+            &json!({"externalUserId": external_user_id, "product": "flight"}),
+        )
+        .await,
+        201,
+    )
+    .await;
+    let token = launched["launchToken"].as_str().expect("launchToken");
+    let opened = app
+        .request(Method::POST, "/api/player/sessions", None)
+        .json(&json!({ "launchToken": token }))
+        .send()
+        .await
+        .expect("request");
+    let session = json_with_status(opened, 201).await;
+    assert_eq!(session["product"], "flight", "{session}");
+    session["sessionToken"].as_str().expect("sessionToken").to_owned()
+}
+
+/// Waits (up to 30 s) until the live flight is boarding and answers it.
+pub async fn boarding_flight(app: &TestApp, session: &str) -> serde_json::Value {
+    for _ in 0..1_500 {
+        let live = json_with_status(app.get("/api/player/flight", session).await, 200).await;
+        if live["phase"] == "boarding" {
+            return live;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    panic!("no flight boarded within 30 s");
+}
