@@ -11,6 +11,8 @@ mod flight_play;
 mod flight_reads;
 mod flight_reads_routes;
 mod flight_reads_seed;
+mod flight_steps;
+mod flight_story;
 mod flight_support;
 mod flight_wallet_operations;
 mod helpers;
