@@ -7,6 +7,8 @@ mod api_key_use;
 mod api_keys;
 mod errors;
 mod fairness_script;
+mod flight_concurrency;
+mod flight_db;
 mod flight_play;
 mod flight_reads;
 mod flight_reads_routes;
