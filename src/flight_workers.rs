@@ -8,16 +8,17 @@ use std::time::Duration;
 use opinion_app::flight::FlightGame;
 use opinion_app::flight::ports::DriverLock;
 use tokio::sync::watch;
-use tokio::task::JoinHandle;
+
+use crate::loop_tasks::LoopTasks;
 
 /// How often an instance that is not the driver tries to become it: a dead driver's
 /// lock is free as soon as its database session ends, so take-over comes within this.
 const TAKE_OVER_INTERVAL: Duration = Duration::from_secs(1);
 
-/// The flight loops of one instance; `stop` ends them after their current step.
+/// The flight loops of one instance; `stop` ends them after their current step, and
+/// dropping them aborts them (the driver's lease goes with its loop).
 pub struct FlightWorkers {
-    stop: watch::Sender<bool>,
-    tasks: Vec<JoinHandle<()>>,
+    tasks: LoopTasks,
 }
 
 impl FlightWorkers {
@@ -29,22 +30,17 @@ impl FlightWorkers {
         tick: Duration,
         money_interval: Option<Duration>,
     ) -> Self {
-        let (stop, stopped) = watch::channel(false);
-        let mut tasks = vec![tokio::spawn(drive(game.clone(), lock, tick, stopped.clone()))];
+        let mut tasks = LoopTasks::new();
+        tasks.spawn(drive(game.clone(), lock, tick, tasks.stopped()));
         if let Some(interval) = money_interval {
-            tasks.push(tokio::spawn(pay(game, interval, stopped)));
+            tasks.spawn(pay(game, interval, tasks.stopped()));
         }
-        Self { stop, tasks }
+        Self { tasks }
     }
 
     /// Asks the loops to stop and waits for them (the driver lock is released).
     pub async fn stop(self) {
-        let _ = self.stop.send(true);
-        for task in self.tasks {
-            if let Err(error) = task.await {
-                tracing::error!(%error, "a flight loop ended abnormally");
-            }
-        }
+        self.tasks.stop("a flight loop").await;
     }
 }
 

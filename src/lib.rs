@@ -8,6 +8,7 @@ pub mod config;
 pub mod database;
 pub mod dev_seed;
 pub mod flight_workers;
+pub mod loop_tasks;
 pub mod private_file;
 pub mod secrets;
 pub mod session_sweeper;

@@ -5,23 +5,23 @@
 use std::time::Duration;
 
 use opinion_app::players::Players;
-use tokio::sync::watch;
-use tokio::task::JoinHandle;
+
+use crate::loop_tasks::LoopTasks;
 
 /// Sessions one pass ends at most; a pass that ends that many runs again at once.
 pub const SWEEP_BATCH: u32 = 200;
 
 /// A running sweep loop; `stop` ends it after its current pass.
 pub struct SessionSweeper {
-    stop: watch::Sender<bool>,
-    task: JoinHandle<()>,
+    tasks: LoopTasks,
 }
 
 impl SessionSweeper {
     /// Starts the loop on the current runtime.
     pub fn start(players: Players, interval: Duration) -> Self {
-        let (stop, mut stopped) = watch::channel(false);
-        let task = tokio::spawn(async move {
+        let mut tasks = LoopTasks::new();
+        let mut stopped = tasks.stopped();
+        tasks.spawn(async move {
             loop {
                 let full = match players.end_expired_sessions(SWEEP_BATCH).await {
                     Ok(ended) => ended == SWEEP_BATCH as usize,
@@ -42,14 +42,11 @@ impl SessionSweeper {
                 }
             }
         });
-        Self { stop, task }
+        Self { tasks }
     }
 
     /// Asks the loop to stop and waits for its current pass to finish.
     pub async fn stop(self) {
-        let _ = self.stop.send(true);
-        if let Err(error) = self.task.await {
-            tracing::error!(%error, "the player session sweep ended abnormally");
-        }
+        self.tasks.stop("the player session sweep").await;
     }
 }

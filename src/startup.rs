@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::time::Duration as StdDuration;
 
 use actix_web::HttpServer;
-use actix_web::dev::Server;
+use actix_web::dev::{Server, ServerHandle};
 use anyhow::Context;
 use opinion_access::ApiKeyEnvironment;
 use opinion_api::ApiState;
@@ -346,9 +346,17 @@ impl Application {
         self.port
     }
 
+    /// A handle that stops the server from outside: `stop(true)` is the graceful
+    /// shutdown SIGINT and SIGTERM start, after which `run` stops the loops and returns.
+    pub fn handle(&self) -> ServerHandle {
+        self.server.handle()
+    }
+
     /// Serves, delivers webhooks, runs the wallet worker and sweeps expired player sessions
-    /// until SIGINT or SIGTERM, then finishes in-flight requests, attempts and passes, and
-    /// returns.
+    /// until SIGINT or SIGTERM (or `handle().stop`), then finishes in-flight requests,
+    /// attempts and passes, and returns. Dropping the future before that (its task
+    /// aborted) closes the listener and aborts every background loop, as the process's
+    /// death would: the flight driver's lease goes with its loop.
     pub async fn run(self) -> std::io::Result<()> {
         let webhook_workers = WebhookWorkers::start(&self.webhooks, self.webhook_workers, self.webhook_poll);
         let wallet_worker = (!self.wallet_worker_interval.is_zero())

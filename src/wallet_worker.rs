@@ -5,20 +5,20 @@
 use std::time::Duration;
 
 use opinion_app::opinion::settlement::MarketSettlement;
-use tokio::sync::watch;
-use tokio::task::JoinHandle;
+
+use crate::loop_tasks::LoopTasks;
 
 /// A running worker loop; `stop` ends it after its current pass.
 pub struct WalletWorker {
-    stop: watch::Sender<bool>,
-    task: JoinHandle<()>,
+    tasks: LoopTasks,
 }
 
 impl WalletWorker {
     /// Starts the loop on the current runtime.
     pub fn start(settlement: MarketSettlement, interval: Duration) -> Self {
-        let (stop, mut stopped) = watch::channel(false);
-        let task = tokio::spawn(async move {
+        let mut tasks = LoopTasks::new();
+        let mut stopped = tasks.stopped();
+        tasks.spawn(async move {
             loop {
                 match settlement.run_wallet_pass().await {
                     Ok(pass) if pass.sent + pass.recovered > 0 => {
@@ -33,14 +33,11 @@ impl WalletWorker {
                 }
             }
         });
-        Self { stop, task }
+        Self { tasks }
     }
 
     /// Asks the loop to stop and waits for its current pass to finish.
     pub async fn stop(self) {
-        let _ = self.stop.send(true);
-        if let Err(error) = self.task.await {
-            tracing::error!(%error, "the wallet worker ended abnormally");
-        }
+        self.tasks.stop("the wallet worker").await;
     }
 }

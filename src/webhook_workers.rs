@@ -6,24 +6,24 @@ use std::time::Duration;
 
 use opinion_app::webhooks::Webhooks;
 use tokio::sync::watch;
-use tokio::task::JoinHandle;
+
+use crate::loop_tasks::LoopTasks;
 
 /// Deliveries one worker claims per step; attempted concurrently.
 pub const CLAIM_BATCH: u32 = 8;
 
 /// Running delivery workers.
 pub struct WebhookWorkers {
-    stop: watch::Sender<bool>,
-    tasks: Vec<JoinHandle<()>>,
+    tasks: LoopTasks,
 }
 
 impl WebhookWorkers {
     /// Starts `count` workers (none when 0), each idling `poll` between empty steps.
     pub fn start(webhooks: &Webhooks, count: usize, poll: Duration) -> Self {
-        let (stop, stopped) = watch::channel(false);
-        let tasks = (0..count)
-            .map(|worker| tokio::spawn(work(webhooks.clone(), worker, poll, stopped.clone())))
-            .collect();
+        let mut tasks = LoopTasks::new();
+        for worker in 0..count {
+            tasks.spawn(work(webhooks.clone(), worker, poll, tasks.stopped()));
+        }
         if count > 0 {
             tracing::info!(
                 workers = count,
@@ -31,18 +31,13 @@ impl WebhookWorkers {
                 "webhook delivery workers started"
             );
         }
-        Self { stop, tasks }
+        Self { tasks }
     }
 
     /// Asks every worker to stop after its current step and waits for them. Attempts in
     /// flight finish and are recorded (each is bounded by its time limit).
     pub async fn stop(self) {
-        self.stop.send_replace(true);
-        for task in self.tasks {
-            if let Err(error) = task.await {
-                tracing::error!(%error, "a webhook delivery worker failed");
-            }
-        }
+        self.tasks.stop("a webhook delivery worker").await;
     }
 }
 

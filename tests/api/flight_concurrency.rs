@@ -9,7 +9,7 @@ use futures_util::future::join_all;
 use serde_json::Value;
 use time::OffsetDateTime;
 
-use crate::flight_db::{self, Plan};
+use crate::flight_db;
 use crate::flight_steps::*;
 use crate::flight_support::{enable_flight, flight_player, simulated_idr_user};
 use crate::helpers::{TestApp, json_with_status, spawn_configured_app};
@@ -67,34 +67,6 @@ async fn cash_out_at(
     }
 }
 
-/// Waits for a boarding flight whose crash falls between 0.5 s and 15 s after take-off
-/// and whose boarding has at least 2 s left; answers its id and plan.
-async fn suitable_flight(app: &TestApp, session: &str) -> (String, Plan) {
-    let mut db = flight_db::connect(app).await;
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(240);
-    loop {
-        let flight = live(app, session).await;
-        if flight["phase"] == "boarding" {
-            let id = flight["id"].as_str().expect("id").to_owned();
-            let plan = flight_db::plan(&mut db, &id).await;
-            let flying = plan.crash_at - plan.take_off_at;
-            let left = plan.take_off_at - OffsetDateTime::now_utc();
-            if flying >= time::Duration::milliseconds(500)
-                && flying <= time::Duration::seconds(15)
-                && left >= time::Duration::seconds(2)
-            {
-                return (id, plan);
-            }
-            wait_take_off(app, session, &flight["id"]).await;
-        }
-        assert!(
-            tokio::time::Instant::now() < deadline,
-            "no suitable flight in four minutes"
-        );
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
-}
-
 #[tokio::test]
 async fn forty_players_cashing_out_around_the_crash_are_each_decided_once_and_consistently() {
     let app = spawn_app().await;
@@ -107,7 +79,13 @@ async fn forty_players_cashing_out_around_the_crash_are_each_decided_once_and_co
         sessions.push(flight_player(&app, &app.operator, &player).await);
     }
 
-    let (flight_id, plan) = suitable_flight(&app, &sessions[0]).await;
+    let (flight_id, plan) = suitable_flight(
+        &app,
+        &sessions[0],
+        Duration::from_millis(500)..Duration::from_secs(15),
+        Duration::from_secs(2),
+    )
+    .await;
     let stake = STAKE.to_string();
     let bought = join_all(sessions.iter().map(|session| buy(&app, session, "crowd", &stake, None))).await;
     let mut tickets = Vec::new();

@@ -78,11 +78,14 @@ struct Holder {
     application_name: Option<String>,
 }
 
-/// The `application_name` of the session holding the flight driver lock, if any.
+/// The `application_name` of the session holding the flight driver lock of this
+/// database, if any (other tests' databases on the same server have their own).
 pub async fn driver_lock_holder(conn: &mut AsyncPgConnection) -> Option<String> {
     let holders: Vec<Holder> = diesel::sql_query(
         "SELECT a.application_name FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid \
          WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 1 \
+           AND a.datname = current_database() \
+           AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database()) \
            AND ((l.classid::bigint << 32) | l.objid::bigint) = $1",
     )
     .bind::<BigInt, _>(opinion_store_pg::DRIVER_LOCK_KEY)

@@ -2,11 +2,14 @@
 //! waiting on the driver (a phase, a decided ticket), the money worker's passes and the
 //! operator's reads of a ticket and a player's wallet.
 
+use std::ops::Range;
 use std::time::Duration;
 
 use reqwest::Response;
 use serde_json::{Value, json};
+use time::OffsetDateTime;
 
+use crate::flight_db::{self, Plan};
 use crate::helpers::{TestApp, json_with_status};
 
 /// Generous bound for waits on the driver; never reached when things work.
@@ -130,4 +133,53 @@ pub fn rupiah_of(amount: &Value) -> i64 {
         .unwrap_or_else(|| panic!("an amount: {amount}"))
         .parse()
         .expect("integer rupiah")
+}
+
+/// Waits (up to four minutes) for a boarding flight whose crash instant falls `flying`
+/// after its take-off and whose boarding has at least `left` to go; answers its id and
+/// plan (read from the database: no route shows a crash before it happens).
+pub async fn suitable_flight(app: &TestApp, session: &str, flying: Range<Duration>, left: Duration) -> (String, Plan) {
+    let mut db = flight_db::connect(app).await;
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(240);
+    loop {
+        let flight = live(app, session).await;
+        if flight["phase"] == "boarding" {
+            let id = flight["id"].as_str().expect("id").to_owned();
+            let plan = flight_db::plan(&mut db, &id).await;
+            let flies = Duration::try_from(plan.crash_at - plan.take_off_at).unwrap_or_default();
+            let boards = Duration::try_from(plan.take_off_at - OffsetDateTime::now_utc()).unwrap_or_default();
+            if flying.contains(&flies) && boards >= left {
+                return (id, plan);
+            }
+            wait_take_off(app, session, &flight["id"]).await;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "no suitable flight in four minutes"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+/// Waits until a flight numbered at least `number` has crashed; answers it as the
+/// operator reads it.
+pub async fn wait_crashed_from(app: &TestApp, key: &str, number: u64) -> Value {
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(120);
+    loop {
+        let page = json_with_status(app.get("/api/operator/flight/flights?limit=20", key).await, 200).await;
+        let crashed = page["data"]
+            .as_array()
+            .expect("data")
+            .iter()
+            .find(|flight| flight["phase"] == "crashed" && flight["number"].as_u64() >= Some(number))
+            .cloned();
+        if let Some(flight) = crashed {
+            return flight;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "no flight from number {number} crashed: {page:#}"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
 }

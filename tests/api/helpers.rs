@@ -108,7 +108,7 @@ pub async fn spawn_production_app() -> TestApp {
 }
 
 /// The configuration of a test instance with `workers` delivery workers.
-fn test_config(database_url: &str, workers: usize) -> Config {
+pub fn test_config(database_url: &str, workers: usize) -> Config {
     Config {
         port: 0,
         database_url: Some(database_url.to_owned()),

@@ -23,7 +23,7 @@ pub struct FlightFeed {
     live: watch::Receiver<Option<LiveFlight>>,
 }
 
-/// The task publishing the feed; `stop` ends it.
+/// The task publishing the feed; `stop` ends it, and dropping it aborts it.
 pub struct FlightFeedTask {
     stop: watch::Sender<bool>,
     task: JoinHandle<()>,
@@ -80,11 +80,17 @@ impl FlightFeed {
 
 impl FlightFeedTask {
     /// Asks the task to stop and waits for it.
-    pub async fn stop(self) {
+    pub async fn stop(mut self) {
         let _ = self.stop.send(true);
-        if let Err(error) = self.task.await {
+        if let Err(error) = (&mut self.task).await {
             tracing::error!(%error, "the live flight feed ended abnormally");
         }
+    }
+}
+
+impl Drop for FlightFeedTask {
+    fn drop(&mut self) {
+        self.task.abort();
     }
 }
 
