@@ -10,6 +10,7 @@ mod fairness_script;
 mod flight_concurrency;
 mod flight_db;
 mod flight_driver_takeover;
+mod flight_hostile;
 mod flight_play;
 mod flight_reads;
 mod flight_reads_routes;

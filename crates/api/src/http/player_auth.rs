@@ -10,6 +10,7 @@ use actix_web::{FromRequest, HttpRequest, web};
 use opinion_app::access::AuthFailure;
 use opinion_app::error::AppError;
 use opinion_app::players::PlayerPrincipal;
+use opinion_wallet::Product;
 
 use crate::http::auth::bearer_credential;
 use crate::http::client::request_host;
@@ -20,23 +21,54 @@ use crate::state::ApiState;
 #[derive(Debug, Clone)]
 pub struct Player(pub PlayerPrincipal);
 
+/// The authenticated player of a flight route: a session launched into flight (one
+/// launched into Opinion is refused with `wrong_product`).
+#[derive(Debug, Clone)]
+pub struct FlightPlayer(pub PlayerPrincipal);
+
 impl FromRequest for Player {
     type Error = ApiError;
     type Future = Pin<Box<dyn Future<Output = Result<Self, Self::Error>>>>;
 
     fn from_request(request: &HttpRequest, _: &mut Payload) -> Self::Future {
-        let state = request.app_data::<web::Data<ApiState>>().cloned();
-        let token =
-            bearer_credential(request).and_then(|token| token.ok_or(ApiError::App(AuthFailure::Missing.into())));
-        let host = request_host(request).map(str::to_owned);
-        Box::pin(async move {
-            let state = state.ok_or_else(|| ApiError::App(AppError::Internal("API state is not registered".into())))?;
-            let token = token?;
-            let player = state.players.authenticate_player(&token, host.as_deref()).await?;
-            let span = tracing::Span::current();
-            span.record("operator_id", tracing::field::display(player.operator_id));
-            span.record("actor", tracing::field::display(player.user.id));
-            Ok(Player(player))
-        })
+        let authenticated = authenticate(request, None);
+        Box::pin(async move { authenticated.await.map(Player) })
+    }
+}
+
+impl FromRequest for FlightPlayer {
+    type Error = ApiError;
+    type Future = Pin<Box<dyn Future<Output = Result<Self, Self::Error>>>>;
+
+    fn from_request(request: &HttpRequest, _: &mut Payload) -> Self::Future {
+        let authenticated = authenticate(request, Some(Product::Flight));
+        Box::pin(async move { authenticated.await.map(FlightPlayer) })
+    }
+}
+
+/// The player of `request`'s session token, of `product` when one is named.
+fn authenticate(
+    request: &HttpRequest,
+    product: Option<Product>,
+) -> impl Future<Output = Result<PlayerPrincipal, ApiError>> + use<> {
+    let state = request.app_data::<web::Data<ApiState>>().cloned();
+    let token = bearer_credential(request).and_then(|token| token.ok_or(ApiError::App(AuthFailure::Missing.into())));
+    let host = request_host(request).map(str::to_owned);
+    async move {
+        let state = state.ok_or_else(|| ApiError::App(AppError::Internal("API state is not registered".into())))?;
+        let token = token?;
+        let player = match product {
+            Some(product) => {
+                state
+                    .players
+                    .authenticate_player_for(&token, host.as_deref(), product)
+                    .await?
+            }
+            None => state.players.authenticate_player(&token, host.as_deref()).await?,
+        };
+        let span = tracing::Span::current();
+        span.record("operator_id", tracing::field::display(player.operator_id));
+        span.record("actor", tracing::field::display(player.user.id));
+        Ok(player)
     }
 }

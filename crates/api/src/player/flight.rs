@@ -9,7 +9,7 @@ use opinion_flight::{Multiplier, Rupiah};
 
 use crate::http::error::ApiError;
 use crate::http::extract::path_id;
-use crate::http::player_auth::Player;
+use crate::http::player_auth::FlightPlayer;
 use crate::player::flight_dto::{LiveFlightBody, PlayerTicketBody, TicketOrderBody};
 use crate::shared::list::ListBody;
 use crate::shared::page_query::PageQuery;
@@ -27,14 +27,14 @@ pub fn mount(scope: actix_web::Scope) -> actix_web::Scope {
 
 /// The flight being played now (or the last one, between flights); `null` before the
 /// first flight.
-async fn live_flight(state: web::Data<ApiState>, _player: Player) -> Result<HttpResponse, ApiError> {
+async fn live_flight(state: web::Data<ApiState>, _player: FlightPlayer) -> Result<HttpResponse, ApiError> {
     let live = state.flight.live_flight().await?;
     Ok(HttpResponse::Ok().json(live.map(LiveFlightBody::from)))
 }
 
 /// The live flight as server-sent events: `event: flight` with the snapshot at once and
 /// at every change of phase.
-async fn live_events(state: web::Data<ApiState>, _player: Player) -> HttpResponse {
+async fn live_events(state: web::Data<ApiState>, _player: FlightPlayer) -> HttpResponse {
     HttpResponse::Ok()
         .content_type("text/event-stream")
         .insert_header(("Cache-Control", "no-store"))
@@ -46,7 +46,7 @@ async fn live_events(state: web::Data<ApiState>, _player: Player) -> HttpRespons
 /// ticket.
 async fn buy_ticket(
     state: web::Data<ApiState>,
-    player: Player,
+    player: FlightPlayer,
     body: web::Json<TicketOrderBody>,
 ) -> Result<HttpResponse, ApiError> {
     let order = ticket_order(&body)?;
@@ -55,7 +55,11 @@ async fn buy_ticket(
 }
 
 /// Cashes the player's ticket out at the multiplier of the server's now.
-async fn cash_out(state: web::Data<ApiState>, player: Player, id: web::Path<String>) -> Result<HttpResponse, ApiError> {
+async fn cash_out(
+    state: web::Data<ApiState>,
+    player: FlightPlayer,
+    id: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
     let ticket = state.flight.cash_out(&player.0, path_id(&id)?).await?;
     Ok(HttpResponse::Ok().json(PlayerTicketBody::from(ticket)))
 }
@@ -63,7 +67,7 @@ async fn cash_out(state: web::Data<ApiState>, player: Player, id: web::Path<Stri
 /// The player's own tickets, newest first.
 async fn tickets(
     state: web::Data<ApiState>,
-    player: Player,
+    player: FlightPlayer,
     query: web::Query<PageQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let page = state

@@ -70,6 +70,7 @@ problem_codes! {
     ChangedMeanwhile => "changed_meanwhile": "the record changed since it was read; read it again.",
     StaffEmailTaken => "staff_email_taken": "another staff member of the operator has this e-mail.",
     ProductNotEnabled => "product_not_enabled": "the product is not enabled for the operator.",
+    WrongProduct => "wrong_product": "the player session was opened for another product; launch the player into this one.",
     LaunchHostTaken => "launch_host_taken": "a launch host is already another operator's.",
     WalletAdapterNotConfigured => "wallet_adapter_not_configured": "the operator has not configured its wallet adapter.",
     MarketNotOpen => "market_not_open": "the market does not take orders now.",

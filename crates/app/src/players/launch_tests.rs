@@ -278,6 +278,58 @@ async fn a_session_token_works_only_while_its_session_is_live() {
     }
 }
 
+#[tokio::test]
+async fn a_session_authenticates_for_the_product_it_was_launched_into_only() {
+    use opinion_wallet::Product;
+    for (launched, asked, accepted) in [
+        (Product::Opinion, Product::Opinion, true),
+        (Product::Flight, Product::Flight, true),
+        (Product::Opinion, Product::Flight, false),
+        (Product::Flight, Product::Opinion, false),
+    ] {
+        let mut mocks = TradingMocks::new();
+        mocks
+            .players
+            .expect_find_player_session()
+            .returning(move |operator, id| {
+                let session = PlayerSession {
+                    id,
+                    operator_id: operator,
+                    user_id: player().user.id,
+                    launch_id: LaunchId::from_u128(1),
+                    locale: None,
+                    product: launched,
+                    created_at: NOW - Duration::hours(1),
+                    expires_at: NOW + Duration::hours(1),
+                    ended_at: None,
+                };
+                Ok(Some((session, player().user)))
+            });
+        let players = mocks.build_players();
+        let token = players
+            .settings
+            .tokens
+            .session_token(OPERATOR, PlayerSessionId::from_u128(5), NOW, NOW + Duration::hours(1))
+            .expect("token");
+        let authenticated = players.authenticate_player_for(&token, None, asked).await;
+        if accepted {
+            assert!(authenticated.is_ok(), "{launched} for {asked}: {authenticated:?}");
+        } else {
+            assert!(
+                matches!(
+                    authenticated,
+                    Err(AppError::Conflict {
+                        code: ProblemCode::WrongProduct,
+                        ..
+                    })
+                ),
+                "{launched} for {asked}: {authenticated:?}"
+            );
+        }
+        assert!(players.authenticate_player(&token, None).await.is_ok(), "any product");
+    }
+}
+
 /// Settings whose only launch host is `play.casino.example`.
 fn casino_settings() -> LaunchSettings {
     LaunchSettings {
