@@ -218,7 +218,7 @@ pub enum ReviewCommand {
         #[arg(long)]
         operator: Option<String>,
     },
-    /// Show one operation with its steps and its trade or redemption.
+    /// Show one operation with its steps and its trade, redemption or ticket.
     Show {
         /// The wallet operation (`wop_…`).
         #[arg(long)]

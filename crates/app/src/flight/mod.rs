@@ -29,6 +29,9 @@ mod money;
 mod money_worker;
 mod moves;
 mod purchase;
+mod review;
+#[cfg(test)]
+mod review_tests;
 mod terms;
 
 pub use enablement::{EnableOutcome, EnablementStatus};
@@ -36,6 +39,7 @@ pub use engine::{DriverStep, FlightMove};
 pub use live::LiveFlight;
 pub use money_worker::MoneyPass;
 pub use purchase::TicketOrder;
+pub use review::ResolvedFlightOperation;
 
 use std::sync::Arc;
 use std::time::Duration;

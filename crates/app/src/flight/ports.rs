@@ -6,7 +6,7 @@
 //! decide with the game's rules and the store commits a whole step or nothing.
 
 use async_trait::async_trait;
-use opinion_core::{FlightChainId, FlightId, OperatorId, TicketId, UserId};
+use opinion_core::{FlightChainId, FlightId, OperatorId, TicketId, UserId, WalletOperationId};
 use opinion_flight::{FlightPhase, Seed, TicketStatus};
 use time::OffsetDateTime;
 
@@ -127,6 +127,8 @@ pub trait FlightStore: Send + Sync {
     /// Stores a new ticket and its debit if the flight is boarding, the player holds
     /// fewer than the cap and the client id is new, in one transaction.
     async fn open_ticket(&self, new: &NewTicket) -> Result<TicketOpening, StoreError>;
+    /// A flight wallet operation by id (`None` for another product's).
+    async fn find_flight_operation(&self, id: WalletOperationId) -> Result<Option<WalletOperationRecord>, StoreError>;
     /// A ticket of the operator.
     async fn find_ticket(&self, operator: OperatorId, id: TicketId) -> Result<Option<TicketRecord>, StoreError>;
     /// Up to `limit` tickets of the operator matching `filter`, older than `before`.

@@ -5,8 +5,9 @@ use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex, PoisonError};
 
 use async_trait::async_trait;
-use opinion_core::{FlightChainId, FlightId, OperatorId, TicketId, UserId};
+use opinion_core::{FlightChainId, FlightId, OperatorId, TicketId, UserId, WalletOperationId};
 use opinion_flight::{ChainLength, FlightPhase, FlightTiming, Seed, TicketStatus};
+use opinion_wallet::Product;
 use time::OffsetDateTime;
 
 use crate::flight::FlightSettings;
@@ -249,6 +250,15 @@ impl FlightStore for MemoryFlightStore {
         memory.tickets.insert(ticket.id, ticket.clone());
         memory.operations.push(new.purchase.record.clone());
         Ok(TicketOpening::Opened)
+    }
+
+    async fn find_flight_operation(&self, id: WalletOperationId) -> Result<Option<WalletOperationRecord>, StoreError> {
+        let memory = self.memory();
+        Ok(memory
+            .operations
+            .iter()
+            .find(|op| op.id == id && op.flow.product() == Product::Flight)
+            .cloned())
     }
 
     async fn find_ticket(&self, operator: OperatorId, id: TicketId) -> Result<Option<TicketRecord>, StoreError> {

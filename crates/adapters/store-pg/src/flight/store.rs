@@ -6,12 +6,14 @@ use opinion_app::flight::model::{ChainRecord, Enablement, FlightRecord, TermsRec
 use opinion_app::flight::ports::{FlightChange, FlightStore, NewTicket, TicketFilter, TicketOpening};
 use opinion_app::model::WalletOperationRecord;
 use opinion_app::ports::StoreError;
-use opinion_core::{FlightChainId, FlightId, OperatorId, TicketId, UserId};
+use opinion_core::{FlightChainId, FlightId, OperatorId, TicketId, UserId, WalletOperationId};
 use opinion_flight::{Seed, TicketStatus};
+use opinion_wallet::Product;
 use time::OffsetDateTime;
 
 use crate::db::pool::PgStore;
 use crate::flight::{chains, change, enablement, money, terms, tickets};
+use crate::opinion::settlement::review::find_operation_by_id;
 
 #[async_trait]
 impl FlightStore for PgStore {
@@ -70,6 +72,11 @@ impl FlightStore for PgStore {
     #[tracing::instrument(skip_all, fields(operator_id = %new.ticket.operator_id, ticket_id = %new.ticket.id))]
     async fn open_ticket(&self, new: &NewTicket) -> Result<TicketOpening, StoreError> {
         tickets::open_ticket(self, new).await
+    }
+
+    async fn find_flight_operation(&self, id: WalletOperationId) -> Result<Option<WalletOperationRecord>, StoreError> {
+        let found = find_operation_by_id(self, id).await?;
+        Ok(found.filter(|operation| operation.flow.product() == Product::Flight))
     }
 
     async fn find_ticket(&self, operator: OperatorId, id: TicketId) -> Result<Option<TicketRecord>, StoreError> {
