@@ -13,6 +13,7 @@ mod flight_reads;
 mod flight_reads_routes;
 mod flight_reads_seed;
 mod flight_support;
+mod flight_terms;
 mod flight_wallet_operations;
 mod helpers;
 mod launch_hosts;

@@ -6,11 +6,11 @@
 //! decide with the game's rules and the store commits a whole step or nothing.
 
 use async_trait::async_trait;
-use opinion_core::{FlightChainId, FlightId, OperatorId, TicketId, UserId, WalletOperationId};
+use opinion_core::{FlightChainId, FlightId, FlightTermsId, OperatorId, TicketId, UserId, WalletOperationId};
 use opinion_flight::{FlightPhase, Seed, TicketStatus};
 use time::OffsetDateTime;
 
-use crate::flight::model::{ChainRecord, Enablement, FlightRecord, TermsRecord, TicketRecord};
+use crate::flight::model::{ChainRecord, Enablement, FlightRecord, TermsCancellation, TermsRecord, TicketRecord};
 use crate::model::{NewEvent, WalletOperationRecord};
 use crate::opinion::trading::ports::{NewOperation, OperationUpdate};
 use crate::ports::StoreError;
@@ -173,6 +173,17 @@ pub trait FlightStore: Send + Sync {
     async fn terms_versions(&self, operator: OperatorId) -> Result<Vec<TermsRecord>, StoreError>;
     /// Stores a new terms version.
     async fn add_terms(&self, terms: &TermsRecord) -> Result<(), StoreError>;
+    /// Stores a scheduled terms version with its `mini_app.flight.terms.scheduled` event,
+    /// in one transaction.
+    async fn schedule_terms(&self, terms: &TermsRecord, event: &NewEvent) -> Result<(), StoreError>;
+    /// Cancels the operator's version `id` if it is not cancelled and takes effect after
+    /// `cancellation.at`; `false`, nothing written, otherwise.
+    async fn cancel_terms(
+        &self,
+        operator: OperatorId,
+        id: FlightTermsId,
+        cancellation: &TermsCancellation,
+    ) -> Result<bool, StoreError>;
 }
 
 /// Held by the one instance that drives flights; released when dropped or when the

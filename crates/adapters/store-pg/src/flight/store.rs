@@ -2,11 +2,11 @@
 //! the file of its concern.
 
 use async_trait::async_trait;
-use opinion_app::flight::model::{ChainRecord, Enablement, FlightRecord, TermsRecord, TicketRecord};
+use opinion_app::flight::model::{ChainRecord, Enablement, FlightRecord, TermsCancellation, TermsRecord, TicketRecord};
 use opinion_app::flight::ports::{FlightChange, FlightStore, NewTicket, TicketFilter, TicketOpening};
-use opinion_app::model::WalletOperationRecord;
+use opinion_app::model::{NewEvent, WalletOperationRecord};
 use opinion_app::ports::StoreError;
-use opinion_core::{FlightChainId, FlightId, OperatorId, TicketId, UserId, WalletOperationId};
+use opinion_core::{FlightChainId, FlightId, FlightTermsId, OperatorId, TicketId, UserId, WalletOperationId};
 use opinion_flight::{Seed, TicketStatus};
 use opinion_wallet::Product;
 use time::OffsetDateTime;
@@ -140,5 +140,20 @@ impl FlightStore for PgStore {
     #[tracing::instrument(skip_all, fields(operator_id = %terms.operator_id))]
     async fn add_terms(&self, terms: &TermsRecord) -> Result<(), StoreError> {
         terms::add_terms(self, terms).await
+    }
+
+    #[tracing::instrument(skip_all, fields(operator_id = %terms.operator_id))]
+    async fn schedule_terms(&self, terms: &TermsRecord, event: &NewEvent) -> Result<(), StoreError> {
+        terms::schedule_terms(self, terms, event).await
+    }
+
+    #[tracing::instrument(skip_all, fields(operator_id = %operator))]
+    async fn cancel_terms(
+        &self,
+        operator: OperatorId,
+        id: FlightTermsId,
+        cancellation: &TermsCancellation,
+    ) -> Result<bool, StoreError> {
+        terms::cancel_terms(self, operator, id, cancellation).await
     }
 }
