@@ -36,6 +36,7 @@ pub use engine::{DriverStep, FlightMove};
 pub use live::LiveFlight;
 pub use money_worker::MoneyPass;
 pub use purchase::TicketOrder;
+pub(crate) use purchase::check_client_ticket_id;
 
 use std::sync::Arc;
 use std::time::Duration;
