@@ -16,6 +16,7 @@ use crate::operational::handlers as operational;
 use crate::operator::api_keys::handlers as api_keys;
 use crate::operator::balance_operations::handlers as balance_operations;
 use crate::operator::flight::handlers as flight;
+use crate::operator::flight::terms as flight_terms;
 use crate::operator::launch::handlers as launch;
 use crate::operator::launch_settings::handlers as launch_settings;
 use crate::operator::markets::handlers as markets;
@@ -166,10 +167,10 @@ fn handler(id: RouteId) -> Handler {
         R::FlightTicketsExport => Bound(|r| r.to(flight::export_tickets)),
         R::FlightWalletOperationsList => Bound(|r| r.to(flight::wallet_operations)),
         R::FlightWebhookDeliveriesList => Bound(|r| r.to(flight::webhook_deliveries)),
-        R::FlightTermsCurrent
-        | R::FlightTermsScheduled
-        | R::FlightTermsHistory
-        | R::FlightSettlementReportsList
+        R::FlightTermsCurrent => Bound(|r| r.to(flight_terms::current)),
+        R::FlightTermsScheduled => Bound(|r| r.to(flight_terms::scheduled)),
+        R::FlightTermsHistory => Bound(|r| r.to(flight_terms::history)),
+        R::FlightSettlementReportsList
         | R::FlightSettlementReportGet
         | R::FlightSettlementReportExport
         | R::FlightPaymentsList

@@ -29,7 +29,13 @@ mod money;
 mod money_worker;
 mod moves;
 mod purchase;
+mod review;
+#[cfg(test)]
+mod review_tests;
 mod terms;
+mod terms_schedule;
+#[cfg(test)]
+mod terms_tests;
 
 pub use enablement::{EnableOutcome, EnablementStatus};
 pub use engine::{DriverStep, FlightMove};
@@ -37,6 +43,9 @@ pub use live::LiveFlight;
 pub use money_worker::MoneyPass;
 pub use purchase::TicketOrder;
 pub(crate) use purchase::check_client_ticket_id;
+pub use review::ResolvedFlightOperation;
+pub use terms::TermsBook;
+pub use terms_schedule::MAX_SCHEDULED_TERMS;
 
 use std::sync::Arc;
 use std::time::Duration;
