@@ -257,12 +257,7 @@ async fn the_cap_replays_boarding_and_other_players_tickets_are_enforced() {
         rejected["id"].as_str().expect("id")
     );
     assert_problem(app.post_empty(&path, &poor).await, 409, "ticket_not_active").await;
-    for bad in [
-        "nope",
-        "tkt_",
-        "tkt_!!!",
-        &flight["id"].as_str().expect("id").to_owned(),
-    ] {
+    for bad in ["nope", "tkt_", "tkt_!!!", flight["id"].as_str().expect("id")] {
         let path = format!("/api/player/flight/tickets/{bad}/cash-out");
         assert_problem(app.post_empty(&path, &rina).await, 400, "invalid_id").await;
     }

@@ -6,6 +6,7 @@ pub mod flight;
 pub mod flight_reads;
 pub mod reads;
 pub mod settlement;
+pub mod simulator;
 pub mod trading;
 
 use std::sync::Arc;
