@@ -11,9 +11,7 @@ use serde_json::Value;
 
 use crate::fairness_script::run_verifier;
 use crate::flight_steps::*;
-use crate::flight_support::{
-    SHARE_BPS, boarding_flight, enable_flight, flight_player, simulated_idr_user, spawn_flight_app,
-};
+use crate::flight_support::{SHARE_BPS, enable_flight, flight_player, simulated_idr_user, spawn_flight_app};
 use crate::helpers::{TestApp, json_with_status};
 use crate::webhooks_support::{clock_after_now, register, verifies_now};
 
@@ -36,15 +34,23 @@ struct Played {
     lost: Value,
 }
 
-/// Plays flights until one lets the player cash a ticket out in the air (a flight may
-/// crash before 1.01×, then the next one is tried with a new player); each player buys
-/// two tickets without auto cash-out and cashes out the first as soon as it may.
+/// Plays a flight that crashes 1 to 20 s after take-off (should a cash-out still fail,
+/// the next such flight is tried with a new player); the player buys two tickets
+/// without auto cash-out and cashes out the first as soon as it may.
 async fn play(app: &TestApp) -> Played {
     for attempt in 0..10 {
         let player = format!("rina-{attempt}");
         simulated_idr_user(app, &app.operator.key, &player, STARTING_BALANCE).await;
         let session = flight_player(app, &app.operator, &player).await;
-        let flight = boarding_flight(app, &session).await;
+        // A flight in the air for 1 to 20 s: time to cash out, and a crash soon after.
+        let (flight_id, _) = suitable_flight(
+            app,
+            &session,
+            Duration::from_secs(1)..Duration::from_secs(20),
+            Duration::from_millis(500),
+        )
+        .await;
+        let flight = serde_json::json!({ "id": flight_id });
         let won = json_with_status(buy(app, &session, "won", &WON_STAKE.to_string(), None).await, 200).await;
         let lost = json_with_status(buy(app, &session, "lost", &LOST_STAKE.to_string(), None).await, 200).await;
         if won["status"] != "active" || lost["status"] != "active" {
@@ -71,7 +77,7 @@ async fn play(app: &TestApp) -> Played {
             }
         }
     }
-    panic!("ten flights in a row crashed before a cash-out");
+    panic!("ten flights in a row refused the cash-out");
 }
 
 /// Delivers due events until the sink holds `count` ticket events of `player`; answers
