@@ -35,7 +35,7 @@ const SCRIPT: &str = r#"
       small = 'Flight ' + live.number;
       if (live.phase === 'crashed') { big = live.crashPoint + '\u00d7'; small += ': crashed'; }
       else if (live.phase === 'cancelled') { big = '\u2014'; small += ': cancelled, every ticket refunded'; }
-      else if (now < takeOff) { big = '1.00\u00d7'; small += ': boarding, take-off in ' + ((takeOff - now) / 1000).toFixed(1) + ' s'; }
+      else if (live.phase === 'boarding' && now < takeOff) { big = '1.00\u00d7'; small += ': boarding, take-off in ' + ((takeOff - now) / 1000).toFixed(1) + ' s'; }
       else { big = hundredths(curve(now - takeOff)) + '\u00d7'; small += ': in the air'; }
     }
     if (big + small !== shown) { multiplier.textContent = big; phase.textContent = small; shown = big + small; }

@@ -19,7 +19,8 @@ pub struct FlightChainBody {
     pub salt: String,
     /// How many flights the chain plays.
     pub length: u32,
-    /// When the chain was made, before its first flight boarded (UTC).
+    /// When the chain was made (UTC); it is stored, and served here, before its first
+    /// flight is.
     #[serde(with = "time::serde::rfc3339")]
     pub created_at: OffsetDateTime,
     /// The number of its first flight; null before that flight boards.
