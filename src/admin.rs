@@ -20,7 +20,7 @@ pub async fn run(services: &Services, command: AdminCommand) -> anyhow::Result<V
     let access = &services.access;
     match command {
         AdminCommand::Market { command } => markets::run(&services.settlement, command).await,
-        AdminCommand::Review { command } => review::run(&services.settlement, command).await,
+        AdminCommand::Review { command } => review::run(&services.settlement, &services.flight, command).await,
         AdminCommand::Flight { command } => flight::run(&services.flight, command).await,
         AdminCommand::Operator {
             command: OperatorCommand::Create { name, currency },

@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use clap::{ArgGroup, Parser, Subcommand};
+use clap::{ArgGroup, Args, Parser, Subcommand};
 
 /// The Opinion platform's one binary.
 #[derive(Debug, Parser)]
@@ -62,7 +62,7 @@ pub enum AdminCommand {
         #[command(subcommand)]
         command: ReviewCommand,
     },
-    /// The flight product per operator: enablement and its first terms.
+    /// The flight product per operator: enablement and terms.
     Flight {
         /// What to do.
         #[command(subcommand)]
@@ -98,33 +98,77 @@ pub enum FlightCommand {
         #[arg(long)]
         operator: String,
     },
-    /// Set the operator's first terms, in force at once.
+    /// The operator's terms: set the first version, schedule, cancel and list them.
     Terms {
+        /// What to do.
+        #[command(subcommand)]
+        command: TermsCommand,
+    },
+}
+
+/// Terms versions of one operator.
+#[derive(Debug, Subcommand)]
+pub enum TermsCommand {
+    /// Set the operator's first terms, in force at once.
+    Set {
+        #[command(flatten)]
+        terms: TermsArgs,
+    },
+    /// Schedule a new version from a UTC period boundary (the 1st of a month, 00:00Z).
+    Schedule {
+        #[command(flatten)]
+        terms: TermsArgs,
+        /// When it takes effect (RFC 3339), e.g. 2027-01-01T00:00:00Z.
+        #[arg(long)]
+        effective_from: String,
+    },
+    /// Cancel a scheduled version before it takes effect.
+    Cancel {
         /// The operator (`op_…`).
         #[arg(long)]
         operator: String,
-        /// The platform's share of GGR in basis points (0 to 10000).
+        /// The version (`ftv_…`).
         #[arg(long)]
-        share_bps: u16,
-        /// The smallest stake, whole IDR.
-        #[arg(long)]
-        min_stake: i64,
-        /// The largest stake, whole IDR.
-        #[arg(long)]
-        max_stake: i64,
-        /// The largest payout of one ticket, whole IDR.
-        #[arg(long)]
-        max_payout: i64,
-        /// How many tickets a player may hold on one flight.
-        #[arg(long, default_value_t = 2)]
-        tickets_per_flight: u8,
-        /// Days after a period's end its payment is due.
-        #[arg(long, default_value_t = 14)]
-        payment_due_days: u16,
-        /// Who sets them.
+        terms: String,
+        /// Who cancels it.
         #[arg(long)]
         by: String,
     },
+    /// List the version in force, the scheduled ones and the history.
+    List {
+        /// The operator (`op_…`).
+        #[arg(long)]
+        operator: String,
+    },
+}
+
+/// One terms version, as staff give it.
+#[derive(Debug, Args)]
+pub struct TermsArgs {
+    /// The operator (`op_…`).
+    #[arg(long)]
+    pub operator: String,
+    /// The platform's share of GGR in basis points (0 to 10000).
+    #[arg(long)]
+    pub share_bps: u16,
+    /// The smallest stake, whole IDR.
+    #[arg(long)]
+    pub min_stake: i64,
+    /// The largest stake, whole IDR.
+    #[arg(long)]
+    pub max_stake: i64,
+    /// The largest payout of one ticket, whole IDR.
+    #[arg(long)]
+    pub max_payout: i64,
+    /// How many tickets a player may hold on one flight.
+    #[arg(long, default_value_t = 2)]
+    pub tickets_per_flight: u8,
+    /// Days after a period's end its payment is due.
+    #[arg(long, default_value_t = 14)]
+    pub payment_due_days: u16,
+    /// Who sets them.
+    #[arg(long)]
+    pub by: String,
 }
 
 /// Operator tools.
@@ -218,7 +262,7 @@ pub enum ReviewCommand {
         #[arg(long)]
         operator: Option<String>,
     },
-    /// Show one operation with its steps and its trade or redemption.
+    /// Show one operation with its steps and its trade, redemption or ticket.
     Show {
         /// The wallet operation (`wop_…`).
         #[arg(long)]

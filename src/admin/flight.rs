@@ -1,14 +1,18 @@
 //! `opinion admin flight …`: enabling the flight product per operator (every blocker
-//! listed at once, warnings beside) and setting its first terms.
+//! listed at once, warnings beside) and its terms versions (the first, scheduled ones,
+//! cancelling one, listing them).
 
 use anyhow::{Context, bail};
+use opinion_app::flight::model::TermsRecord;
 use opinion_app::flight::{EnableOutcome, FlightGame};
 use opinion_core::OperatorId;
 use opinion_flight::{EnablementCheck, Rupiah, SettlementPeriod, ShareBps, Terms, TicketLimits};
 use serde_json::{Value, json};
+use time::OffsetDateTime;
+use time::format_description::well_known::Rfc3339;
 
 use crate::admin::rfc3339;
-use crate::cli::FlightCommand;
+use crate::cli::{FlightCommand, TermsArgs, TermsCommand};
 
 /// Runs one flight command and returns what to print; a refused enable is an error whose
 /// message lists every blocker.
@@ -41,32 +45,76 @@ pub async fn run(flight: &FlightGame, command: FlightCommand) -> anyhow::Result<
                 })),
             }))
         }
-        FlightCommand::Terms {
-            operator,
-            share_bps,
-            min_stake,
-            max_stake,
-            max_payout,
-            tickets_per_flight,
-            payment_due_days,
-            by,
-        } => {
-            let limits = TicketLimits::new(
-                rupiah("--min-stake", min_stake)?,
-                rupiah("--max-stake", max_stake)?,
-                rupiah("--max-payout", max_payout)?,
-                tickets_per_flight,
-            )?;
-            let share = ShareBps::new(share_bps)?;
-            let terms = Terms::new(share, limits, SettlementPeriod::CalendarMonth, payment_due_days)?;
-            let record = flight.set_first_terms(operator_id(&operator)?, terms, &by).await?;
+        FlightCommand::Terms { command } => terms(flight, command).await,
+    }
+}
+
+async fn terms(flight: &FlightGame, command: TermsCommand) -> anyhow::Result<Value> {
+    match command {
+        TermsCommand::Set { terms } => {
+            let operator = operator_id(&terms.operator)?;
+            let record = flight.set_first_terms(operator, terms_of(&terms)?, &terms.by).await?;
+            Ok(terms_json(&record))
+        }
+        TermsCommand::Schedule { terms, effective_from } => {
+            let operator = operator_id(&terms.operator)?;
+            let effective_from = OffsetDateTime::parse(&effective_from, &Rfc3339)
+                .context("--effective-from must be an RFC 3339 instant, e.g. 2027-01-01T00:00:00Z")?;
+            let record = flight
+                .schedule_terms(operator, terms_of(&terms)?, effective_from, &terms.by)
+                .await?;
+            Ok(terms_json(&record))
+        }
+        TermsCommand::Cancel { operator, terms, by } => {
+            let id = terms.parse().context("--terms must be a terms version id (ftv_…)")?;
+            let record = flight.cancel_terms(operator_id(&operator)?, id, &by).await?;
+            Ok(terms_json(&record))
+        }
+        TermsCommand::List { operator } => {
+            let book = flight.terms_book(operator_id(&operator)?).await?;
             Ok(json!({
-                "termsId": record.version.id,
-                "effectiveFrom": rfc3339(record.version.effective_from),
-                "shareBps": share.get(),
+                "current": book.current.as_ref().map(terms_json),
+                "scheduled": book.scheduled.iter().map(terms_json).collect::<Vec<_>>(),
+                "history": book.history.iter().map(terms_json).collect::<Vec<_>>(),
             }))
         }
     }
+}
+
+fn terms_of(args: &TermsArgs) -> anyhow::Result<Terms> {
+    let limits = TicketLimits::new(
+        rupiah("--min-stake", args.min_stake)?,
+        rupiah("--max-stake", args.max_stake)?,
+        rupiah("--max-payout", args.max_payout)?,
+        args.tickets_per_flight,
+    )?;
+    let share = ShareBps::new(args.share_bps)?;
+    Ok(Terms::new(
+        share,
+        limits,
+        SettlementPeriod::CalendarMonth,
+        args.payment_due_days,
+    )?)
+}
+
+/// A terms version as staff read it (who created and cancelled it included).
+fn terms_json(record: &TermsRecord) -> Value {
+    let terms = &record.version.terms;
+    let limits = terms.limits();
+    json!({
+        "termsId": record.version.id,
+        "effectiveFrom": rfc3339(record.version.effective_from),
+        "shareBps": terms.share_bps().get(),
+        "minStake": limits.min_stake().to_string(),
+        "maxStake": limits.max_stake().to_string(),
+        "maxPayout": limits.max_payout().to_string(),
+        "ticketsPerFlight": limits.tickets_per_flight(),
+        "paymentDueDays": terms.payment_due_days(),
+        "createdAt": rfc3339(record.created_at),
+        "createdBy": record.created_by,
+        "cancelledAt": record.cancelled.as_ref().map(|c| rfc3339(c.at)),
+        "cancelledBy": record.cancelled.as_ref().map(|c| c.by.clone()),
+    })
 }
 
 fn operator_id(text: &str) -> anyhow::Result<OperatorId> {

@@ -1,15 +1,17 @@
 //! `opinion admin review …`: platform staff list the wallet operations in manual review,
 //! show one with its steps and its trade or redemption, and record what the operator's
 //! wallet log shows. Operations print as operators read them (balance operations); a
-//! flight operation names its flight and ticket instead of a market. The list and `show`
-//! include the flight product's operations, but `resolve` refuses them: their ticket is
-//! the flight product's, resolved with its own command.
+//! flight operation names its flight and ticket instead of a market, and `show` adds its
+//! ticket. `resolve` hands each operation to the product that owns it, which settles its
+//! trade, redemption or ticket in the same step.
 
 use anyhow::Context;
-use opinion_api::{BalanceOperationBody, RedemptionBody, StepBody, TradeBody};
+use opinion_api::{BalanceOperationBody, RedemptionBody, StepBody, TicketBody, TradeBody};
+use opinion_app::flight::FlightGame;
 use opinion_app::model::WalletOperationRecord;
 use opinion_app::opinion::reads::BalanceOperation;
-use opinion_app::opinion::settlement::{MarketSettlement, ReviewDecision, ReviewFinding};
+use opinion_app::opinion::settlement::MarketSettlement;
+use opinion_app::wallet::{ReviewDecision, ReviewFinding};
 use opinion_core::WalletOperationId;
 use opinion_wallet::Product;
 use serde_json::{Value, json};
@@ -17,7 +19,11 @@ use serde_json::{Value, json};
 use crate::cli::ReviewCommand;
 
 /// Runs one review command and returns what to print.
-pub(crate) async fn run(settlement: &MarketSettlement, command: ReviewCommand) -> anyhow::Result<Value> {
+pub(crate) async fn run(
+    settlement: &MarketSettlement,
+    flight: &FlightGame,
+    command: ReviewCommand,
+) -> anyhow::Result<Value> {
     match command {
         ReviewCommand::List { operator } => {
             let operator = operator
@@ -27,13 +33,22 @@ pub(crate) async fn run(settlement: &MarketSettlement, command: ReviewCommand) -
             Ok(json!({"data": operations.into_iter().map(operation_json).collect::<Vec<_>>()}))
         }
         ReviewCommand::Show { operation } => {
-            let case = settlement.review_case(operation_id(&operation)?).await?;
-            Ok(json!({
+            let id = operation_id(&operation)?;
+            let case = settlement.review_case(id).await?;
+            let ticket = match case.operation.flow.product() {
+                Product::Flight => Some(TicketBody::from(flight.ticket_under_review(id).await?)),
+                Product::Opinion => None,
+            };
+            let mut shown = json!({
                 "operation": operation_json(case.operation),
                 "steps": case.steps.into_iter().map(StepBody::from).collect::<Vec<_>>(),
                 "trade": case.trade.map(|open| TradeBody::from(open.trade)),
                 "redemption": case.redemption.map(RedemptionBody::from),
-            }))
+            });
+            if let Some(ticket) = ticket {
+                shown["ticket"] = json!(ticket);
+            }
+            Ok(shown)
         }
         ReviewCommand::Resolve {
             operation,
@@ -48,15 +63,26 @@ pub(crate) async fn run(settlement: &MarketSettlement, command: ReviewCommand) -
                 (true, None) => anyhow::bail!("--applied needs the wallet's --remote-reference"),
                 (false, _) => ReviewFinding::NotApplied,
             };
-            let resolved = settlement
-                .resolve_review(ReviewDecision {
-                    operation_id: operation_id(&operation)?,
-                    finding,
-                    resolved_by: by,
-                    note,
-                })
-                .await?;
-            Ok(json!({"operation": operation_json(resolved)}))
+            let decision = ReviewDecision {
+                operation_id: operation_id(&operation)?,
+                finding,
+                resolved_by: by,
+                note,
+            };
+            let case = settlement.review_case(decision.operation_id).await?;
+            match case.operation.flow.product() {
+                Product::Opinion => {
+                    let resolved = settlement.resolve_review(decision).await?;
+                    Ok(json!({"operation": operation_json(resolved)}))
+                }
+                Product::Flight => {
+                    let resolved = flight.resolve_review(decision).await?;
+                    Ok(json!({
+                        "operation": operation_json(resolved.operation),
+                        "ticket": TicketBody::from(resolved.ticket),
+                    }))
+                }
+            }
         }
     }
 }

@@ -2,6 +2,7 @@
 //! each test spawns the service on port 0 with its own database.
 
 mod admin_cli;
+mod admin_review_flight;
 mod admin_settlement;
 mod api_key_use;
 mod api_keys;
@@ -14,6 +15,7 @@ mod flight_reads;
 mod flight_reads_routes;
 mod flight_reads_seed;
 mod flight_support;
+mod flight_terms;
 mod flight_wallet_operations;
 mod helpers;
 mod launch_hosts;

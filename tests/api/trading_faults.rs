@@ -6,7 +6,7 @@
 
 use std::time::Duration;
 
-use opinion_app::opinion::settlement::{ReviewDecision, ReviewFinding};
+use opinion_app::wallet::{ReviewDecision, ReviewFinding};
 use opinion_testkit::{FakeWallet, Fault};
 use opinion_wallet::RefusalCode;
 use serde_json::Value;

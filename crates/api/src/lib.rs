@@ -24,6 +24,7 @@ pub use http::error::ApiError;
 pub use http::problem::{PROBLEM_JSON, Problem};
 pub use http::request_id::REQUEST_ID_HEADER;
 pub use operator::balance_operations::dto::{BalanceOperationBody, StepBody};
+pub use operator::flight::dto::TicketBody;
 pub use operator::payouts::dto::{RedemptionBody, ResolutionBody};
 pub use operator::trades::dto::TradeBody;
 pub use routing::openapi::document as openapi_document;

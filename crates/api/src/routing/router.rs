@@ -16,6 +16,7 @@ use crate::operational::handlers as operational;
 use crate::operator::api_keys::handlers as api_keys;
 use crate::operator::balance_operations::handlers as balance_operations;
 use crate::operator::flight::handlers as flight;
+use crate::operator::flight::terms as flight_terms;
 use crate::operator::launch::handlers as launch;
 use crate::operator::launch_settings::handlers as launch_settings;
 use crate::operator::markets::handlers as markets;
@@ -169,10 +170,10 @@ fn handler(id: RouteId) -> Handler {
         R::FlightWebhookDeliveriesList => Bound(|r| r.to(flight::webhook_deliveries)),
         R::PublicFlightChainsList => Bound(|r| r.to(public_flight::chains)),
         R::PublicFlightChainGet => Bound(|r| r.to(public_flight::chain)),
-        R::FlightTermsCurrent
-        | R::FlightTermsScheduled
-        | R::FlightTermsHistory
-        | R::FlightSettlementReportsList
+        R::FlightTermsCurrent => Bound(|r| r.to(flight_terms::current)),
+        R::FlightTermsScheduled => Bound(|r| r.to(flight_terms::scheduled)),
+        R::FlightTermsHistory => Bound(|r| r.to(flight_terms::history)),
+        R::FlightSettlementReportsList
         | R::FlightSettlementReportGet
         | R::FlightSettlementReportExport
         | R::FlightPaymentsList

@@ -88,6 +88,8 @@ problem_codes! {
     OpenTrades => "open_trades": "trades on the market are still pending or in review.",
     NotInReview => "not_in_review": "the wallet operation is not waiting for review.",
     ProductMismatch => "product_mismatch": "the record belongs to another product, whose own tools handle it.",
+    TermsScheduleFull => "terms_schedule_full": "the operator already has the most scheduled terms versions allowed.",
+    TermsNotCancellable => "terms_not_cancellable": "the terms version took effect or was cancelled already.",
     WebhookEndpointChanged => "webhook_endpoint_changed": "the endpoint changed since it was read.",
     WebhookEndpointDisabled => "webhook_endpoint_disabled": "the endpoint is disabled; enable it first.",
     SimulatedUserExists => "simulated_user_exists": "a simulated user has this external user id.",

@@ -92,7 +92,7 @@ impl FlightGame {
         Ok(self.ports.store.save_enablement(&enablement).await?)
     }
 
-    async fn known_operator(&self, operator: OperatorId) -> Result<(), AppError> {
+    pub(crate) async fn known_operator(&self, operator: OperatorId) -> Result<(), AppError> {
         match self.ports.operators.find_operator(operator).await? {
             Some(_) => Ok(()),
             None => Err(AppError::NotFound("operator")),

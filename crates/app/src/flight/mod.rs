@@ -29,13 +29,22 @@ mod money;
 mod money_worker;
 mod moves;
 mod purchase;
+mod review;
+#[cfg(test)]
+mod review_tests;
 mod terms;
+mod terms_schedule;
+#[cfg(test)]
+mod terms_tests;
 
 pub use enablement::{EnableOutcome, EnablementStatus};
 pub use engine::{DriverStep, FlightMove};
 pub use live::LiveFlight;
 pub use money_worker::MoneyPass;
 pub use purchase::TicketOrder;
+pub use review::ResolvedFlightOperation;
+pub use terms::TermsBook;
+pub use terms_schedule::MAX_SCHEDULED_TERMS;
 
 use std::sync::Arc;
 use std::time::Duration;

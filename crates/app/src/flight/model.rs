@@ -67,8 +67,16 @@ pub struct TermsRecord {
     pub created_at: OffsetDateTime,
     /// The platform staff member who set it.
     pub created_by: String,
-    /// When it was cancelled before taking effect, if it was.
-    pub cancelled_at: Option<OffsetDateTime>,
+    /// Its cancellation before it took effect, if it was cancelled.
+    pub cancelled: Option<TermsCancellation>,
+}
+
+/// Platform staff cancelling a scheduled terms version before it took effect.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TermsCancellation {
+    pub at: OffsetDateTime,
+    /// The platform staff member who cancelled it.
+    pub by: String,
 }
 
 /// One ticket: one stake of one player on one flight.

@@ -95,28 +95,11 @@ impl FlightGame {
             }
             (WalletFlow::FlightTicketPayout, OperationState::Applied) => {
                 let ticket = self.ticket_of(&record).await?;
-                let mut paid = ticket.clone();
-                paid.settled_at = Some(now);
-                paid.updated_at = now;
-                change.tickets.push(TicketUpdate {
-                    expected: TicketStatus::CashedOut,
-                    ticket: paid,
-                });
+                self.paid_into(&mut change, ticket, now);
             }
             (WalletFlow::FlightTicketRefund, OperationState::Applied) => {
                 let ticket = self.ticket_of(&record).await?;
-                let mut refunded = moved(&ticket, TicketEvent::RefundApplied, now)?;
-                refunded.settled_at = Some(now);
-                let reason = ticket
-                    .refund_reason
-                    .ok_or_else(|| internal(format_args!("ticket {} is refunded without a reason", ticket.id)))?;
-                change
-                    .events
-                    .push(self.ticket_refunded(&refunded, reason, record.id, now));
-                change.tickets.push(TicketUpdate {
-                    expected: ticket.status,
-                    ticket: refunded,
-                });
+                self.refunded_into(&mut change, ticket, record.id, now)?;
             }
             (_, OperationState::ManualReview) => change.events.push(self.review_event(&record, now)),
             (flow, state) => tracing::error!(
@@ -190,7 +173,10 @@ impl FlightGame {
         manual_review_required(EventId::from_ulid(self.ports.random.ulid()), record, now)
     }
 
-    async fn ticket_of(&self, record: &WalletOperationRecord) -> Result<crate::flight::model::TicketRecord, AppError> {
+    pub(crate) async fn ticket_of(
+        &self,
+        record: &WalletOperationRecord,
+    ) -> Result<crate::flight::model::TicketRecord, AppError> {
         let id = record
             .ticket_id
             .ok_or_else(|| internal(format_args!("flight operation {} names no ticket", record.id)))?;

@@ -3,6 +3,7 @@
 //! wallet operation and the event the move causes, so every path (the driver, a
 //! player's cash-out, a wallet answer) moves tickets the same way.
 
+use opinion_core::WalletOperationId;
 use opinion_flight::{Multiplier, TicketEvent, TicketStatus, payout};
 use time::OffsetDateTime;
 
@@ -83,6 +84,39 @@ impl FlightGame {
         change.tickets.push(TicketUpdate {
             expected: ticket.status,
             ticket: next,
+        });
+        Ok(())
+    }
+
+    /// Settles a cashed-out `ticket` whose payout the wallet applied.
+    pub(crate) fn paid_into(&self, change: &mut FlightChange, ticket: TicketRecord, now: OffsetDateTime) {
+        let mut paid = ticket;
+        paid.settled_at = Some(now);
+        paid.updated_at = now;
+        change.tickets.push(TicketUpdate {
+            expected: TicketStatus::CashedOut,
+            ticket: paid,
+        });
+    }
+
+    /// Settles a refunding `ticket` whose refund (`refund`) the wallet applied, with
+    /// `mini_app.flight.ticket.refunded`.
+    pub(crate) fn refunded_into(
+        &self,
+        change: &mut FlightChange,
+        ticket: TicketRecord,
+        refund: WalletOperationId,
+        now: OffsetDateTime,
+    ) -> Result<(), AppError> {
+        let mut refunded = moved(&ticket, TicketEvent::RefundApplied, now)?;
+        refunded.settled_at = Some(now);
+        let reason = ticket
+            .refund_reason
+            .ok_or_else(|| internal(format_args!("ticket {} is refunded without a reason", ticket.id)))?;
+        change.events.push(self.ticket_refunded(&refunded, reason, refund, now));
+        change.tickets.push(TicketUpdate {
+            expected: ticket.status,
+            ticket: refunded,
         });
         Ok(())
     }

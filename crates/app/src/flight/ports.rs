@@ -6,11 +6,11 @@
 //! decide with the game's rules and the store commits a whole step or nothing.
 
 use async_trait::async_trait;
-use opinion_core::{FlightChainId, FlightId, OperatorId, TicketId, UserId};
+use opinion_core::{FlightChainId, FlightId, FlightTermsId, OperatorId, TicketId, UserId, WalletOperationId};
 use opinion_flight::{FlightPhase, Seed, TicketStatus};
 use time::OffsetDateTime;
 
-use crate::flight::model::{ChainRecord, Enablement, FlightRecord, TermsRecord, TicketRecord};
+use crate::flight::model::{ChainRecord, Enablement, FlightRecord, TermsCancellation, TermsRecord, TicketRecord};
 use crate::model::{NewEvent, WalletOperationRecord};
 use crate::opinion::trading::ports::{NewOperation, OperationUpdate};
 use crate::ports::StoreError;
@@ -127,6 +127,8 @@ pub trait FlightStore: Send + Sync {
     /// Stores a new ticket and its debit if the flight is boarding, the player holds
     /// fewer than the cap and the client id is new, in one transaction.
     async fn open_ticket(&self, new: &NewTicket) -> Result<TicketOpening, StoreError>;
+    /// A flight wallet operation by id (`None` for another product's).
+    async fn find_flight_operation(&self, id: WalletOperationId) -> Result<Option<WalletOperationRecord>, StoreError>;
     /// A ticket of the operator.
     async fn find_ticket(&self, operator: OperatorId, id: TicketId) -> Result<Option<TicketRecord>, StoreError>;
     /// Up to `limit` tickets of the operator matching `filter`, older than `before`.
@@ -171,6 +173,17 @@ pub trait FlightStore: Send + Sync {
     async fn terms_versions(&self, operator: OperatorId) -> Result<Vec<TermsRecord>, StoreError>;
     /// Stores a new terms version.
     async fn add_terms(&self, terms: &TermsRecord) -> Result<(), StoreError>;
+    /// Stores a scheduled terms version with its `mini_app.flight.terms.scheduled` event,
+    /// in one transaction.
+    async fn schedule_terms(&self, terms: &TermsRecord, event: &NewEvent) -> Result<(), StoreError>;
+    /// Cancels the operator's version `id` if it is not cancelled and takes effect after
+    /// `cancellation.at`; `false`, nothing written, otherwise.
+    async fn cancel_terms(
+        &self,
+        operator: OperatorId,
+        id: FlightTermsId,
+        cancellation: &TermsCancellation,
+    ) -> Result<bool, StoreError>;
 }
 
 /// Held by the one instance that drives flights; released when dropped or when the

@@ -1,7 +1,7 @@
-//! The operator's flight terms as far as tickets need them: platform staff set the first
-//! version, in force at once, and every ticket freezes the share and the maximum payout
-//! of the version in force when it is bought. Scheduling later versions at a period
-//! boundary is the back office's.
+//! The operator's flight terms: platform staff set the first version, in force at once;
+//! every ticket freezes the share and the maximum payout of the version in force when it
+//! is bought; the terms routes read the versions as current, scheduled and history.
+//! Scheduling later versions at a period boundary is `terms_schedule.rs`.
 
 use opinion_core::{FlightTermsId, OperatorId};
 use opinion_flight::{Terms, TermsVersion, in_force_at};
@@ -18,7 +18,7 @@ impl FlightGame {
     pub async fn set_first_terms(&self, operator: OperatorId, terms: Terms, by: &str) -> Result<TermsRecord, AppError> {
         let by = staff_name(by)?;
         let existing = self.ports.store.terms_versions(operator).await?;
-        if existing.iter().any(|record| record.cancelled_at.is_none()) {
+        if existing.iter().any(|record| record.cancelled.is_none()) {
             return Err(AppError::Conflict {
                 code: ProblemCode::Conflict,
                 detail: "the operator already has flight terms; schedule a new version at a period boundary".into(),
@@ -34,7 +34,7 @@ impl FlightGame {
             },
             created_at: now,
             created_by: by.to_owned(),
-            cancelled_at: None,
+            cancelled: None,
         };
         self.ports.store.add_terms(&record).await?;
         Ok(record)
@@ -48,12 +48,48 @@ impl FlightGame {
     }
 }
 
+/// An operator's terms versions as they stand at one instant.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct TermsBook {
+    /// The version in force.
+    pub current: Option<TermsRecord>,
+    /// Versions that take effect later, soonest first.
+    pub scheduled: Vec<TermsRecord>,
+    /// Versions superseded by a later one, and cancelled ones, newest first.
+    pub history: Vec<TermsRecord>,
+}
+
+impl FlightGame {
+    /// The operator's terms versions as they stand now.
+    pub async fn terms_book(&self, operator: OperatorId) -> Result<TermsBook, AppError> {
+        let records = self.ports.store.terms_versions(operator).await?;
+        Ok(terms_book_at(records, self.ports.clock.now()))
+    }
+}
+
+/// Sorts `records` into the book at `at`.
+pub(crate) fn terms_book_at(records: Vec<TermsRecord>, at: OffsetDateTime) -> TermsBook {
+    let current = terms_in_force(records.clone(), at);
+    let current_id = current.as_ref().map(|record| record.version.id);
+    let (mut scheduled, mut history): (Vec<_>, Vec<_>) = records
+        .into_iter()
+        .filter(|record| Some(record.version.id) != current_id)
+        .partition(|record| record.cancelled.is_none() && record.version.effective_from > at);
+    scheduled.sort_by_key(|record| (record.version.effective_from, record.version.id));
+    history.sort_by_key(|record| std::cmp::Reverse((record.version.effective_from, record.version.id)));
+    TermsBook {
+        current,
+        scheduled,
+        history,
+    }
+}
+
 /// Of an operator's terms versions, the one in force at `at`: cancelled versions never
 /// take effect, and the domain picks among the rest.
 pub(crate) fn terms_in_force(records: Vec<TermsRecord>, at: OffsetDateTime) -> Option<TermsRecord> {
     let live: Vec<_> = records
         .into_iter()
-        .filter(|record| record.cancelled_at.is_none())
+        .filter(|record| record.cancelled.is_none())
         .collect();
     let versions: Vec<_> = live.iter().map(|record| record.version).collect();
     let in_force = in_force_at(&versions, at).map(|version| version.id);

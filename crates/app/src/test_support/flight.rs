@@ -5,12 +5,13 @@ use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex, PoisonError};
 
 use async_trait::async_trait;
-use opinion_core::{FlightChainId, FlightId, OperatorId, TicketId, UserId};
+use opinion_core::{FlightChainId, FlightId, FlightTermsId, OperatorId, TicketId, UserId, WalletOperationId};
 use opinion_flight::{ChainLength, FlightPhase, FlightTiming, Seed, TicketStatus};
+use opinion_wallet::Product;
 use time::OffsetDateTime;
 
 use crate::flight::FlightSettings;
-use crate::flight::model::{ChainRecord, Enablement, FlightRecord, TermsRecord, TicketRecord};
+use crate::flight::model::{ChainRecord, Enablement, FlightRecord, TermsCancellation, TermsRecord, TicketRecord};
 use crate::flight::ports::{FlightChange, FlightStore, NewTicket, TicketFilter, TicketOpening};
 use crate::model::{NewEvent, WalletOperationRecord};
 use crate::opinion::settlement::WorkerSettings;
@@ -251,6 +252,15 @@ impl FlightStore for MemoryFlightStore {
         Ok(TicketOpening::Opened)
     }
 
+    async fn find_flight_operation(&self, id: WalletOperationId) -> Result<Option<WalletOperationRecord>, StoreError> {
+        let memory = self.memory();
+        Ok(memory
+            .operations
+            .iter()
+            .find(|op| op.id == id && op.flow.product() == Product::Flight)
+            .cloned())
+    }
+
     async fn find_ticket(&self, operator: OperatorId, id: TicketId) -> Result<Option<TicketRecord>, StoreError> {
         let memory = self.memory();
         Ok(memory
@@ -348,6 +358,31 @@ impl FlightStore for MemoryFlightStore {
             .filter(|terms| terms.operator_id == operator)
             .cloned()
             .collect())
+    }
+
+    async fn schedule_terms(&self, terms: &TermsRecord, event: &NewEvent) -> Result<(), StoreError> {
+        let mut memory = self.memory();
+        memory.terms.push(terms.clone());
+        memory.events.push(event.clone());
+        Ok(())
+    }
+
+    async fn cancel_terms(
+        &self,
+        operator: OperatorId,
+        id: FlightTermsId,
+        cancellation: &TermsCancellation,
+    ) -> Result<bool, StoreError> {
+        let mut memory = self.memory();
+        let found = memory.terms.iter_mut().find(|terms| {
+            terms.operator_id == operator
+                && terms.version.id == id
+                && terms.cancelled.is_none()
+                && terms.version.effective_from > cancellation.at
+        });
+        Ok(found
+            .map(|terms| terms.cancelled = Some(cancellation.clone()))
+            .is_some())
     }
 
     async fn add_terms(&self, terms: &TermsRecord) -> Result<(), StoreError> {

@@ -12,6 +12,7 @@ mod adapters_tests;
 pub(crate) mod call;
 pub(crate) mod contract_test;
 pub(crate) mod new_operation;
+pub(crate) mod review;
 pub(crate) mod review_event;
 
 pub use adapters::{
@@ -22,3 +23,4 @@ pub use contract_test::{
     CheckResult, DEFAULT_FLIGHT_TEST_AMOUNT, DEFAULT_FLIGHT_TEST_USER, DEFAULT_TEST_AMOUNT, DEFAULT_TEST_USER,
     Exchange, SectionReport, Verdict, WalletAdapterTest, WalletTestPorts, WalletTestReport, WalletTestRequest,
 };
+pub use review::{ReviewDecision, ReviewFinding};

@@ -26,6 +26,8 @@
 //! | settlement periods (calendar months, UTC) | `period.rs` |
 //! | an operator's terms | `terms.rs` |
 //! | versions of terms: which is in force, when one may be scheduled | `terms_version.rs` |
+//! | a settlement report's lines and totals, the share's rounding rule, who pays | `report.rs` |
+//! | when a report may be finalized, and its due date | `finalization.rs` |
 
 #![warn(missing_docs)]
 
@@ -34,12 +36,14 @@ mod chain;
 mod crash_point;
 mod curve;
 mod enablement;
+mod finalization;
 mod ggr;
 mod multiplier;
 mod payout;
 mod period;
 mod phase;
 mod recovery;
+mod report;
 mod rupiah;
 mod salt;
 mod schedule;
@@ -56,12 +60,14 @@ pub use chain::{ChainError, ChainLength, commitment, seed_of_flight, verifies, v
 pub use crash_point::crash_point;
 pub use curve::{GROWTH_PER_MS, crash_instant_ms, first_ms_at, multiplier_at};
 pub use enablement::{EnablementBlocker, EnablementCheck, EnablementFacts, EnablementWarning, check_enablement};
+pub use finalization::{FinalizationBlocker, PeriodState, due_date, finalization_blockers};
 pub use ggr::gross_gaming_revenue;
 pub use multiplier::{Multiplier, MultiplierTextError};
 pub use payout::payout;
 pub use period::{SettlementPeriod, UnknownSettlementPeriod};
 pub use phase::{FlightPhase, UnknownFlightPhase};
 pub use recovery::{Recovery, recover};
+pub use report::{PaymentDirection, ReportLine, ReportTotals, share_of};
 pub use rupiah::{Rupiah, RupiahError, RupiahTextError};
 pub use salt::{Salt, SaltError};
 pub use schedule::{FlightPlan, elapsed_ms, next_boarding_at, phase_at};

@@ -498,6 +498,7 @@ diesel::table! {
         created_at -> Timestamptz,
         created_by -> Text,
         cancelled_at -> Nullable<Timestamptz>,
+        cancelled_by -> Nullable<Text>,
     }
 }
 

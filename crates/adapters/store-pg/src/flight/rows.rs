@@ -3,7 +3,9 @@
 //! domain refuses is a corrupt row (`crate::db::error::corrupt`), never a panic.
 
 use diesel::prelude::*;
-use opinion_app::flight::model::{ChainRecord, Enablement, FlightRecord, RefundReason, TermsRecord, TicketRecord};
+use opinion_app::flight::model::{
+    ChainRecord, Enablement, FlightRecord, RefundReason, TermsCancellation, TermsRecord, TicketRecord,
+};
 use opinion_app::ports::StoreError;
 use opinion_flight::{
     ChainLength, Multiplier, Rupiah, Salt, Seed, SettlementPeriod, ShareBps, Terms, TermsVersion, TicketLimits,
@@ -336,6 +338,7 @@ pub(crate) struct TermsRow {
     created_at: OffsetDateTime,
     created_by: String,
     cancelled_at: Option<OffsetDateTime>,
+    cancelled_by: Option<String>,
 }
 
 impl TermsRow {
@@ -356,7 +359,8 @@ impl TermsRow {
             payment_due_days: i16::try_from(terms.payment_due_days()).unwrap_or(i16::MAX),
             created_at: record.created_at,
             created_by: record.created_by.clone(),
-            cancelled_at: record.cancelled_at,
+            cancelled_at: record.cancelled.as_ref().map(|c| c.at),
+            cancelled_by: record.cancelled.as_ref().map(|c| c.by.clone()),
         }
     }
 
@@ -386,7 +390,11 @@ impl TermsRow {
             },
             created_at: self.created_at,
             created_by: self.created_by,
-            cancelled_at: self.cancelled_at,
+            cancelled: match (self.cancelled_at, self.cancelled_by) {
+                (Some(at), Some(by)) => Some(TermsCancellation { at, by }),
+                (None, None) => None,
+                _ => return Err(bad(&"a cancellation without its time or its author")),
+            },
         })
     }
 }

@@ -2,16 +2,18 @@
 //! the file of its concern.
 
 use async_trait::async_trait;
-use opinion_app::flight::model::{ChainRecord, Enablement, FlightRecord, TermsRecord, TicketRecord};
+use opinion_app::flight::model::{ChainRecord, Enablement, FlightRecord, TermsCancellation, TermsRecord, TicketRecord};
 use opinion_app::flight::ports::{FlightChange, FlightStore, NewTicket, TicketFilter, TicketOpening};
-use opinion_app::model::WalletOperationRecord;
+use opinion_app::model::{NewEvent, WalletOperationRecord};
 use opinion_app::ports::StoreError;
-use opinion_core::{FlightChainId, FlightId, OperatorId, TicketId, UserId};
+use opinion_core::{FlightChainId, FlightId, FlightTermsId, OperatorId, TicketId, UserId, WalletOperationId};
 use opinion_flight::{Seed, TicketStatus};
+use opinion_wallet::Product;
 use time::OffsetDateTime;
 
 use crate::db::pool::PgStore;
 use crate::flight::{chains, change, enablement, money, terms, tickets};
+use crate::opinion::settlement::review::find_operation_by_id;
 
 #[async_trait]
 impl FlightStore for PgStore {
@@ -70,6 +72,11 @@ impl FlightStore for PgStore {
     #[tracing::instrument(skip_all, fields(operator_id = %new.ticket.operator_id, ticket_id = %new.ticket.id))]
     async fn open_ticket(&self, new: &NewTicket) -> Result<TicketOpening, StoreError> {
         tickets::open_ticket(self, new).await
+    }
+
+    async fn find_flight_operation(&self, id: WalletOperationId) -> Result<Option<WalletOperationRecord>, StoreError> {
+        let found = find_operation_by_id(self, id).await?;
+        Ok(found.filter(|operation| operation.flow.product() == Product::Flight))
     }
 
     async fn find_ticket(&self, operator: OperatorId, id: TicketId) -> Result<Option<TicketRecord>, StoreError> {
@@ -133,5 +140,20 @@ impl FlightStore for PgStore {
     #[tracing::instrument(skip_all, fields(operator_id = %terms.operator_id))]
     async fn add_terms(&self, terms: &TermsRecord) -> Result<(), StoreError> {
         terms::add_terms(self, terms).await
+    }
+
+    #[tracing::instrument(skip_all, fields(operator_id = %terms.operator_id))]
+    async fn schedule_terms(&self, terms: &TermsRecord, event: &NewEvent) -> Result<(), StoreError> {
+        terms::schedule_terms(self, terms, event).await
+    }
+
+    #[tracing::instrument(skip_all, fields(operator_id = %operator))]
+    async fn cancel_terms(
+        &self,
+        operator: OperatorId,
+        id: FlightTermsId,
+        cancellation: &TermsCancellation,
+    ) -> Result<bool, StoreError> {
+        terms::cancel_terms(self, operator, id, cancellation).await
     }
 }

@@ -1,17 +1,20 @@
-//! An operator's flight terms versions: inserted once, never edited (a cancellation is
-//! the back office's own write), read all at once (an operator has a handful).
+//! An operator's flight terms versions: inserted once, never edited; a scheduled one is
+//! cancelled once, before it takes effect (the database refuses anything else); read all
+//! at once (an operator has a handful).
 
 use diesel::prelude::*;
-use diesel_async::RunQueryDsl;
-use opinion_app::flight::model::TermsRecord;
+use diesel_async::{AsyncConnection, RunQueryDsl};
+use opinion_app::flight::model::{TermsCancellation, TermsRecord};
+use opinion_app::model::NewEvent;
 use opinion_app::ports::StoreError;
-use opinion_core::OperatorId;
+use opinion_core::{FlightTermsId, OperatorId};
 
 use crate::db::error::from_diesel;
 use crate::db::ids::uuid_of;
 use crate::db::pool::PgStore;
 use crate::db::schema::flight_terms;
 use crate::flight::rows::TermsRow;
+use crate::webhooks::outbox::enqueue_events;
 
 pub(crate) async fn terms_versions(store: &PgStore, operator: OperatorId) -> Result<Vec<TermsRecord>, StoreError> {
     let mut conn = store.conn().await?;
@@ -33,4 +36,39 @@ pub(crate) async fn add_terms(store: &PgStore, terms: &TermsRecord) -> Result<()
         .await
         .map(drop)
         .map_err(from_diesel)
+}
+
+pub(crate) async fn schedule_terms(store: &PgStore, terms: &TermsRecord, event: &NewEvent) -> Result<(), StoreError> {
+    let mut conn = store.conn().await?;
+    conn.transaction::<_, diesel::result::Error, _>(async |conn| {
+        diesel::insert_into(flight_terms::table)
+            .values(TermsRow::new(terms))
+            .execute(conn)
+            .await?;
+        enqueue_events(conn, std::slice::from_ref(event)).await
+    })
+    .await
+    .map_err(from_diesel)
+}
+
+pub(crate) async fn cancel_terms(
+    store: &PgStore,
+    operator: OperatorId,
+    id: FlightTermsId,
+    cancellation: &TermsCancellation,
+) -> Result<bool, StoreError> {
+    let mut conn = store.conn().await?;
+    let changed = diesel::update(flight_terms::table)
+        .filter(flight_terms::operator_id.eq(uuid_of(operator)))
+        .filter(flight_terms::id.eq(uuid_of(id)))
+        .filter(flight_terms::cancelled_at.is_null())
+        .filter(flight_terms::effective_from.gt(cancellation.at))
+        .set((
+            flight_terms::cancelled_at.eq(cancellation.at),
+            flight_terms::cancelled_by.eq(&cancellation.by),
+        ))
+        .execute(&mut conn)
+        .await
+        .map_err(from_diesel)?;
+    Ok(changed == 1)
 }

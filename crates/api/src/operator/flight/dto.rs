@@ -5,7 +5,7 @@
 
 use std::collections::BTreeMap;
 
-use opinion_app::flight::model::TicketRecord;
+use opinion_app::flight::model::{TermsRecord, TicketRecord};
 use opinion_app::flight::reads::ports::TicketTotals;
 use opinion_app::flight::reads::{
     FlightDetail, FlightOperation, FlightOperationQuery, FlightQuery, FlightView, Overview, OverviewQuery,
@@ -274,6 +274,25 @@ pub struct TermsSummaryBody {
     pub currency: String,
 }
 
+impl From<&TermsRecord> for TermsSummaryBody {
+    fn from(record: &TermsRecord) -> Self {
+        let version = &record.version;
+        let limits = version.terms.limits();
+        Self {
+            id: version.id.to_string(),
+            effective_from: version.effective_from,
+            share_bps: version.terms.share_bps().get(),
+            min_stake: rupiah(limits.min_stake()),
+            max_stake: rupiah(limits.max_stake()),
+            max_payout: rupiah(limits.max_payout()),
+            tickets_per_flight: limits.tickets_per_flight(),
+            settlement_period: version.terms.period().as_str().to_owned(),
+            payment_due_days: version.terms.payment_due_days(),
+            currency: IDR.into(),
+        }
+    }
+}
+
 /// The window the overview's totals cover: `[from, to)`, either end open (null).
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
@@ -310,22 +329,7 @@ pub struct OverviewBody {
 
 impl From<Overview> for OverviewBody {
     fn from(overview: Overview) -> Self {
-        let terms = overview.terms.map(|record| {
-            let version = record.version;
-            let limits = version.terms.limits();
-            TermsSummaryBody {
-                id: version.id.to_string(),
-                effective_from: version.effective_from,
-                share_bps: version.terms.share_bps().get(),
-                min_stake: rupiah(limits.min_stake()),
-                max_stake: rupiah(limits.max_stake()),
-                max_payout: rupiah(limits.max_payout()),
-                tickets_per_flight: limits.tickets_per_flight(),
-                settlement_period: version.terms.period().as_str().to_owned(),
-                payment_due_days: version.terms.payment_due_days(),
-                currency: IDR.into(),
-            }
-        });
+        let terms = overview.terms.as_ref().map(TermsSummaryBody::from);
         Self {
             enabled: overview
                 .enablement

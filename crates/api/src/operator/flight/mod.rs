@@ -6,3 +6,4 @@
 pub mod csv;
 pub mod dto;
 pub mod handlers;
+pub mod terms;

@@ -8,6 +8,7 @@ use crate::operational::handlers as operational;
 use crate::operator::api_keys::handlers as api_keys;
 use crate::operator::balance_operations::handlers as balance_operations;
 use crate::operator::flight::handlers as flight;
+use crate::operator::flight::terms as flight_terms;
 use crate::operator::launch::handlers as launch;
 use crate::operator::launch_settings::handlers as launch_settings;
 use crate::operator::markets::handlers as markets;
@@ -62,6 +63,9 @@ use crate::views::handlers as views;
         flight::webhook_deliveries,
         public_flight::chains,
         public_flight::chain,
+        flight_terms::current,
+        flight_terms::scheduled,
+        flight_terms::history,
         wallet_adapter::get,
         wallet_adapter::put,
         wallet_test::test,

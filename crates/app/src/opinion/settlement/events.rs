@@ -71,26 +71,4 @@ impl Trading {
         });
         self.event(operation.operator_id, EventType::PayoutPending, data, at)
     }
-
-    /// `mini_app.wallet_operation.manual_review_resolved`.
-    /// `resolution` is `applied` or `not_applied`: what staff found in the wallet's log.
-    pub(crate) fn manual_review_resolved(
-        &self,
-        operation: &WalletOperationRecord,
-        resolution: &str,
-        at: OffsetDateTime,
-    ) -> NewEvent {
-        let data = json!({
-            "walletOperationId": operation.id,
-            "flow": operation.flow.as_str(),
-            "resolution": resolution,
-            "resolvedAt": rfc3339(at),
-        });
-        self.event(
-            operation.operator_id,
-            EventType::WalletOperationManualReviewResolved,
-            data,
-            at,
-        )
-    }
 }

@@ -15,7 +15,7 @@ pub(crate) mod wallet_worker;
 
 pub use markets::{MAX_MARKET_LIST, NewMarket};
 pub use resolution::ResolvedMarket;
-pub use review::{ReviewCase, ReviewDecision, ReviewFinding};
+pub use review::ReviewCase;
 pub use wallet_worker::{WorkerPass, retry_delay};
 
 use std::sync::Arc;

@@ -5,11 +5,12 @@
 //! and staff arrange the payout with the operator outside the platform. The list shows
 //! the flight product's operations too (they share the wallet engine), but only Opinion's
 //! are resolved here: a flight operation's consequence (its ticket) is the flight
-//! product's, resolved with its own command.
+//! product's (`FlightGame::resolve_review`). The finding itself is checked and recorded
+//! the same way for both (`wallet::review`).
 
-use opinion_core::{Label, OperatorId, WalletOperationId};
+use opinion_core::{EventId, OperatorId, WalletOperationId};
 use opinion_market::{RedemptionStatus, TradeStatus};
-use opinion_wallet::{OperationState, RemoteReference, StaffResolution, WalletFlow, WalletLogFinding};
+use opinion_wallet::{Product, WalletFlow};
 use time::OffsetDateTime;
 
 use crate::error::{AppError, ProblemCode};
@@ -17,32 +18,8 @@ use crate::model::{NewEvent, Redemption, Trade, WalletOperationRecord, WalletOpe
 use crate::opinion::settlement::MarketSettlement;
 use crate::opinion::settlement::wallet_worker::redemption_update;
 use crate::opinion::trading::ports::{OpenTrade, OperationUpdate, TradingChange};
-use crate::opinion::trading::wallet_call::{operation_update, restored};
 use crate::ports::StoreError;
-
-/// What staff found in the wallet's log.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum ReviewFinding {
-    /// The mutation was applied, under the wallet's reference.
-    Applied {
-        /// The wallet's reference of the mutation.
-        remote_reference: String,
-    },
-    /// The mutation was not applied.
-    NotApplied,
-}
-
-/// A staff resolution of one operation under review.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ReviewDecision {
-    pub operation_id: WalletOperationId,
-    /// What the wallet's log shows.
-    pub finding: ReviewFinding,
-    /// Who resolved it.
-    pub resolved_by: String,
-    /// What the wallet's log shows, in words (kept with the operation).
-    pub note: String,
-}
+use crate::wallet::review::{ReviewDecision, ReviewedOperation, review_operation};
 
 /// One operation under review with everything staff need to decide.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -60,25 +37,10 @@ const NOT_APPLIED: &str = "wallet_not_applied";
 
 /// Why a flight operation is not resolved here.
 const FLIGHT_RESOLVED_ELSEWHERE: &str =
-    "flight operations are resolved by `opinion admin flight review …`, which settles their ticket too";
+    "a flight operation is resolved by the flight product, which settles its ticket too";
 
 /// Most operations one review list returns.
 const MAX_REVIEW_LIST: u16 = 200;
-
-fn staff_resolution(decision: &ReviewDecision) -> Result<StaffResolution, AppError> {
-    let finding = match &decision.finding {
-        ReviewFinding::Applied { remote_reference } => WalletLogFinding::Applied {
-            remote_reference: RemoteReference::parse(remote_reference)
-                .map_err(|e| AppError::invalid("remote_reference", e))?,
-        },
-        ReviewFinding::NotApplied => WalletLogFinding::NotApplied,
-    };
-    Ok(StaffResolution {
-        resolved_by: Label::parse(&decision.resolved_by).map_err(|e| AppError::invalid("by", e))?,
-        finding,
-        note: Label::parse(&decision.note).map_err(|e| AppError::invalid("note", e))?,
-    })
-}
 
 impl MarketSettlement {
     /// Operations in manual review, oldest first, of one operator or of all.
@@ -115,54 +77,39 @@ impl MarketSettlement {
     /// found not applied is unwound, a redemption is paid or refused. A flight
     /// operation is refused (`product_mismatch`) and nothing is written.
     pub async fn resolve_review(&self, decision: ReviewDecision) -> Result<WalletOperationRecord, AppError> {
-        let resolution = staff_resolution(&decision)?;
         let record = self.operation(decision.operation_id).await?;
-        let resolved = restored(&record).resolve(&resolution).map_err(|e| AppError::Conflict {
-            code: ProblemCode::NotInReview,
-            detail: e.to_string(),
-        })?;
-        let now = self.trading.ports.clock.now();
-        let applied = resolved.state() == OperationState::ResolvedApplied;
-        let mut next = record.clone();
-        next.state = resolved.state();
-        next.resolved_at = Some(now);
-        next.detail = Some(resolution.note.as_str().to_owned());
-        if let WalletLogFinding::Applied { remote_reference } = &resolution.finding {
-            next.remote_reference = Some(remote_reference.as_str().to_owned());
+        if record.flow.product() != Product::Opinion {
+            return Err(AppError::Conflict {
+                code: ProblemCode::ProductMismatch,
+                detail: FLIGHT_RESOLVED_ELSEWHERE.to_owned(),
+            });
         }
-        let mut update = operation_update(record.state, next.clone(), now);
-        update.resolution = Some((
-            resolution.resolved_by.as_str().to_owned(),
-            resolution.note.as_str().to_owned(),
-        ));
-        let word = if applied { "applied" } else { "not_applied" };
-        let resolved_event = self.trading.manual_review_resolved(&next, word, now);
-        match record.flow {
-            WalletFlow::Buy | WalletFlow::Sell => {
-                self.settle_reviewed_trade(&record, update, applied, resolved_event)
-                    .await?;
-            }
-            WalletFlow::FlightTicketPurchase | WalletFlow::FlightTicketPayout | WalletFlow::FlightTicketRefund => {
-                return Err(AppError::Conflict {
-                    code: ProblemCode::ProductMismatch,
-                    detail: FLIGHT_RESOLVED_ELSEWHERE.to_owned(),
-                });
-            }
-            WalletFlow::Redemption | WalletFlow::BuyCompensation => {
-                let mut change = self.redemption_consequence(&record, applied, now);
-                change.operation = Some(update);
-                change.events.push(resolved_event);
-                match self.trading.ports.trades.apply(record.operator_id, &change).await {
-                    Err(StoreError::Conflict(_)) => Err(AppError::Conflict {
-                        code: ProblemCode::ChangedMeanwhile,
-                        detail: "the operation changed meanwhile; show it again".to_owned(),
-                    }),
-                    other => other.map_err(AppError::from),
-                }?;
-            }
+        let ports = &self.trading.ports;
+        let now = ports.clock.now();
+        let reviewed = review_operation(&record, &decision, EventId::from_ulid(ports.random.ulid()), now)?;
+        let word = reviewed.word();
+        let ReviewedOperation {
+            resolved,
+            update,
+            applied,
+            event,
+        } = reviewed;
+        if matches!(record.flow, WalletFlow::Buy | WalletFlow::Sell) {
+            self.settle_reviewed_trade(&record, update, applied, event).await?;
+        } else {
+            let mut change = self.redemption_consequence(&record, applied, now);
+            change.operation = Some(update);
+            change.events.push(event);
+            match ports.trades.apply(record.operator_id, &change).await {
+                Err(StoreError::Conflict(_)) => Err(AppError::Conflict {
+                    code: ProblemCode::ChangedMeanwhile,
+                    detail: "the operation changed meanwhile; show it again".to_owned(),
+                }),
+                other => other.map_err(AppError::from),
+            }?;
         }
-        tracing::info!(wallet_operation_id = %record.id, resolution = word, by = %resolution.resolved_by.as_str(), "manual review resolved");
-        Ok(next)
+        tracing::info!(wallet_operation_id = %record.id, resolution = word, by = %decision.resolved_by, "manual review resolved");
+        Ok(resolved)
     }
 
     async fn operation(&self, id: WalletOperationId) -> Result<WalletOperationRecord, AppError> {

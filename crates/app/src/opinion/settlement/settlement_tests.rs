@@ -7,12 +7,13 @@ use std::time::Duration as StdDuration;
 
 use crate::error::{AppError, ProblemCode};
 use crate::opinion::settlement::ports::MarketOperator;
-use crate::opinion::settlement::{ReviewDecision, ReviewFinding, WorkerSettings, retry_delay};
+use crate::opinion::settlement::{WorkerSettings, retry_delay};
 use crate::opinion::trading::ports::OpenTrade;
 use crate::ports::{ChangedRecord, StoreError};
 use crate::test_support::settlement::*;
 use crate::test_support::{NOW, OPERATOR};
 use crate::wallet::ports::MutationOutcome;
+use crate::wallet::{ReviewDecision, ReviewFinding};
 
 fn answer(classification: Classification) -> MutationOutcome {
     MutationOutcome {
@@ -530,10 +531,7 @@ async fn a_flight_operation_is_listed_but_not_resolved_here() {
                 panic!("{flow}: {error:?}");
             };
             assert_eq!(code, ProblemCode::ProductMismatch, "{flow}");
-            assert!(
-                detail.contains("flight operations are resolved by `opinion admin flight review"),
-                "{detail}"
-            );
+            assert!(detail.contains("resolved by the flight product"), "{detail}");
         }
     }
     let mut mocks = TradingMocks::default();

@@ -2,7 +2,7 @@
 //! the wallet worker's claims and the reads of manual review.
 
 pub(crate) mod resolution;
-mod review;
+pub(crate) mod review;
 pub(crate) mod rows;
 mod store;
 pub(crate) mod wallet_worker;

@@ -97,7 +97,7 @@ pub fn terms(operator: u128) -> TermsRecord {
         },
         created_at: T0,
         created_by: "staff@platform.example".into(),
-        cancelled_at: None,
+        cancelled: None,
     }
 }
 
