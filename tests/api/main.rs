@@ -8,6 +8,8 @@ mod api_key_use;
 mod api_keys;
 mod errors;
 mod fairness_script;
+mod flight_fairness;
+mod flight_page;
 mod flight_play;
 mod flight_reads;
 mod flight_reads_routes;
