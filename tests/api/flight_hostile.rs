@@ -12,8 +12,9 @@ use crate::flight_support::{boarding_flight, enable_flight, flight_player, simul
 use crate::helpers::{TestApp, assert_problem, json_with_status};
 
 /// Every player flight route: method, path (with a ticket id where it takes one).
-const ROUTES: [(&str, &str); 5] = [
+const ROUTES: [(&str, &str); 6] = [
     ("GET", "/api/player/flight"),
+    ("GET", "/api/player/flight/flights"),
     ("GET", "/api/player/flight/live"),
     ("POST", "/api/player/flight/tickets"),
     ("GET", "/api/player/flight/tickets"),

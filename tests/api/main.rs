@@ -12,6 +12,8 @@ mod flight_concurrency;
 mod flight_db;
 mod flight_driver_takeover;
 mod flight_hostile;
+mod flight_fairness;
+mod flight_page;
 mod flight_play;
 mod flight_reads;
 mod flight_reads_routes;

@@ -5,6 +5,7 @@ mod http;
 mod operational;
 mod operator;
 pub mod player;
+mod public;
 mod routing;
 mod shared;
 mod simulator;
@@ -15,6 +16,7 @@ use actix_web::body::MessageBody;
 use actix_web::dev::{ServiceFactory, ServiceRequest, ServiceResponse};
 use actix_web::middleware::from_fn;
 use actix_web::{App, HttpResponse, web};
+use opinion_app::players::{FLIGHT_PLAY_PATH, OPINION_PLAY_PATH};
 
 pub use http::auth::SESSION_COOKIE;
 pub use http::client::TrustedProxies;
@@ -48,7 +50,8 @@ pub fn app(
         .wrap(from_fn(http::request_id::middleware))
         .route("/healthz", web::get().to(operational::handlers::healthz))
         .route("/readyz", web::get().to(operational::handlers::readyz))
-        .route("/play", web::get().to(views::play_page))
+        .route(OPINION_PLAY_PATH, web::get().to(views::play_page))
+        .route(FLIGHT_PLAY_PATH, web::get().to(views::flight_page))
         .route(
             views::handlers::PORTFOLIO_VIEW_PATH,
             web::get().to(views::handlers::portfolio),

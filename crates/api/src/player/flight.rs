@@ -23,6 +23,10 @@ pub fn mount(scope: actix_web::Scope) -> actix_web::Scope {
         .route("/flight/tickets", web::post().to(buy_ticket))
         .route("/flight/tickets", web::get().to(tickets))
         .route("/flight/tickets/{id}/cash-out", web::post().to(cash_out))
+        .route(
+            "/flight/flights",
+            web::get().to(crate::player::flight_fairness::crashed_flights),
+        )
 }
 
 /// The flight being played now (or the last one, between flights); `null` before the

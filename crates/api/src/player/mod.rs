@@ -4,5 +4,6 @@
 pub mod dto;
 pub mod flight;
 pub mod flight_dto;
+pub mod flight_fairness;
 pub mod flight_feed;
 pub mod handlers;

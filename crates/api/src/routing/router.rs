@@ -29,6 +29,7 @@ use crate::operator::wallet_adapter::handlers as wallet_adapter;
 use crate::operator::wallet_adapter::wallet_test::handlers as wallet_test;
 use crate::operator::webhooks::deliveries::handlers as webhooks_deliveries;
 use crate::operator::webhooks::endpoints::handlers as webhooks_endpoints;
+use crate::public::flight::handlers as public_flight;
 use crate::simulator::operations::handlers as simulator_operations;
 use crate::simulator::users::handlers as simulator;
 use crate::simulator::wallets::handlers as simulator_wallets;
@@ -167,6 +168,8 @@ fn handler(id: RouteId) -> Handler {
         R::FlightTicketsExport => Bound(|r| r.to(flight::export_tickets)),
         R::FlightWalletOperationsList => Bound(|r| r.to(flight::wallet_operations)),
         R::FlightWebhookDeliveriesList => Bound(|r| r.to(flight::webhook_deliveries)),
+        R::PublicFlightChainsList => Bound(|r| r.to(public_flight::chains)),
+        R::PublicFlightChainGet => Bound(|r| r.to(public_flight::chain)),
         R::FlightTermsCurrent => Bound(|r| r.to(flight_terms::current)),
         R::FlightTermsScheduled => Bound(|r| r.to(flight_terms::scheduled)),
         R::FlightTermsHistory => Bound(|r| r.to(flight_terms::history)),

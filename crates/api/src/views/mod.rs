@@ -1,12 +1,15 @@
-//! The operator's HTML pages: one small shared layout, readable tables, amounts shown in
-//! the currency's major units. Every dynamic value goes through maud, which escapes it;
+//! The HTML pages: the operator's (one small shared layout, readable tables, amounts shown
+//! in the currency's major units) and the hosted player pages (`hosted.rs` and its two
+//! pages, `play.rs` and `flight_page.rs`). Every dynamic value goes through maud, which escapes it;
 //! pages carry a Content-Security-Policy that allows nothing but their own inline style
 //! (by hash), so even a value that escaped escaping could not run or load anything.
 
 pub mod dto;
+mod flight_page;
 mod format;
 pub mod handlers;
 mod history;
+mod hosted;
 mod play;
 mod portfolio;
 mod trade;
@@ -23,6 +26,7 @@ use base64::engine::general_purpose::STANDARD;
 use maud::{DOCTYPE, Markup, PreEscaped, html};
 use sha2::{Digest, Sha256};
 
+pub use flight_page::flight_page;
 pub use history::history_page;
 pub use play::play_page;
 pub use portfolio::portfolio_page;

@@ -121,7 +121,7 @@ impl Players {
             .settings
             .tokens
             .launch_token(caller.operator_id, launch.id, now, launch.expires_at)?;
-        let launch_url = format!("{base_url}/play#launch={launch_token}");
+        let launch_url = format!("{base_url}{}#launch={launch_token}", play_path(product));
         tracing::info!(user_id = %user.id, launch_id = %launch.id, "player launched");
         Ok(Launched {
             user,
@@ -148,6 +148,20 @@ impl Players {
             ));
         }
         Ok(format!("https://{host}"))
+    }
+}
+
+/// Where the hosted Opinion app is served.
+pub const OPINION_PLAY_PATH: &str = "/play";
+/// Where the hosted flight page is served.
+pub const FLIGHT_PLAY_PATH: &str = "/play/flight";
+
+/// The page a launch into `product` opens: the launch URL points there, so each product's
+/// page is served on its own path before the token (in the fragment) is exchanged.
+pub fn play_path(product: Product) -> &'static str {
+    match product {
+        Product::Opinion => OPINION_PLAY_PATH,
+        Product::Flight => FLIGHT_PLAY_PATH,
     }
 }
 

@@ -203,6 +203,38 @@ async fn bad_launches_store_nothing() {
 }
 
 #[tokio::test]
+async fn a_flight_launch_points_at_the_flight_page_and_an_opinion_launch_at_the_opinion_app() {
+    for (product, path) in [(None, "/play#launch="), (Some("flight"), "/play/flight#launch=")] {
+        let mut mocks = TradingMocks::new();
+        mocks.products = Some(products(true));
+        mocks
+            .players
+            .expect_record_launch()
+            .times(1)
+            .withf(move |_, launch| {
+                launch.product
+                    == if product.is_some() {
+                        opinion_wallet::Product::Flight
+                    } else {
+                        opinion_wallet::Product::Opinion
+                    }
+            })
+            .returning(|user, _| Ok(user.clone()));
+        let launch = LaunchRequest {
+            product: product.map(str::to_owned),
+            ..request("p")
+        };
+        let launched = mocks
+            .build_players()
+            .launch(&api_key_caller(Grant::All), launch)
+            .await
+            .expect("launched");
+        let expected = format!("https://opinion.example{path}{}", launched.launch_token);
+        assert_eq!(launched.launch_url, expected);
+    }
+}
+
+#[tokio::test]
 async fn a_used_unknown_or_forged_launch_token_opens_nothing() {
     let mut mocks = TradingMocks::new();
     mocks

@@ -1,7 +1,9 @@
 //! Every route of the operator contract, with its requirement, declared once, and the
 //! shape of one declaration. The endpoint table and the flight table of the contract map onto
 //! this list; the flight paths are the platform's own choice (the contract leaves them open),
-//! and so are the launch settings, an addition to REST v1.
+//! and so are the launch settings, an addition to REST v1, and the public routes under
+//! `/api/public` (what the platform publishes to anyone, such as the flight game's seed
+//! chain commitments).
 
 use crate::http_method::HttpMethod::{self, Delete, Get, Patch, Post, Put};
 use crate::requirement::Requirement;
@@ -132,6 +134,8 @@ routes! {
     FlightPaymentsList: Get "/api/operator/flight/payments" => scope(&[FlightSettlementsRead]),
     FlightSettlementReportPayments: Get "/api/operator/flight/settlement-reports/{id}/payments" => scope(&[FlightSettlementsRead]),
     FlightStatementCorrectionsList: Get "/api/operator/flight/statement-corrections" => scope(&[FlightSettlementsRead]),
+    PublicFlightChainsList: Get "/api/public/flight/chains" => Requirement::Public,
+    PublicFlightChainGet: Get "/api/public/flight/chains/{id}" => Requirement::Public,
 }
 
 impl RouteId {

@@ -52,16 +52,20 @@ fn operation_of(item: &mut PathItem, method: HttpMethod) -> &mut Option<Operatio
 }
 
 /// Tags every operation with the first segment of its path below `/api/operator` (or below
-/// the root, for the pages beside the operator API).
+/// the root, for the pages beside the operator API); the unauthenticated routes under
+/// `/api/public` are tagged `public`.
 fn group_by_path(document: &mut OpenApi) {
     for (path, item) in &mut document.paths.paths {
-        let tag = path
-            .trim_start_matches("/api/operator")
-            .trim_start_matches('/')
-            .split('/')
-            .next()
-            .unwrap_or_default()
-            .to_owned();
+        let tag = if path.starts_with("/api/public/") {
+            "public".to_owned()
+        } else {
+            path.trim_start_matches("/api/operator")
+                .trim_start_matches('/')
+                .split('/')
+                .next()
+                .unwrap_or_default()
+                .to_owned()
+        };
         let operations = [
             &mut item.get,
             &mut item.post,

@@ -21,6 +21,7 @@ use crate::operator::wallet_adapter::handlers as wallet_adapter;
 use crate::operator::wallet_adapter::wallet_test::handlers as wallet_test;
 use crate::operator::webhooks::deliveries::handlers as webhook_deliveries;
 use crate::operator::webhooks::endpoints::handlers as webhook_endpoints;
+use crate::public::flight::handlers as public_flight;
 use crate::simulator::operations::handlers as simulator_operations;
 use crate::simulator::users::handlers as simulator_users;
 use crate::simulator::wallets::handlers as simulator_wallets;
@@ -60,6 +61,8 @@ use crate::views::handlers as views;
         flight::export_tickets,
         flight::wallet_operations,
         flight::webhook_deliveries,
+        public_flight::chains,
+        public_flight::chain,
         flight_terms::current,
         flight_terms::scheduled,
         flight_terms::history,

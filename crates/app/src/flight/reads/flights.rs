@@ -1,10 +1,12 @@
-//! `GET /flight/flights`, one flight and the flights' export. Flights are platform-wide:
-//! every operator reads the same ones, each shown through `FlightView` (nothing secret
-//! before the crash); a flight's detail adds the operator's own tickets' totals on it.
+//! `GET /flight/flights`, one flight and the flights' export, and the player's list of
+//! crashed flights. Flights are platform-wide: every operator (and every player) reads
+//! the same ones, each shown through `FlightView` (nothing secret before the crash); a
+//! flight's detail adds the operator's own tickets' totals on it.
 
 use std::sync::Arc;
 
 use opinion_core::{FlightId, FlightKind, OperatorId, Page, PageRequest};
+use opinion_flight::FlightPhase;
 
 use crate::error::AppError;
 use crate::flight::reads::export::Export;
@@ -25,6 +27,7 @@ impl FlightQuery {
     fn filter(&self) -> Result<FlightFilter, AppError> {
         Ok(FlightFilter {
             boarded: time_range(self.from.as_deref(), self.to.as_deref())?,
+            phase: None,
         })
     }
 }
@@ -45,6 +48,21 @@ impl FlightReads {
         page: PageRequest<FlightKind>,
     ) -> Result<Page<FlightView, FlightKind>, AppError> {
         let filter = query.filter()?;
+        Ok(flights_page(self.ports.store.as_ref(), &filter, page).await?)
+    }
+
+    /// One page of the flights that have crashed, newest first: the fairness data a
+    /// player checks (each flight's seed, crash point, commitment and salt). Shown through
+    /// `FlightView` like every flight read, so nothing secret shows even if a row in
+    /// another phase came back.
+    pub async fn crashed_flights(
+        &self,
+        page: PageRequest<FlightKind>,
+    ) -> Result<Page<FlightView, FlightKind>, AppError> {
+        let filter = FlightFilter {
+            phase: Some(FlightPhase::Crashed),
+            ..FlightFilter::default()
+        };
         Ok(flights_page(self.ports.store.as_ref(), &filter, page).await?)
     }
 

@@ -1,13 +1,17 @@
-//! The flight product's operator reads: the overview, flights (platform-wide), the
+//! The flight product's reads: for operators the overview, flights (platform-wide), the
 //! operator's tickets, its flight wallet operations and the delivery evidence of its
-//! `mini_app.flight.*` events. One file per resource, each an `impl FlightReads` block;
+//! `mini_app.flight.*` events; for players the crashed flights' fairness data; for anyone
+//! the published seed chains. One file per resource, each an `impl FlightReads` block;
 //! exports walk the same pages chunk by chunk (`export.rs`), so an export of any size
 //! holds one chunk at a time.
 
 pub mod ports;
 
+mod chains;
 mod deliveries;
 mod export;
+#[cfg(test)]
+mod fairness_tests;
 mod flights;
 mod overview;
 #[cfg(test)]

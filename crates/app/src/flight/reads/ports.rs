@@ -4,12 +4,13 @@
 
 use async_trait::async_trait;
 use opinion_core::{
-    FlightId, FlightKind, OperatorId, Page, PageRequest, TicketId, TicketKind, WalletOperationId, WalletOperationKind,
+    FlightChainId, FlightChainKind, FlightId, FlightKind, OperatorId, Page, PageRequest, TicketId, TicketKind,
+    WalletOperationId, WalletOperationKind,
 };
-use opinion_flight::{Rupiah, TicketStatus, gross_gaming_revenue};
+use opinion_flight::{FlightPhase, Rupiah, TicketStatus, gross_gaming_revenue};
 use opinion_wallet::{OperationState, WalletFlow};
 
-use crate::flight::model::{Enablement, FlightRecord, TermsRecord, TicketRecord};
+use crate::flight::model::{ChainRecord, Enablement, FlightRecord, TermsRecord, TicketRecord};
 use crate::model::{WalletOperationRecord, WalletOperationStep};
 use crate::opinion::reads::ports::TimeRange;
 use crate::ports::StoreError;
@@ -19,6 +20,20 @@ use crate::ports::StoreError;
 pub struct FlightFilter {
     /// Only flights that started boarding in this window.
     pub boarded: TimeRange,
+    /// Only flights in this phase (as stored).
+    pub phase: Option<FlightPhase>,
+}
+
+/// A seed chain with the flights it has played so far, as the public commitment route
+/// shows it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChainSummary {
+    /// The chain's public data: commitment, salt, length, creation.
+    pub chain: ChainRecord,
+    /// The lowest number among its flights (`None` before its first flight boards).
+    pub first_flight: Option<u32>,
+    /// The highest number among its flights.
+    pub last_flight: Option<u32>,
 }
 
 /// Which of the operator's tickets to list or total (by purchase time).
@@ -95,6 +110,14 @@ pub trait FlightReadStore: Send + Sync {
     ) -> Result<Page<FlightRecord, FlightKind>, StoreError>;
     /// One flight.
     async fn find_flight(&self, id: FlightId) -> Result<Option<FlightRecord>, StoreError>;
+    /// One page of seed chains, newest first, each with the numbers of its first and last
+    /// flight.
+    async fn list_chains(
+        &self,
+        page: PageRequest<FlightChainKind>,
+    ) -> Result<Page<ChainSummary, FlightChainKind>, StoreError>;
+    /// One seed chain with the numbers of its first and last flight.
+    async fn find_chain(&self, id: FlightChainId) -> Result<Option<ChainSummary>, StoreError>;
     /// One page of the operator's tickets, newest first.
     async fn list_tickets(
         &self,

@@ -31,6 +31,9 @@ pub(super) async fn list(
     if let Some(to) = filter.boarded.to {
         query = query.filter(flights::boarding_at.lt(to));
     }
+    if let Some(phase) = filter.phase {
+        query = query.filter(flights::phase.eq(phase.as_str()));
+    }
     if let Some(after) = page.after {
         query = query.filter(flights::id.lt(uuid_of(after.position())));
     }

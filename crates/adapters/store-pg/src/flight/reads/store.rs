@@ -4,16 +4,17 @@
 use async_trait::async_trait;
 use opinion_app::flight::model::{Enablement, FlightRecord, TermsRecord, TicketRecord};
 use opinion_app::flight::reads::ports::{
-    FlightFilter, FlightOperationFilter, FlightReadStore, TicketFilter, TicketTotals,
+    ChainSummary, FlightFilter, FlightOperationFilter, FlightReadStore, TicketFilter, TicketTotals,
 };
 use opinion_app::model::{WalletOperationRecord, WalletOperationStep};
 use opinion_app::ports::StoreError;
 use opinion_core::{
-    FlightId, FlightKind, OperatorId, Page, PageRequest, TicketId, TicketKind, WalletOperationId, WalletOperationKind,
+    FlightChainId, FlightChainKind, FlightId, FlightKind, OperatorId, Page, PageRequest, TicketId, TicketKind,
+    WalletOperationId, WalletOperationKind,
 };
 
 use crate::db::pool::PgStore;
-use crate::flight::reads::{flights, tickets, totals, wallet_operations};
+use crate::flight::reads::{chains as flight_chains, flights, tickets, totals, wallet_operations};
 use crate::flight::{chains, enablement, terms, tickets as flight_tickets};
 use crate::opinion::reads::wallet_operations::steps;
 
@@ -46,6 +47,19 @@ impl FlightReadStore for PgStore {
     #[tracing::instrument(skip_all, fields(flight_id = %id))]
     async fn find_flight(&self, id: FlightId) -> Result<Option<FlightRecord>, StoreError> {
         chains::find_flight(self, id).await
+    }
+
+    #[tracing::instrument(skip_all)]
+    async fn list_chains(
+        &self,
+        page: PageRequest<FlightChainKind>,
+    ) -> Result<Page<ChainSummary, FlightChainKind>, StoreError> {
+        flight_chains::list(&mut *self.conn().await?, page).await
+    }
+
+    #[tracing::instrument(skip_all, fields(flight_chain_id = %id))]
+    async fn find_chain(&self, id: FlightChainId) -> Result<Option<ChainSummary>, StoreError> {
+        flight_chains::find(&mut *self.conn().await?, id).await
     }
 
     #[tracing::instrument(skip_all, fields(operator_id = %operator))]

@@ -6,6 +6,7 @@ mod chains;
 mod change;
 mod driver_lock;
 mod money;
+mod published;
 mod reads;
 mod settings;
 mod tickets;

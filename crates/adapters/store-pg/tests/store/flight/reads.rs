@@ -158,6 +158,7 @@ async fn flights_page_newest_first_with_their_chain_and_a_boarding_window() {
             from: Some(at(120)),
             to: Some(at(180)),
         },
+        phase: None,
     };
     let windowed = store.list_flights(&window, page(50)).await.expect("page");
     assert_eq!(
