@@ -132,6 +132,7 @@ routes! {
     FlightPaymentsList: Get "/api/operator/flight/payments" => scope(&[FlightSettlementsRead]),
     FlightSettlementReportPayments: Get "/api/operator/flight/settlement-reports/{id}/payments" => scope(&[FlightSettlementsRead]),
     FlightStatementCorrectionsList: Get "/api/operator/flight/statement-corrections" => scope(&[FlightSettlementsRead]),
+    StatementKeys: Get "/.well-known/opinion-statement-keys.json" => Requirement::Public,
 }
 
 impl RouteId {

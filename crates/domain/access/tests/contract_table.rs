@@ -133,13 +133,20 @@ fn only_staff_routes_take_staff_sessions_only_and_only_they_need_staff_scopes() 
 }
 
 #[test]
-fn only_the_document_and_staff_login_are_public() {
+fn only_the_document_the_statement_keys_and_staff_login_are_public() {
     let public: Vec<RouteId> = ROUTES
         .iter()
         .filter(|r| r.requirement.is_public())
         .map(|r| r.id)
         .collect();
-    assert_eq!(public, [RouteId::OpenApiDocument, RouteId::StaffSessionCreate]);
+    assert_eq!(
+        public,
+        [
+            RouteId::OpenApiDocument,
+            RouteId::StaffSessionCreate,
+            RouteId::StatementKeys
+        ]
+    );
 }
 
 #[test]
