@@ -22,7 +22,7 @@ use opinion_app::opinion::trading::{Trading, TradingPorts};
 use opinion_app::players::ports::ProductGate;
 use opinion_app::players::{PlayerTokens, Players, PlayersPorts, PlayersSettings};
 use opinion_app::ports::Clock;
-use opinion_app::simulator::{Simulator, SimulatorPorts};
+use opinion_app::simulator::{SimulatedFlows, Simulator, SimulatorPorts};
 use opinion_app::wallet::ports::WalletGateway;
 use opinion_app::wallet::{
     WalletAdapterPorts, WalletAdapterSettings, WalletAdapterTest, WalletAdapters, WalletTestPorts,
@@ -144,14 +144,14 @@ pub async fn services(config: &Config, database_url: &str, keys: &Keys) -> anyho
             random: Arc::new(OsRandom),
         };
         let public_url = config.public_url_for(config.port);
-        Simulator::new(
-            ports,
-            players.clone(),
-            trading.clone(),
-            settlement.clone(),
-            wallet_adapters.clone(),
-            &public_url,
-        )
+        let flows = SimulatedFlows {
+            players: players.clone(),
+            trading: trading.clone(),
+            settlement: settlement.clone(),
+            flight: flight.clone(),
+            wallet_adapters: wallet_adapters.clone(),
+        };
+        Simulator::new(ports, flows, &public_url)
     });
     Ok(Services {
         access: access(config, store.clone(), clock.clone(), &keys.session_secret)?,

@@ -1,12 +1,12 @@
 //! The flight product's wallet operations share the wallet engine's table with
 //! Opinion's, but not Opinion's reads: `GET /api/operator/balance-operations` lists
 //! Opinion's flows only, and platform staff's review list shows a flight operation with
-//! its flight and ticket while `review resolve` leaves it to the flight product.
+//! its flight and ticket (resolving one is `admin_review_flight.rs`).
 
 use opinion_testkit::FlightOperationSeed;
 use serde_json::json;
 
-use crate::admin_settlement::{admin, admin_fails};
+use crate::admin_settlement::admin;
 use crate::helpers::{TestApp, assert_problem, json_with_status, spawn_app};
 use crate::trading_seed::*;
 
@@ -71,7 +71,7 @@ async fn balance_operations_list_opinions_operations_only() {
 }
 
 #[tokio::test]
-async fn staff_see_a_flight_operation_in_review_but_resolve_it_with_the_flight_tools() {
+async fn staff_see_a_flight_operation_in_review_with_its_flight_and_ticket() {
     let app = spawn_app().await;
     let flight = given_flight_operation(&app).await;
 
@@ -94,29 +94,4 @@ async fn staff_see_a_flight_operation_in_review_but_resolve_it_with_the_flight_t
         "{operation}"
     );
     assert!(operation.get("marketId").is_none(), "{operation}");
-
-    let shown = admin(&app, &["review", "show", "--operation", &flight]).await;
-    assert_eq!(shown["operation"]["id"], flight.as_str());
-
-    let stderr = admin_fails(
-        &app,
-        &[
-            "review",
-            "resolve",
-            "--operation",
-            &flight,
-            "--not-applied",
-            "--by",
-            "Ana",
-            "--note",
-            "wallet log checked",
-        ],
-    )
-    .await;
-    assert!(
-        stderr.contains("flight operations are resolved by `opinion admin flight review"),
-        "{stderr}"
-    );
-    let still = admin(&app, &["review", "show", "--operation", &flight]).await;
-    assert_eq!(still["operation"]["state"], "manual_review", "nothing was written");
 }

@@ -25,6 +25,7 @@ mod operator_reads_markets;
 mod operator_reads_pages;
 mod route_table;
 mod simulator;
+mod simulator_flight;
 mod simulator_production;
 mod simulator_support;
 mod simulator_walkthrough;

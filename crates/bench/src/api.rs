@@ -48,6 +48,11 @@ impl Api {
         })
     }
 
+    /// `http://127.0.0.1:<port>`, for the few requests made with another client.
+    pub fn base(&self) -> &str {
+        &self.base
+    }
+
     /// One call with an optional bearer credential and JSON body; the JSON answer (or
     /// `null` for an empty one).
     pub async fn call(
@@ -115,7 +120,20 @@ impl Api {
 
     /// Launches (creating or updating) the player `external_user_id`; its launch token.
     pub async fn launch(&self, operator_key: &str, external_user_id: &str) -> Result<String, CallError> {
-        let body = json!({ "externalUserId": external_user_id });
+        self.launch_into(operator_key, external_user_id, None).await
+    }
+
+    /// Launches the player into `product` (Opinion when `None`); its launch token.
+    pub async fn launch_into(
+        &self,
+        operator_key: &str,
+        external_user_id: &str,
+        product: Option<&str>,
+    ) -> Result<String, CallError> {
+        let mut body = json!({ "externalUserId": external_user_id });
+        if let Some(product) = product {
+            body["product"] = json!(product);
+        }
         let launched = self
             .call(Method::POST, "/api/operator/launch", Some(operator_key), Some(&body))
             .await?;

@@ -46,16 +46,21 @@ async fn main() -> anyhow::Result<()> {
     {
         eprintln!("could not remove {}: {error}", scratch.display());
     }
-    let report = outcome?;
-    let results = workspace.join("bench/results");
-    report.write(&results)?;
+    let (report, smoke) = outcome?;
     println!("\n{}", report.markdown());
-    println!("written: {}/latest.json and latest.md", results.display());
+    if smoke {
+        println!("smoke run: every scenario ran; nothing written (figures of a smoke run mean nothing)");
+    } else {
+        let results = workspace.join("bench/results");
+        report.write(&results)?;
+        println!("written: {}/latest.json and latest.md", results.display());
+    }
     Ok(())
 }
 
-/// The whole run, in `scratch`; the cluster and the service are stopped before it returns.
-async fn run(workspace: &Path, scratch: &Path) -> anyhow::Result<RunReport> {
+/// The whole run, in `scratch`, and whether it was a smoke run; the cluster and the
+/// service are stopped before it returns.
+async fn run(workspace: &Path, scratch: &Path) -> anyhow::Result<(RunReport, bool)> {
     let settings = Settings::from_env()?;
     let started = Instant::now();
     let started_at = OffsetDateTime::now_utc().format(&Rfc3339)?;
@@ -63,7 +68,7 @@ async fn run(workspace: &Path, scratch: &Path) -> anyhow::Result<RunReport> {
         std::fs::remove_dir_all(scratch).with_context(|| format!("removing the leftover {}", scratch.display()))?;
     }
     std::fs::create_dir_all(scratch)?;
-    let binary = service::build_release(workspace)?;
+    let binary = service::build(workspace, !settings.smoke)?;
 
     println!("starting a private PostgreSQL under {}…", scratch.display());
     let cluster = database::start_cluster(&scratch.join("pg"), settings.statements).await?;
@@ -84,7 +89,7 @@ async fn run(workspace: &Path, scratch: &Path) -> anyhow::Result<RunReport> {
         scenarios,
     };
     report.compute_ratios();
-    Ok(report)
+    Ok((report, settings.smoke))
 }
 
 /// pgbench, then the service and every scenario; the service is stopped before returning.
@@ -112,7 +117,13 @@ async fn measure_all(
     baselines.pgbench_read_write = Some(write);
 
     println!("starting the service…");
-    let service = Service::start(binary, &cluster.url(SERVICE_DATABASE), &scratch.join("service"), &[])?;
+    let no_flights = [("OPINION_FLIGHT_DRIVER", "false".to_owned())];
+    let service = Service::start(
+        binary,
+        &cluster.url(SERVICE_DATABASE),
+        &scratch.join("service"),
+        &no_flights,
+    )?;
     println!("  listening on {}", service.base_url());
     let mut client = database::connect(&cluster.url(SERVICE_DATABASE)).await?;
     let seeded = seed::operators_and_markets(&mut client, settings.operators, settings.concurrency + 1).await?;
@@ -162,6 +173,30 @@ async fn measure_all(
     };
     results.extend(scenarios::trading::run(&bench, &traders, &commits, statements.as_ref()).await?);
     results.push(scenarios::webhooks::run(&bench, &traders).await?);
+    service.stop();
+
+    // The flight scenarios get a service of their own driving flights with the bench's
+    // timing; the scenarios above ran without a flight driver, as they always have.
+    let flight_env = [
+        ("OPINION_FLIGHT_DRIVER", "true".to_owned()),
+        ("OPINION_FLIGHT_BOARDING_MS", settings.flight_boarding_ms.to_string()),
+        ("OPINION_FLIGHT_PAUSE_MS", settings.flight_pause_ms.to_string()),
+    ];
+    println!("starting the service with a flight driver…");
+    // The same data directory: its data key unseals what the first service sealed.
+    let service = Service::start(
+        binary,
+        &cluster.url(SERVICE_DATABASE),
+        &scratch.join("service"),
+        &flight_env,
+    )?;
+    let bench = Bench {
+        settings,
+        api: Api::new(service.base_url())?,
+        service_pid: service.pid(),
+        seeded: &seeded,
+    };
+    results.extend(scenarios::flight::run(&bench, &client, &wallet.base_url()).await?);
     service.stop();
     Ok((baselines, results))
 }

@@ -54,6 +54,11 @@ impl MemoryWatch {
     }
 }
 
+/// The process's resident memory now, KiB.
+pub fn rss_kib(pid: u32) -> Option<u64> {
+    status_kib(pid, "VmRSS:")
+}
+
 /// One `kB` line of `/proc/<pid>/status`.
 fn status_kib(pid: u32, field: &str) -> Option<u64> {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;

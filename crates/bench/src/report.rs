@@ -52,6 +52,10 @@ pub struct Scenario {
     /// Where its database time went, statement by statement, when profiled.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub statements: Vec<StatementCost>,
+    /// Whether its per-second figure counts requests, so that ratios to the baselines'
+    /// requests mean something (not for rows exported or events delivered).
+    #[serde(skip)]
+    pub requests_per_second: bool,
 }
 
 impl Scenario {
@@ -74,7 +78,15 @@ impl Scenario {
             ratio_to_healthz: None,
             figures: BTreeMap::new(),
             statements: Vec::new(),
+            requests_per_second: true,
         }
+    }
+
+    /// The same scenario, whose per-second figure counts something else than requests
+    /// (rows, events): no ratio to the baselines.
+    pub fn counting_other_than_requests(mut self) -> Self {
+        self.requests_per_second = false;
+        self
     }
 
     /// A scenario that could not run, and why.
@@ -90,6 +102,7 @@ impl Scenario {
             ratio_to_healthz: None,
             figures: BTreeMap::new(),
             statements: Vec::new(),
+            requests_per_second: true,
         }
     }
 
@@ -142,6 +155,9 @@ impl RunReport {
         let healthz = self.baselines.healthz.as_ref().map(|load| load.per_second);
         for scenario in &mut self.scenarios {
             let Some(load) = &scenario.load else { continue };
+            if !scenario.requests_per_second {
+                continue;
+            }
             let database = match scenario.baseline {
                 Some(Baseline::PgbenchSelectOnly) => self.baselines.pgbench_select_only.as_ref(),
                 Some(Baseline::PgbenchReadWrite) => self.baselines.pgbench_read_write.as_ref(),

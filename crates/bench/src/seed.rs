@@ -18,6 +18,8 @@ const OPERATORS_PER_BATCH: usize = 10;
 /// One seeded operator and the secrets of its keys.
 #[derive(Debug, Clone)]
 pub struct SeededOperator {
+    /// Its id as PostgreSQL reads a uuid (32 hex digits).
+    pub uuid: String,
     /// A full-access (`*`) key.
     pub full_key: String,
     /// A restricted key with `trades:read` only.
@@ -48,7 +50,11 @@ pub async fn operators_and_markets(client: &mut Client, operators: usize, market
             .await?;
         let full_key = insert_key(&transaction, &uuid, "bench full access", &["*"]).await?;
         let read_key = insert_key(&transaction, &uuid, "bench reporting", &["trades:read"]).await?;
-        seeded.push(SeededOperator { full_key, read_key });
+        seeded.push(SeededOperator {
+            uuid,
+            full_key,
+            read_key,
+        });
     }
     transaction
         .execute(
@@ -161,7 +167,7 @@ async fn insert_key(
 }
 
 /// The 32 hex digits PostgreSQL reads as the uuid of a ULID.
-fn uuid_text(ulid: Ulid) -> String {
+pub fn uuid_text(ulid: Ulid) -> String {
     format!("{:032x}", ulid.0)
 }
 

@@ -1,5 +1,6 @@
-//! The service under test: the release `opinion` binary, built if needed, run with
-//! `OPINION_*` variables on a free loopback port over the bench's database.
+//! The service under test: the release `opinion` binary (the debug one in a smoke run),
+//! built if needed, run with `OPINION_*` variables on a free loopback port over the
+//! bench's database.
 
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
@@ -15,18 +16,23 @@ const START_TIMEOUT: Duration = Duration::from_secs(120);
 /// What the service prints once it listens, before the base URL.
 const LISTEN_MARKER: &str = "listening on ";
 
-/// Builds (or finds up to date) the release binary and returns its path.
-pub fn build_release(workspace: &Path) -> anyhow::Result<PathBuf> {
+/// Builds (or finds up to date) the release binary, or the debug one for a smoke run,
+/// and returns its path.
+pub fn build(workspace: &Path, release: bool) -> anyhow::Result<PathBuf> {
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-    println!("building the release service binary (cargo build --release --bin opinion)…");
+    let mut args = vec!["build", "--quiet", "-p", "opinion", "--bin", "opinion"];
+    if release {
+        args.push("--release");
+    }
+    println!("building the service binary (cargo {})…", args.join(" "));
     let status = Command::new(cargo)
-        .args(["build", "--release", "--quiet", "-p", "opinion", "--bin", "opinion"])
+        .args(&args)
         .current_dir(workspace)
         .status()
         .context("running cargo build")?;
-    anyhow::ensure!(status.success(), "cargo build --release --bin opinion failed");
+    anyhow::ensure!(status.success(), "cargo build of the opinion binary failed");
     let target = std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| workspace.join("target"), PathBuf::from);
-    let binary = target.join("release").join("opinion");
+    let binary = target.join(if release { "release" } else { "debug" }).join("opinion");
     anyhow::ensure!(binary.is_file(), "{} was not built", binary.display());
     Ok(binary)
 }

@@ -1,5 +1,6 @@
 //! What one run measures and for how long: fixed defaults sized for a 2-core machine,
-//! each overridable with an `OPINION_BENCH_*` environment variable.
+//! each overridable with an `OPINION_BENCH_*` environment variable. `OPINION_BENCH_SMOKE`
+//! swaps the defaults for tiny ones (CI's smoke run: every scenario once, in seconds).
 
 use std::time::Duration;
 
@@ -24,23 +25,57 @@ pub struct Settings {
     pub deep_page: usize,
     /// Whether to load `pg_stat_statements` and report where a buy's database time goes.
     pub statements: bool,
+    /// Tiny sizes, the debug build, and no results written: a smoke run, not figures.
+    pub smoke: bool,
+    /// How long a flight boards in the flight scenarios' service, milliseconds.
+    pub flight_boarding_ms: u64,
+    /// The pause between two flights there, milliseconds.
+    pub flight_pause_ms: u64,
+    /// Players cashing out at once on one flight.
+    pub flight_cash_outs: usize,
+    /// Pages connected to the live flight feed.
+    pub flight_pages: usize,
+    /// Tickets seeded for the export.
+    pub flight_export_tickets: usize,
 }
 
 impl Settings {
-    /// The defaults, then `OPINION_BENCH_CONCURRENCY`, `_SECONDS`, `_WARMUP_SECONDS`,
-    /// `_MAX_REQUESTS`, `_OPERATORS`, `_TRADES_PER_OPERATOR`, `_DEEP_PAGE`, `_STATEMENTS`
-    /// (`true` to profile a buy's statements).
+    /// The defaults (the smoke run's with `OPINION_BENCH_SMOKE=true`), then
+    /// `OPINION_BENCH_CONCURRENCY`, `_SECONDS`, `_WARMUP_SECONDS`, `_MAX_REQUESTS`,
+    /// `_OPERATORS`, `_TRADES_PER_OPERATOR`, `_DEEP_PAGE`, `_STATEMENTS` (`true` to profile
+    /// a buy's statements), `_FLIGHT_BOARDING_MS`, `_FLIGHT_PAUSE_MS`, `_FLIGHT_CASH_OUTS`,
+    /// `_FLIGHT_PAGES` and `_FLIGHT_EXPORT_TICKETS`.
     pub fn from_env() -> anyhow::Result<Self> {
+        let smoke = read("SMOKE", false)?;
+        let size = |full: usize, tiny: usize| if smoke { tiny } else { full };
         let settings = Self {
-            concurrency: read("CONCURRENCY", 16)?,
-            measure: Duration::from_secs(read("SECONDS", 12)?),
-            warmup: Duration::from_secs(read("WARMUP_SECONDS", 2)?),
+            concurrency: read("CONCURRENCY", size(16, 4))?,
+            measure: Duration::from_secs(read("SECONDS", size(12, 1) as u64)?),
+            warmup: Duration::from_secs(read("WARMUP_SECONDS", size(2, 0) as u64)?),
             max_requests: read("MAX_REQUESTS", 2_000_000)?,
-            operators: read("OPERATORS", 100)?,
-            trades_per_operator: read("TRADES_PER_OPERATOR", 10_000)?,
-            deep_page: read("DEEP_PAGE", 180)?,
+            operators: read("OPERATORS", size(100, 2))?,
+            trades_per_operator: read("TRADES_PER_OPERATOR", size(10_000, 200))?,
+            deep_page: read("DEEP_PAGE", size(180, 2))?,
             statements: read("STATEMENTS", false)?,
+            smoke,
+            flight_boarding_ms: read("FLIGHT_BOARDING_MS", size(10_000, 3_000) as u64)?,
+            flight_pause_ms: read("FLIGHT_PAUSE_MS", size(1_000, 200) as u64)?,
+            flight_cash_outs: read("FLIGHT_CASH_OUTS", size(1_000, 20))?,
+            flight_pages: read("FLIGHT_PAGES", size(5_000, 20))?,
+            flight_export_tickets: read("FLIGHT_EXPORT_TICKETS", size(1_000_000, 2_000))?,
         };
+        anyhow::ensure!(
+            settings.flight_cash_outs > 0,
+            "OPINION_BENCH_FLIGHT_CASH_OUTS must be at least 1"
+        );
+        anyhow::ensure!(
+            settings.flight_pages > 0,
+            "OPINION_BENCH_FLIGHT_PAGES must be at least 1"
+        );
+        anyhow::ensure!(
+            settings.flight_export_tickets >= 10,
+            "OPINION_BENCH_FLIGHT_EXPORT_TICKETS must be at least 10"
+        );
         anyhow::ensure!(settings.concurrency > 0, "OPINION_BENCH_CONCURRENCY must be at least 1");
         anyhow::ensure!(settings.operators > 0, "OPINION_BENCH_OPERATORS must be at least 1");
         anyhow::ensure!(

@@ -43,6 +43,7 @@ pub use engine::{DriverStep, FlightMove};
 pub use live::LiveFlight;
 pub use money_worker::MoneyPass;
 pub use purchase::TicketOrder;
+pub(crate) use purchase::check_client_ticket_id;
 pub use review::ResolvedFlightOperation;
 pub use terms::TermsBook;
 pub use terms_schedule::MAX_SCHEDULED_TERMS;

@@ -248,7 +248,8 @@ fn same_order(first: TicketRecord, order: &TicketOrder) -> Result<TicketRecord, 
     }
 }
 
-fn check_client_ticket_id(id: &str) -> Result<(), AppError> {
+/// A client ticket id is 1 to 64 visible ASCII characters.
+pub(crate) fn check_client_ticket_id(id: &str) -> Result<(), AppError> {
     let visible = id.bytes().all(|b| b.is_ascii_graphic());
     if (1..=64).contains(&id.len()) && visible {
         Ok(())

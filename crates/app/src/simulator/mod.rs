@@ -1,11 +1,15 @@
 //! The staging simulator: simulated users and their wallet, a real implementation of the
 //! wallet adapter contract served by this service (`wallet.rs`), and operations that
 //! drive simulated users through the real trading flows (`operations.rs`,
-//! `scenarios.rs`). It exists in development and staging only; production builds no
+//! `scenarios.rs`) and the flight product's (`flight.rs`). It exists in development and staging only; production builds no
 //! `Simulator` at all.
 
 pub mod ports;
 
+mod flight;
+#[cfg(test)]
+mod flight_tests;
+mod flight_waits;
 mod operations;
 mod report;
 mod scenarios;
@@ -15,6 +19,7 @@ mod wallet;
 use std::sync::Arc;
 
 use crate::access::ports::OperatorStore;
+use crate::flight::FlightGame;
 use crate::opinion::settlement::MarketSettlement;
 use crate::opinion::trading::Trading;
 use crate::players::Players;
@@ -23,7 +28,7 @@ use crate::simulator::ports::SimulatorStore;
 use crate::wallet::WalletAdapters;
 use crate::wallet::ports::WalletAdapterStore;
 
-pub use operations::{FaultRequest, UserOperation};
+pub use operations::{FaultRequest, SimulatedTicketOrder, UserOperation};
 pub use report::{OperationReport, ReportStep, StepOutcome};
 pub use scenarios::Scenario;
 pub use users::{NewSimulatedUser, SimulatedUserChange};
@@ -49,26 +54,36 @@ pub struct Simulator {
     players: Players,
     trading: Trading,
     settlement: MarketSettlement,
+    flight: FlightGame,
     wallet_adapters: WalletAdapters,
     public_url: String,
 }
 
+/// The use cases the simulator's operations drive.
+#[derive(Clone)]
+pub struct SimulatedFlows {
+    /// Launches and player sessions.
+    pub players: Players,
+    /// Opinion's buys and sells.
+    pub trading: Trading,
+    /// Markets, resolution and payouts.
+    pub settlement: MarketSettlement,
+    /// The flight product's tickets and cash-outs.
+    pub flight: FlightGame,
+    /// The operator's wallet adapter (connecting the simulated wallet).
+    pub wallet_adapters: WalletAdapters,
+}
+
 impl Simulator {
     /// Builds the simulator over its ports and the use cases its operations drive.
-    pub fn new(
-        ports: SimulatorPorts,
-        players: Players,
-        trading: Trading,
-        settlement: MarketSettlement,
-        wallet_adapters: WalletAdapters,
-        public_url: &str,
-    ) -> Self {
+    pub fn new(ports: SimulatorPorts, flows: SimulatedFlows, public_url: &str) -> Self {
         Self {
             ports,
-            players,
-            trading,
-            settlement,
-            wallet_adapters,
+            players: flows.players,
+            trading: flows.trading,
+            settlement: flows.settlement,
+            flight: flows.flight,
+            wallet_adapters: flows.wallet_adapters,
             public_url: public_url.trim_end_matches('/').to_owned(),
         }
     }

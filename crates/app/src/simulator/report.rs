@@ -59,7 +59,12 @@ impl OperationReport {
     }
 
     /// Adds a completed step.
-    pub(crate) fn done<const N: usize>(&mut self, step: &str, detail: impl Into<String>, ids: [(&str, String); N]) {
+    pub(crate) fn done<'a>(
+        &mut self,
+        step: &str,
+        detail: impl Into<String>,
+        ids: impl IntoIterator<Item = (&'a str, String)>,
+    ) {
         self.steps.push(ReportStep {
             step: step.to_owned(),
             outcome: StepOutcome::Completed,

@@ -2,9 +2,6 @@
 //! read again, a balance that moved under a settlement computed again, and the flight
 //! product's flows taken in IDR and refused in another currency.
 
-use crate::test_support::{counting_random, fixed_clock};
-use std::sync::Arc;
-
 use opinion_core::{FlightId, TicketId, WalletOperationId};
 use opinion_flight::Multiplier;
 use opinion_market::Outcome;
@@ -16,12 +13,12 @@ use opinion_webhook::{SigningSecret, sign};
 
 use super::*;
 use crate::model::{SimulatedUser, WalletAdapterConfig};
-use crate::simulator::SimulatorPorts;
 use crate::simulator::ports::MockSimulatorStore;
+use crate::test_support::flight::{ManualClock, MemoryFlightStore};
 use crate::test_support::settlement::{MARKET, TRADE, TradingMocks, usd};
+use crate::test_support::simulator::{flight_game, simulator as simulator_with};
 use crate::test_support::{NOW, OPERATOR};
-use crate::wallet::ports::MockWalletAdapterStore;
-use crate::wallet::{WalletAdapterPorts, WalletAdapterSettings, WalletAdapters};
+use crate::wallet::ports::{MockWalletAdapterStore, MockWalletGateway};
 
 fn secret() -> SigningSecret {
     SigningSecret::from_random_bytes(&[7; 32]).expect("secret")
@@ -44,32 +41,12 @@ fn adapters() -> MockWalletAdapterStore {
 }
 
 fn simulator(store: MockSimulatorStore) -> Simulator {
-    let settlement = TradingMocks::default().build_settlement();
-    let clock = fixed_clock();
-    let random = counting_random(42, [0; 32]);
-    let wallet_adapters = WalletAdapters::new(
-        WalletAdapterPorts {
-            store: Arc::new(MockWalletAdapterStore::new()),
-            clock: clock.clone(),
-            random: random.clone(),
-        },
-        WalletAdapterSettings { production: false },
+    let flight = flight_game(
+        &MemoryFlightStore::default(),
+        ManualClock::at(NOW),
+        MockWalletGateway::new(),
     );
-    let ports = SimulatorPorts {
-        store: Arc::new(store),
-        adapters: Arc::new(adapters()),
-        operators: Arc::new(crate::access::ports::MockOperatorStore::new()),
-        clock,
-        random,
-    };
-    Simulator::new(
-        ports,
-        TradingMocks::default().build_players(),
-        settlement.trading.clone(),
-        settlement,
-        wallet_adapters,
-        "http://sim",
-    )
+    simulator_with(store, adapters(), TradingMocks::default(), flight)
 }
 
 fn request() -> MutationRequest {

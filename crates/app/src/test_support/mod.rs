@@ -7,6 +7,7 @@ pub mod flight_reads;
 pub mod office;
 pub mod reads;
 pub mod settlement;
+pub mod simulator;
 pub mod trading;
 
 use std::sync::Arc;

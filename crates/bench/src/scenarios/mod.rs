@@ -1,6 +1,7 @@
 //! The scenarios, each measured at the run's fixed concurrency with the service's
 //! memory watched, and what they share.
 
+pub mod flight;
 pub mod healthz;
 pub mod launch;
 pub mod reads;

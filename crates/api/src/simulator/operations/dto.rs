@@ -13,7 +13,9 @@ use crate::simulator::users::dto::FaultBody;
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct UserOperationBody {
-    /// `launch`, `buy`, `sell`, `inject_faults` or `clear_faults`.
+    /// `launch`, `buy`, `sell`, `launch_flight`, `buy_ticket`, `cash_out`, `play_flight`,
+    /// `inject_faults` or `clear_faults`. The flight operations need a simulated user in
+    /// IDR, and wait for a boarding flight (up to 2 minutes) as a player's page would.
     pub operation: String,
     /// For `buy` and `sell`: the market (`mkt_…`).
     #[serde(default)]
@@ -27,6 +29,22 @@ pub struct UserOperationBody {
     /// For `buy`: minor units to spend instead of `shares`, an integer string.
     #[serde(default)]
     pub amount: Option<String>,
+    /// For `buy_ticket` and `play_flight`: the stake in whole rupiah, an integer string.
+    #[serde(default)]
+    pub stake: Option<String>,
+    /// For `buy_ticket`: cash out automatically at this multiplier (e.g. `"2.00"`).
+    #[serde(default)]
+    pub auto_cash_out: Option<String>,
+    /// For `buy_ticket`: the purchase's client ticket id (a repeat returns the first
+    /// ticket); a fresh `sim-…` one when absent.
+    #[serde(default)]
+    pub client_ticket_id: Option<String>,
+    /// For `cash_out`: the simulated user's ticket (`tkt_…`).
+    #[serde(default)]
+    pub ticket_id: Option<String>,
+    /// For `play_flight`: the multiplier to cash out at by hand, `"1.01"` to `"100.00"`.
+    #[serde(default)]
+    pub cash_out_at: Option<String>,
     /// Faults to queue for the user's next mutations before the operation runs.
     #[serde(default)]
     pub faults: Vec<FaultBody>,

@@ -6,8 +6,9 @@ use actix_web::{HttpResponse, web};
 use opinion_access::RouteId;
 use opinion_access::{Requirement, Scope};
 use opinion_app::error::AppError;
-use opinion_app::simulator::{Scenario, UserOperation};
+use opinion_app::simulator::{Scenario, SimulatedTicketOrder, UserOperation};
 use opinion_core::{MarketId, SimulatorUserId};
+use opinion_flight::{Multiplier, Rupiah};
 use opinion_market::{OrderKind, Outcome, Resolution};
 
 use crate::http::auth::Caller;
@@ -37,6 +38,18 @@ fn outcome(value: Option<&str>) -> Result<Outcome, ApiError> {
         .map_err(|_| AppError::invalid("outcome", "must be `yes` or `no`").into())
 }
 
+fn stake(value: Option<&str>) -> Result<Rupiah, ApiError> {
+    required("stake", value)?
+        .parse()
+        .map_err(|_| AppError::invalid("stake", "must be whole rupiah as an integer string, e.g. \"10000\"").into())
+}
+
+fn multiplier(field: &'static str, value: &str) -> Result<Multiplier, ApiError> {
+    value
+        .parse()
+        .map_err(|_| AppError::invalid(field, "must be a multiplier with two decimals, e.g. \"2.00\"").into())
+}
+
 fn faults(bodies: Vec<FaultBody>) -> Result<Vec<opinion_app::simulator::FaultRequest>, ApiError> {
     bodies.into_iter().map(FaultBody::into_fault).collect()
 }
@@ -64,10 +77,29 @@ fn user_operation(body: &UserOperationBody) -> Result<UserOperation, ApiError> {
             outcome: outcome(body.outcome.as_deref())?,
             shares: minor_units("shares", required("shares", body.shares.as_deref())?)?,
         },
+        "launch_flight" => UserOperation::LaunchFlight,
+        "buy_ticket" => UserOperation::BuyTicket(SimulatedTicketOrder {
+            stake: stake(body.stake.as_deref())?,
+            auto_cash_out: body
+                .auto_cash_out
+                .as_deref()
+                .map(|text| multiplier("autoCashOut", text))
+                .transpose()?,
+            client_ticket_id: body.client_ticket_id.clone(),
+        }),
+        "cash_out" => UserOperation::CashOut {
+            ticket_id: required("ticketId", body.ticket_id.as_deref())?
+                .parse()
+                .map_err(|e| AppError::invalid("ticketId", e))?,
+        },
+        "play_flight" => UserOperation::PlayFlight {
+            stake: stake(body.stake.as_deref())?,
+            cash_out_at: multiplier("cashOutAt", required("cashOutAt", body.cash_out_at.as_deref())?)?,
+        },
         _ => {
             return Err(AppError::invalid(
                 "operation",
-                "must be `launch`, `buy`, `sell`, `inject_faults` or `clear_faults`",
+                "must be `launch`, `buy`, `sell`, `launch_flight`, `buy_ticket`, `cash_out`, `play_flight`, `inject_faults` or `clear_faults`",
             )
             .into());
         }
@@ -132,6 +164,7 @@ fn scenario(body: &ScenarioBody) -> Result<Scenario, ApiError> {
         (status = 200, description = "the report; a step that failed is reported, not refused", body = OperationReportBody),
         InvalidRequest,
         SimulatorNotFound,
+        (status = 409, description = "`simulated_user_not_idr`: a flight operation for a simulated user whose wallet is not in IDR", body = Problem, content_type = PROBLEM_JSON),
         PayloadTooLarge,
         UnsupportedMediaType,
     ),
