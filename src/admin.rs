@@ -1,10 +1,12 @@
 //! `opinion admin …`: platform staff's tools, printing one JSON object on stdout:
 //! operators and their first staff here, markets (`markets.rs`), manual review
-//! (`review.rs`) and the flight product (`flight.rs`) beside.
+//! (`review.rs`), the flight product (`flight.rs`) and the statement keys
+//! (`statement_keys.rs`) beside.
 
 mod flight;
 mod markets;
 mod review;
+mod statement_keys;
 
 use anyhow::Context;
 use opinion_app::access::NewStaff;
@@ -13,15 +15,17 @@ use time::OffsetDateTime;
 use time::format_description::well_known::Rfc3339;
 
 use crate::cli::{AdminCommand, OperatorCommand, StaffCommand};
+use crate::config::Config;
 use crate::startup::Services;
 
 /// Runs one admin command and returns what to print.
-pub async fn run(services: &Services, command: AdminCommand) -> anyhow::Result<Value> {
+pub async fn run(config: &Config, services: &Services, command: AdminCommand) -> anyhow::Result<Value> {
     let access = &services.access;
     match command {
+        AdminCommand::StatementKeys { command } => statement_keys::run(config, &services.office, command).await,
         AdminCommand::Market { command } => markets::run(&services.settlement, command).await,
         AdminCommand::Review { command } => review::run(&services.settlement, &services.flight, command).await,
-        AdminCommand::Flight { command } => flight::run(&services.flight, command).await,
+        AdminCommand::Flight { command } => flight::run(&services.flight, &services.office, command).await,
         AdminCommand::Operator {
             command: OperatorCommand::Create { name, currency },
         } => {

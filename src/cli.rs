@@ -68,6 +68,27 @@ pub enum AdminCommand {
         #[command(subcommand)]
         command: FlightCommand,
     },
+    /// The platform's statement signing keys.
+    StatementKeys {
+        /// What to do.
+        #[command(subcommand)]
+        command: StatementKeysCommand,
+    },
+}
+
+/// `opinion admin statement-keys …`.
+#[derive(Debug, Subcommand)]
+pub enum StatementKeysCommand {
+    /// Makes a new key current and retires the current one: the key in `--key-file` (64
+    /// hex digits of its seed), else the configured `OPINION_STATEMENT_SIGNING_KEY`, else
+    /// (development only) a new random key kept in the data directory.
+    Rotate {
+        /// A file holding the new key's seed as 64 hex digits.
+        #[arg(long)]
+        key_file: Option<PathBuf>,
+    },
+    /// Lists every key, current and retired.
+    List,
 }
 
 /// Flight product tools.
@@ -103,6 +124,17 @@ pub enum FlightCommand {
         /// What to do.
         #[command(subcommand)]
         command: TermsCommand,
+    },
+    /// Finalizes the operator's settlement report of an ended period into a signed
+    /// statement; refused, with every reason, while the period runs or tickets of it
+    /// are unsettled or in review.
+    Finalize {
+        /// The operator (`op_…`).
+        #[arg(long)]
+        operator: String,
+        /// The period, a calendar month UTC: `2026-11`.
+        #[arg(long)]
+        period: String,
     },
 }
 

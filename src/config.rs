@@ -8,6 +8,7 @@ use figment::providers::{Env, Format, Serialized, Toml};
 use opinion_api::TrustedProxies;
 use opinion_flight::{ChainLength, FlightTiming};
 use opinion_launch::{LAUNCH_TOKEN_TTL_DEFAULT_SECS, LAUNCH_TOKEN_TTL_MAX_SECS, LAUNCH_TOKEN_TTL_MIN_SECS};
+use opinion_statement::StatementKey;
 use serde::{Deserialize, Serialize};
 
 /// Where the service runs; decides defaults and what is required.
@@ -44,6 +45,10 @@ pub struct Config {
     /// Key material, at least 32 bytes, that seals operators' signing secrets at rest
     /// (`OPINION_DATA_KEY`). Development keeps a generated one in the data directory.
     pub data_key: Option<String>,
+    /// The platform's statement signing key, the 32-byte Ed25519 seed as 64 hex digits
+    /// (`OPINION_STATEMENT_SIGNING_KEY`). Development keeps a generated one in the data
+    /// directory; staging and production refuse to start without it.
+    pub statement_signing_key: Option<String>,
     /// Staff session lifetime in minutes (`OPINION_SESSION_TTL_MINUTES`).
     pub session_ttl_minutes: u32,
     /// How long a launch token can be exchanged for a player session, in seconds
@@ -106,6 +111,7 @@ impl Default for Config {
             data_dir: PathBuf::from(".data"),
             session_secret: None,
             data_key: None,
+            statement_signing_key: None,
             session_ttl_minutes: 8 * 60,
             launch_token_ttl_seconds: LAUNCH_TOKEN_TTL_DEFAULT_SECS,
             log_format: LogFormat::Text,
@@ -180,6 +186,18 @@ impl Config {
             None if self.env != Environment::Development => {
                 problems.push(format!(
                     "{:?} needs OPINION_DATA_KEY (at least 32 random bytes; it seals signing secrets at rest)",
+                    self.env
+                ));
+            }
+            _ => {}
+        }
+        match &self.statement_signing_key {
+            Some(key) if StatementKey::from_hex(key).is_err() => {
+                problems.push("OPINION_STATEMENT_SIGNING_KEY must be 64 hex digits (a 32-byte Ed25519 seed)".into());
+            }
+            None if self.env != Environment::Development => {
+                problems.push(format!(
+                    "{:?} needs OPINION_STATEMENT_SIGNING_KEY (64 hex digits of a random 32-byte seed; it signs settlement statements)",
                     self.env
                 ));
             }
@@ -289,6 +307,7 @@ mod tests {
             database_url: Some("postgres://db/opinion".into()),
             session_secret: Some("x".repeat(32)),
             data_key: Some("y".repeat(32)),
+            statement_signing_key: Some("5".repeat(64)),
             public_url: Some("http://opinion.example.com".into()),
             ..Config::default()
         };
@@ -314,10 +333,11 @@ mod tests {
             ..Config::default()
         };
         let problems = config.validate().expect_err("refused").0;
-        assert_eq!(problems.len(), 3, "{problems:?}");
+        assert_eq!(problems.len(), 4, "{problems:?}");
         assert!(problems[0].contains("DATABASE_URL"));
         assert!(problems[1].contains("OPINION_SESSION_SECRET"));
         assert!(problems[2].contains("OPINION_DATA_KEY"));
+        assert!(problems[3].contains("OPINION_STATEMENT_SIGNING_KEY"));
     }
 
     #[test]
@@ -325,6 +345,7 @@ mod tests {
         let config = Config {
             session_secret: Some("short".into()),
             data_key: Some("short".into()),
+            statement_signing_key: Some("not hex".into()),
             session_ttl_minutes: 0,
             database_max_connections: 0,
             webhook_workers: 65,
@@ -332,7 +353,7 @@ mod tests {
             session_sweep_interval_ms: 5,
             ..Config::default()
         };
-        assert_eq!(config.validate().expect_err("refused").0.len(), 7);
+        assert_eq!(config.validate().expect_err("refused").0.len(), 8);
     }
 
     #[test]

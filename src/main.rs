@@ -34,7 +34,7 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             .map(|()| tracing::info!("migrations applied")),
         Command::Admin { command } => {
             let services = startup::services(&config, &database.url, &secrets::keys(&config)?).await?;
-            let output = admin::run(&services, command).await?;
+            let output = admin::run(&config, &services, command).await?;
             println!("{output}");
             Ok(())
         }

@@ -1,10 +1,13 @@
-//! The service's own secrets: the session-signing secret and the data key that seals
-//! signing secrets at rest. Each comes from configuration, or in development is a random
-//! one kept in the data directory, so that sessions and sealed secrets survive restarts.
+//! The service's own secrets: the session-signing secret, the data key that seals
+//! signing secrets at rest and the statement signing key. Each comes from configuration,
+//! or in development is a random one kept in the data directory, so that sessions, sealed
+//! secrets and the statement key survive restarts.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
+use anyhow::Context;
 use opinion_app::ports::Random;
+use opinion_statement::StatementKey;
 
 use crate::config::Config;
 use crate::private_file::write_private_file;
@@ -24,11 +27,40 @@ pub fn data_key(config: &Config) -> anyhow::Result<Vec<u8>> {
     configured_or_kept(config.data_key.as_deref(), &config.data_dir.join("data-key"))
 }
 
-/// Both, for wiring the services.
+/// The key that signs settlement statements: configured (64 hex digits), or in
+/// development the one kept in the data directory (made on first use).
+pub fn statement_key(config: &Config) -> anyhow::Result<StatementKey> {
+    if let Some(configured) = &config.statement_signing_key {
+        return StatementKey::from_hex(configured).context("OPINION_STATEMENT_SIGNING_KEY");
+    }
+    let path = statement_key_path(config);
+    match std::fs::read_to_string(&path)
+        .ok()
+        .map(|text| StatementKey::from_hex(&text))
+    {
+        Some(Ok(key)) => Ok(key),
+        _ => new_kept_statement_key(config),
+    }
+}
+
+/// Makes a new random statement key and keeps it in the data directory in place of the
+/// kept one (development's rotation).
+pub fn new_kept_statement_key(config: &Config) -> anyhow::Result<StatementKey> {
+    let key = StatementKey::from_seed(OsRandom.secret_bytes());
+    write_private_file(&statement_key_path(config), key.to_hex().as_bytes())?;
+    Ok(key)
+}
+
+fn statement_key_path(config: &Config) -> PathBuf {
+    config.data_dir.join("statement-key")
+}
+
+/// All of them, for wiring the services.
 pub fn keys(config: &Config) -> anyhow::Result<Keys> {
     Ok(Keys {
         session_secret: session_secret(config)?,
         data_key: data_key(config)?,
+        statement_key: statement_key(config)?,
     })
 }
 

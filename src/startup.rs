@@ -12,6 +12,7 @@ use opinion_access::ApiKeyEnvironment;
 use opinion_api::ApiState;
 use opinion_api::player::flight_feed::{FlightFeed, FlightFeedTask};
 use opinion_app::access::{Access, AccessPorts, AccessSettings, SessionTokens};
+use opinion_app::flight::office::{FlightOffice, OfficePorts};
 use opinion_app::flight::ports::DriverLock;
 use opinion_app::flight::reads::{FlightReadPorts, FlightReads};
 use opinion_app::flight::{FlightGame, FlightPorts, FlightSettings};
@@ -28,6 +29,7 @@ use opinion_app::wallet::{
 };
 use opinion_app::webhooks::{WebhookPorts, WebhookSettings, Webhooks};
 use opinion_flight::{ChainLength, FlightTiming};
+use opinion_statement::StatementKey;
 use opinion_store_pg::{DataKey, PgStore};
 use opinion_wallet_http::{AddressPolicy, HttpWalletGateway};
 use opinion_webhook_http::{HttpWebhookTransport, TransportSettings};
@@ -52,6 +54,8 @@ pub struct Keys {
     pub session_secret: Vec<u8>,
     /// Seals signing secrets at rest.
     pub data_key: Vec<u8>,
+    /// Signs settlement statements.
+    pub statement_key: StatementKey,
 }
 
 /// Every use case of the service, all over one store.
@@ -81,6 +85,8 @@ pub struct Services {
     pub flight: FlightGame,
     /// Elects the one instance that drives flights.
     pub driver_lock: Arc<dyn DriverLock>,
+    /// The flight back office: statement keys, settlement reports, corrections, payments.
+    pub office: FlightOffice,
 }
 
 /// The use cases over the PostgreSQL store at `database_url`, after migrating it.
@@ -114,6 +120,20 @@ pub async fn services(config: &Config, database_url: &str, keys: &Keys) -> anyho
         },
         WalletAdapterSettings { production },
     );
+    let office = FlightOffice::new(
+        OfficePorts {
+            keys: store.clone(),
+            store: store.clone(),
+            flight: store.clone(),
+            clock: clock.clone(),
+            random: Arc::new(OsRandom),
+        },
+        keys.statement_key.clone(),
+    );
+    office
+        .register_signing_key()
+        .await
+        .context("registering the statement signing key")?;
     let settlement = MarketSettlement::new(trading.clone(), store.clone(), WorkerSettings::default());
     let simulator = (!production).then(|| {
         let ports = SimulatorPorts {
@@ -147,6 +167,7 @@ pub async fn services(config: &Config, database_url: &str, keys: &Keys) -> anyho
         wallet_adapters,
         settlement,
         flight,
+        office,
         driver_lock: store.clone(),
         players,
         trading,
@@ -311,6 +332,7 @@ impl Application {
             trading: services.trading,
             reads: services.reads,
             flight_reads: services.flight_reads,
+            office: services.office,
             webhooks: services.webhooks,
             wallet_test: services.wallet_test,
             simulator: services

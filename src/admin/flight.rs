@@ -1,12 +1,14 @@
 //! `opinion admin flight …`: enabling the flight product per operator (every blocker
-//! listed at once, warnings beside) and its terms versions (the first, scheduled ones,
-//! cancelling one, listing them).
+//! listed at once, warnings beside), its terms versions (the first, scheduled ones,
+//! cancelling one, listing them) and finalizing a period's settlement report.
 
 use anyhow::{Context, bail};
 use opinion_app::flight::model::TermsRecord;
+use opinion_app::flight::office::model::FinalizedReport;
+use opinion_app::flight::office::{FinalizeOutcome, FlightOffice};
 use opinion_app::flight::{EnableOutcome, FlightGame};
 use opinion_core::OperatorId;
-use opinion_flight::{EnablementCheck, Rupiah, SettlementPeriod, ShareBps, Terms, TicketLimits};
+use opinion_flight::{EnablementCheck, FinalizationBlocker, Rupiah, SettlementPeriod, ShareBps, Terms, TicketLimits};
 use serde_json::{Value, json};
 use time::OffsetDateTime;
 use time::format_description::well_known::Rfc3339;
@@ -16,8 +18,21 @@ use crate::cli::{FlightCommand, TermsArgs, TermsCommand};
 
 /// Runs one flight command and returns what to print; a refused enable is an error whose
 /// message lists every blocker.
-pub async fn run(flight: &FlightGame, command: FlightCommand) -> anyhow::Result<Value> {
+pub async fn run(flight: &FlightGame, office: &FlightOffice, command: FlightCommand) -> anyhow::Result<Value> {
     match command {
+        FlightCommand::Finalize { operator, period } => {
+            match office
+                .finalize_report(operator_id(&operator)?, month_start(&period)?)
+                .await?
+            {
+                FinalizeOutcome::Finalized(report) => Ok(report_json(&report, false)),
+                FinalizeOutcome::AlreadyFinalized(report) => Ok(report_json(&report, true)),
+                FinalizeOutcome::Refused(blockers) => {
+                    let lines: Vec<String> = blockers.iter().map(blocker_line).collect();
+                    bail!("the report was not finalized:\n  - {}", lines.join("\n  - "))
+                }
+            }
+        }
         FlightCommand::Enable { operator, by } => match flight.enable(operator_id(&operator)?, &by).await? {
             EnableOutcome::Enabled(check) => Ok(json!({ "enabled": true, "warnings": warnings(&check) })),
             EnableOutcome::Refused(check) => {
@@ -127,4 +142,52 @@ fn rupiah(flag: &str, value: i64) -> anyhow::Result<Rupiah> {
 
 fn warnings(check: &EnablementCheck) -> Vec<String> {
     check.warnings.iter().map(ToString::to_string).collect()
+}
+
+/// `2026-11` as the first instant of that month, UTC.
+fn month_start(period: &str) -> anyhow::Result<OffsetDateTime> {
+    let parsed = period
+        .split_once('-')
+        .and_then(|(year, month)| Some((year.parse::<i32>().ok()?, month.parse::<u8>().ok()?)))
+        .and_then(|(year, month)| {
+            let month = time::Month::try_from(month).ok()?;
+            time::Date::from_calendar_date(year, month, 1).ok()
+        });
+    match parsed {
+        Some(date) if period.len() == 7 => Ok(date.midnight().assume_utc()),
+        _ => bail!("--period must be a calendar month written YYYY-MM, got `{period}`"),
+    }
+}
+
+/// A blocker as a line of the refusal: its code and what it counts.
+fn blocker_line(blocker: &FinalizationBlocker) -> String {
+    match blocker {
+        FinalizationBlocker::PeriodOpen { ends_at } => format!("period_open: the period ends at {}", rfc3339(*ends_at)),
+        FinalizationBlocker::TicketsUnsettled { count } => {
+            format!("tickets_unsettled: {count} tickets are pending or flying")
+        }
+        FinalizationBlocker::TicketsInReview { count } => {
+            format!("tickets_in_review: {count} tickets wait for manual review")
+        }
+    }
+}
+
+/// What `finalize` prints: the report's figures and its signed statement.
+fn report_json(report: &FinalizedReport, already: bool) -> Value {
+    let totals = &report.totals;
+    let (amount_due, direction) = totals.amount_due();
+    json!({
+        "reportId": report.id,
+        "alreadyFinalized": already,
+        "periodStart": rfc3339(report.period_start),
+        "periodEnd": rfc3339(report.period_end),
+        "ticketCount": totals.ticket_count,
+        "ggr": totals.ggr.to_string(),
+        "share": totals.share.to_string(),
+        "amountDue": amount_due.get().to_string(),
+        "direction": direction.as_str(),
+        "dueDate": report.due_date.to_string(),
+        "statementHash": report.statement.hash.to_string(),
+        "statement": report.statement.signed,
+    })
 }

@@ -4,11 +4,27 @@ use std::process::{Command, Output};
 
 use serde_json::Value;
 
-use crate::helpers::{json_with_status, spawn_app};
+use crate::helpers::{TEST_STATEMENT_KEY, json_with_status, spawn_app};
 
 /// Runs `opinion <args>` over the database at `database_url`.
 fn run(database_url: &str, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_opinion"))
+    let mut command = command(database_url, args);
+    command.env("OPINION_STATEMENT_SIGNING_KEY", TEST_STATEMENT_KEY);
+    command.output().expect("ran the binary")
+}
+
+/// Runs `opinion <args>` over the database at `database_url` in development with
+/// `data_dir` as its data directory and no statement key configured (it keeps its own).
+pub fn opinion_in(data_dir: &std::path::Path, database_url: &str, args: &[&str]) -> Output {
+    let mut command = command(database_url, args);
+    command.env("OPINION_DATA_DIR", data_dir);
+    command.output().expect("ran the binary")
+}
+
+/// The command `opinion <args>` over the database at `database_url`, with the test secrets.
+fn command(database_url: &str, args: &[&str]) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_opinion"));
+    command
         .args(args)
         .env("DATABASE_URL", database_url)
         .env(
@@ -17,8 +33,8 @@ fn run(database_url: &str, args: &[&str]) -> Output {
         )
         .env("OPINION_DATA_KEY", "admin test data key of at least thirty-two bytes")
         .env("RUST_LOG", "warn")
-        .output()
-        .expect("ran the binary")
+        .env_remove("OPINION_STATEMENT_SIGNING_KEY");
+    command
 }
 
 /// Runs `opinion <args>`, which must succeed, and returns the JSON object it printed.

@@ -104,14 +104,24 @@ pub async fn flight_player(app: &TestApp, operator: &TestOperator, external_user
     session["sessionToken"].as_str().expect("sessionToken").to_owned()
 }
 
-/// Waits (up to 30 s) until the live flight is boarding and answers it.
+/// Waits (up to 60 s) until the live flight is boarding with at least 600 ms of its
+/// boarding left (so a purchase sent now lands before take-off on a loaded machine), and
+/// answers it.
 pub async fn boarding_flight(app: &TestApp, session: &str) -> serde_json::Value {
-    for _ in 0..1_500 {
+    let instant = |live: &serde_json::Value, field: &str| {
+        live[field]
+            .as_str()
+            .and_then(|text| time::OffsetDateTime::parse(text, &time::format_description::well_known::Rfc3339).ok())
+    };
+    for _ in 0..3_000 {
         let live = json_with_status(app.get("/api/player/flight", session).await, 200).await;
-        if live["phase"] == "boarding" {
+        let left = instant(&live, "takeOffAt")
+            .zip(instant(&live, "serverTime"))
+            .map(|(off, now)| off - now);
+        if live["phase"] == "boarding" && left.is_some_and(|left| left >= time::Duration::milliseconds(600)) {
             return live;
         }
         tokio::time::sleep(std::time::Duration::from_millis(20)).await;
     }
-    panic!("no flight boarded within 30 s");
+    panic!("no flight boarded with time to buy within 60 s");
 }

@@ -20,6 +20,8 @@ use serde_json::Value;
 
 /// The data key every test instance seals signing secrets with.
 pub const TEST_DATA_KEY: &str = "test data key of thirty-two bytes or more";
+/// The statement signing key (its seed, hex) of test instances and admin commands.
+pub const TEST_STATEMENT_KEY: &str = "5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a";
 
 /// A running service and what a test needs to call it.
 pub struct TestApp {
@@ -114,6 +116,7 @@ pub fn test_config(database_url: &str, workers: usize) -> Config {
         database_url: Some(database_url.to_owned()),
         session_secret: Some("test session secret of thirty-two bytes at least".into()),
         data_key: Some(TEST_DATA_KEY.into()),
+        statement_signing_key: Some(TEST_STATEMENT_KEY.into()),
         database_max_connections: 4,
         webhook_workers: workers,
         webhook_poll_interval_ms: 20,

@@ -16,7 +16,7 @@ use opinion_testkit::{Fault, ManualClock};
 use opinion_wallet_http::{AddressPolicy, HttpWalletGateway};
 use time::OffsetDateTime;
 
-use crate::helpers::{TEST_DATA_KEY, TestApp, json_with_status, spawn_app};
+use crate::helpers::{TEST_DATA_KEY, TEST_STATEMENT_KEY, TestApp, json_with_status, spawn_app};
 use crate::trading_support::*;
 
 const SESSION_SECRET: &str = "test session secret of thirty-two bytes at least";
@@ -35,6 +35,7 @@ impl Instance {
             .env("DATABASE_URL", database_url)
             .env("OPINION_SESSION_SECRET", SESSION_SECRET)
             .env("OPINION_DATA_KEY", TEST_DATA_KEY)
+            .env("OPINION_STATEMENT_SIGNING_KEY", TEST_STATEMENT_KEY)
             .env("OPINION_WEBHOOK_WORKERS", "0")
             .env("OPINION_WALLET_WORKER_INTERVAL_MS", "0")
             .env("RUST_LOG", "warn")

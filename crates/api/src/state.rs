@@ -2,6 +2,7 @@
 
 use opinion_app::access::Access;
 use opinion_app::flight::FlightGame;
+use opinion_app::flight::office::FlightOffice;
 use opinion_app::flight::reads::FlightReads;
 use opinion_app::opinion::reads::OperatorReads;
 use opinion_app::opinion::trading::Trading;
@@ -34,6 +35,8 @@ pub struct ApiState {
     pub reads: OperatorReads,
     /// What operators read about the flight product.
     pub flight_reads: FlightReads,
+    /// The flight back office: statement keys, settlement reports and their payments.
+    pub office: FlightOffice,
     /// The full-contract test of operators' wallet adapters.
     pub wallet_test: WalletAdapterTest,
     /// The staging simulator; `None` in production, where its routes answer 404.

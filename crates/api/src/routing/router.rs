@@ -16,6 +16,7 @@ use crate::operational::handlers as operational;
 use crate::operator::api_keys::handlers as api_keys;
 use crate::operator::balance_operations::handlers as balance_operations;
 use crate::operator::flight::handlers as flight;
+use crate::operator::flight::statement_keys;
 use crate::operator::flight::terms as flight_terms;
 use crate::operator::launch::handlers as launch;
 use crate::operator::launch_settings::handlers as launch_settings;
@@ -113,6 +114,7 @@ fn handler(id: RouteId) -> Handler {
     use RouteId as R;
     match id {
         R::OpenApiDocument => Bound(|r| r.to(operational::openapi_document)),
+        R::StatementKeys => Bound(|r| r.to(statement_keys::list)),
         R::ApiKeysList => Bound(|r| r.to(api_keys::list)),
         R::ApiKeyCreate => Bound(|r| r.to(api_keys::create)),
         R::ApiKeyRevoke => Bound(|r| r.to(api_keys::revoke)),

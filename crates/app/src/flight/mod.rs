@@ -13,6 +13,7 @@
 //! are `opinion-flight`'s; this room only sequences them over the ports.
 
 pub mod model;
+pub mod office;
 pub mod ports;
 pub mod reads;
 

@@ -4,6 +4,7 @@
 
 pub mod flight;
 pub mod flight_reads;
+pub mod office;
 pub mod reads;
 pub mod settlement;
 pub mod simulator;

@@ -136,6 +136,7 @@ routes! {
     FlightStatementCorrectionsList: Get "/api/operator/flight/statement-corrections" => scope(&[FlightSettlementsRead]),
     PublicFlightChainsList: Get "/api/public/flight/chains" => Requirement::Public,
     PublicFlightChainGet: Get "/api/public/flight/chains/{id}" => Requirement::Public,
+    StatementKeys: Get "/.well-known/opinion-statement-keys.json" => Requirement::Public,
 }
 
 impl RouteId {

@@ -133,7 +133,7 @@ fn only_staff_routes_take_staff_sessions_only_and_only_they_need_staff_scopes() 
 }
 
 #[test]
-fn only_the_document_staff_login_and_the_published_chains_are_public() {
+fn only_the_document_staff_login_the_published_chains_and_the_statement_keys_are_public() {
     let public: Vec<RouteId> = ROUTES
         .iter()
         .filter(|r| r.requirement.is_public())
@@ -146,6 +146,7 @@ fn only_the_document_staff_login_and_the_published_chains_are_public() {
             RouteId::StaffSessionCreate,
             RouteId::PublicFlightChainsList,
             RouteId::PublicFlightChainGet,
+            RouteId::StatementKeys,
         ]
     );
     for spec in ROUTES.iter().filter(|r| r.path.starts_with("/api/public/")) {

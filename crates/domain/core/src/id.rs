@@ -87,6 +87,25 @@ id_kind!(
     "a version of an operator's flight terms"
 );
 
+id_kind!(
+    SettlementReportKind,
+    SettlementReportId,
+    "fsr",
+    "an operator's flight settlement report of one period"
+);
+id_kind!(
+    StatementCorrectionKind,
+    StatementCorrectionId,
+    "fsc",
+    "a signed correction of a flight settlement statement"
+);
+id_kind!(
+    SettlementPaymentKind,
+    SettlementPaymentId,
+    "fpy",
+    "a payment recorded against a flight settlement report"
+);
+
 /// A typed, prefixed identifier.
 #[derive(SerializeDisplay, DeserializeFromStr)]
 pub struct Id<K: IdKind> {

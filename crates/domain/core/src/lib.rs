@@ -20,6 +20,10 @@ pub use id::{
 };
 pub use id::{LaunchId, LaunchKind, PlayerSessionId, PlayerSessionKind, UserId, UserKind};
 pub use id::{MarketKind, RedemptionKind, TradeKind, WalletOperationKind};
+pub use id::{
+    SettlementPaymentId, SettlementPaymentKind, SettlementReportId, SettlementReportKind, StatementCorrectionId,
+    StatementCorrectionKind,
+};
 pub use id::{SimulatorLogId, SimulatorLogKind, SimulatorUserId, SimulatorUserKind};
 pub use id::{WalletTestRunId, WalletTestRunKind};
 pub use label::{Label, LabelError};

@@ -529,6 +529,54 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    /// The platform's statement signing keys (public halves); one is current.
+    statement_keys (key_id) {
+        key_id -> Text,
+        public_key -> Text,
+        created_at -> Timestamptz,
+        retired_at -> Nullable<Timestamptz>,
+    }
+}
+
+diesel::table! {
+    /// Every operator's chain of signed documents: statements and corrections.
+    flight_statements (operator_id, sequence) {
+        operator_id -> Uuid,
+        sequence -> Int8,
+        id -> Uuid,
+        kind -> Text,
+        document -> Text,
+        document_hash -> Text,
+        previous_hash -> Nullable<Text>,
+        key_id -> Text,
+        signature -> Text,
+        issued_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
+    /// Finalized settlement reports, one per operator and period.
+    flight_settlement_reports (operator_id, id) {
+        operator_id -> Uuid,
+        id -> Uuid,
+        period_start -> Timestamptz,
+        period_end -> Timestamptz,
+        ticket_count -> Int8,
+        stakes -> Int8,
+        payouts -> Int8,
+        refunds -> Int8,
+        ggr -> Int8,
+        share -> Int8,
+        amount_due -> Int8,
+        direction -> Text,
+        due_date -> Date,
+        lines_sha256 -> Text,
+        statement_sequence -> Int8,
+        finalized_at -> Timestamptz,
+    }
+}
+
 diesel::allow_tables_to_appear_in_same_query!(
     operators,
     api_keys,
@@ -563,4 +611,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     flight_enablements,
     flight_terms,
     flight_tickets,
+    statement_keys,
+    flight_statements,
+    flight_settlement_reports,
 );

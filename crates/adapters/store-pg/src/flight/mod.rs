@@ -9,6 +9,7 @@ mod change;
 pub(crate) mod driver_lock;
 mod enablement;
 mod money;
+mod office;
 mod reads;
 mod rows;
 mod store;

@@ -6,4 +6,5 @@
 pub mod csv;
 pub mod dto;
 pub mod handlers;
+pub mod statement_keys;
 pub mod terms;

@@ -8,6 +8,7 @@ use crate::operational::handlers as operational;
 use crate::operator::api_keys::handlers as api_keys;
 use crate::operator::balance_operations::handlers as balance_operations;
 use crate::operator::flight::handlers as flight;
+use crate::operator::flight::statement_keys;
 use crate::operator::flight::terms as flight_terms;
 use crate::operator::launch::handlers as launch;
 use crate::operator::launch_settings::handlers as launch_settings;
@@ -66,6 +67,7 @@ use crate::views::handlers as views;
         flight_terms::current,
         flight_terms::scheduled,
         flight_terms::history,
+        statement_keys::list,
         wallet_adapter::get,
         wallet_adapter::put,
         wallet_test::test,

@@ -6,6 +6,8 @@ mod chains;
 mod change;
 mod driver_lock;
 mod money;
+mod office_keys;
+mod office_reports;
 mod published;
 mod reads;
 mod settings;

@@ -1,0 +1,59 @@
+//! The flight back office: what platform staff do after the game, per operator and
+//! period. The platform's statement keys (`keys.rs`): the configured signing key is made
+//! current at start-up, staff rotate it, everyone reads the public halves. Finalizing a
+//! period's report into a signed, chained statement (`finalize.rs`, the document in
+//! `statement.rs`, the ticket-lines CSV it hashes in `lines_csv.rs`).
+//!
+//! The rules (report arithmetic, finalization, canonical bytes, signatures, the chain)
+//! are `opinion-flight`'s and `opinion-statement`'s; this room sequences them.
+
+pub mod model;
+pub mod ports;
+
+pub mod lines_csv;
+pub mod statement;
+
+mod finalize;
+#[cfg(test)]
+mod finalize_tests;
+mod keys;
+#[cfg(test)]
+mod keys_tests;
+
+pub use finalize::{FinalizeOutcome, LINES_CHUNK};
+pub use keys::KeyRotation;
+
+use std::sync::Arc;
+
+use opinion_statement::StatementKey;
+
+use crate::flight::office::ports::{OfficeStore, StatementKeyStore};
+use crate::flight::ports::FlightStore;
+use crate::ports::{Clock, Random};
+
+/// The ports the back office needs.
+#[derive(Clone)]
+pub struct OfficePorts {
+    /// The platform's statement keys.
+    pub keys: Arc<dyn StatementKeyStore>,
+    /// Finalized reports and the operators' chains of signed documents.
+    pub store: Arc<dyn OfficeStore>,
+    /// The operators' terms (payment due days).
+    pub flight: Arc<dyn FlightStore>,
+    pub clock: Arc<dyn Clock>,
+    pub random: Arc<dyn Random>,
+}
+
+/// The flight back office's use cases, signing with this instance's configured key.
+#[derive(Clone)]
+pub struct FlightOffice {
+    pub(crate) ports: OfficePorts,
+    pub(crate) signing_key: StatementKey,
+}
+
+impl FlightOffice {
+    /// Builds the service from its ports and the configured signing key.
+    pub fn new(ports: OfficePorts, signing_key: StatementKey) -> Self {
+        Self { ports, signing_key }
+    }
+}

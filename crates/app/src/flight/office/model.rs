@@ -1,0 +1,114 @@
+//! The records of the flight back office.
+
+use opinion_core::{FlightId, OperatorId, SettlementReportId, TicketId};
+use opinion_flight::{ReportLine, ReportTotals};
+use opinion_statement::{DocumentHash, KeyId, PublicKey, SignedDocument};
+use time::{Date, OffsetDateTime};
+
+/// One of the platform's statement keys as published: its id, its public half, when it
+/// was made current and when it was retired.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StatementKeyRecord {
+    /// Derived from the public key.
+    pub key_id: KeyId,
+    /// What verifies its signatures.
+    pub public_key: PublicKey,
+    /// When it became current.
+    pub created_at: OffsetDateTime,
+    /// When a newer key replaced it; `None` while current.
+    pub retired_at: Option<OffsetDateTime>,
+}
+
+impl StatementKeyRecord {
+    /// A new current key, registered at `at`.
+    pub fn new(public_key: PublicKey, at: OffsetDateTime) -> Self {
+        Self {
+            key_id: public_key.key_id(),
+            public_key,
+            created_at: at,
+            retired_at: None,
+        }
+    }
+}
+
+/// One settled ticket of a report, as its line in the ticket-lines CSV.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReportLineRecord {
+    /// The ticket.
+    pub ticket_id: TicketId,
+    /// Its flight.
+    pub flight_id: FlightId,
+    /// The operator's player.
+    pub external_user_id: String,
+    /// When it was bought (the instant that puts it in the period).
+    pub purchased_at: OffsetDateTime,
+    /// `cashed_out`, `lost` or `refunded` (a refund still owed counts as refunded: its
+    /// money is decided).
+    pub outcome: &'static str,
+    /// Its money.
+    pub line: ReportLine,
+}
+
+/// Where a line's keyset walk stands: the last line's purchase instant and ticket.
+pub type LineCursor = (OffsetDateTime, TicketId);
+
+/// What a document of the chain is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DocumentKind {
+    /// A finalized report's statement.
+    Statement,
+    /// A correction of a statement.
+    Correction,
+}
+
+impl DocumentKind {
+    /// The stored name.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::Statement => "statement",
+            Self::Correction => "correction",
+        }
+    }
+}
+
+/// A signed document of an operator's chain (a statement or a correction), as stored.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChainDocument {
+    /// Whose chain.
+    pub operator_id: OperatorId,
+    /// The report's or the correction's id, as its 128 bits.
+    pub id: u128,
+    /// What it is.
+    pub kind: DocumentKind,
+    /// Its place in the chain.
+    pub sequence: u64,
+    /// The document and its signature.
+    pub signed: SignedDocument,
+    /// The hash of its canonical bytes (what the next document names).
+    pub hash: DocumentHash,
+    /// When it was issued.
+    pub issued_at: OffsetDateTime,
+}
+
+/// A finalized report with its signed statement.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FinalizedReport {
+    /// The report.
+    pub id: SettlementReportId,
+    /// Whose.
+    pub operator_id: OperatorId,
+    /// The period's start (included).
+    pub period_start: OffsetDateTime,
+    /// The period's end (excluded).
+    pub period_end: OffsetDateTime,
+    /// The sums of its lines.
+    pub totals: ReportTotals,
+    /// When the amount is due.
+    pub due_date: Date,
+    /// The SHA-256 (hex) of its ticket-lines CSV.
+    pub lines_sha256: String,
+    /// Its signed statement.
+    pub statement: ChainDocument,
+    /// When it was finalized.
+    pub finalized_at: OffsetDateTime,
+}

@@ -1,0 +1,66 @@
+//! The signed statement of a finalized report: its document's fields, in the shape
+//! `docs/flight.md` documents and `opinion admin statement verify` reads. Money is
+//! integer strings of whole rupiah (never floats), so the canonical bytes are any
+//! language's sorted compact JSON.
+
+use opinion_core::{OperatorId, SettlementReportId};
+use opinion_flight::ReportTotals;
+use opinion_statement::ChainLink;
+use serde_json::{Map, Value, json};
+use time::{Date, OffsetDateTime};
+
+use crate::flight::events::IDR;
+use crate::model::rfc3339;
+
+/// The `type` of a finalized report's statement.
+pub const STATEMENT_TYPE: &str = "flight_settlement_statement";
+
+/// What a statement says.
+pub struct StatementFacts<'a> {
+    /// Whose.
+    pub operator_id: OperatorId,
+    /// The report.
+    pub report_id: SettlementReportId,
+    /// The period, start included, end excluded.
+    pub period: (OffsetDateTime, OffsetDateTime),
+    /// The sums of its lines.
+    pub totals: &'a ReportTotals,
+    /// When the amount is due.
+    pub due_date: Date,
+    /// The SHA-256 of the ticket-lines CSV.
+    pub lines_sha256: &'a str,
+    /// When it is issued.
+    pub issued_at: OffsetDateTime,
+    /// Its place in the operator's chain.
+    pub link: &'a ChainLink,
+}
+
+/// The statement's document, before signing (signing adds `keyId`).
+pub fn statement_document(facts: &StatementFacts<'_>) -> Value {
+    let totals = facts.totals;
+    let (amount_due, direction) = totals.amount_due();
+    let mut fields: Map<String, Value> = match json!({
+        "type": STATEMENT_TYPE,
+        "operatorId": facts.operator_id,
+        "reportId": facts.report_id,
+        "periodStart": rfc3339(facts.period.0),
+        "periodEnd": rfc3339(facts.period.1),
+        "ticketCount": totals.ticket_count,
+        "stakes": totals.stakes.to_string(),
+        "payouts": totals.payouts.to_string(),
+        "refunds": totals.refunds.to_string(),
+        "ggr": totals.ggr.to_string(),
+        "share": totals.share.to_string(),
+        "amountDue": amount_due.get().to_string(),
+        "direction": direction.as_str(),
+        "dueDate": facts.due_date.to_string(),
+        "currency": IDR,
+        "linesSha256": facts.lines_sha256,
+        "issuedAt": rfc3339(facts.issued_at),
+    }) {
+        Value::Object(fields) => fields,
+        _ => Map::new(),
+    };
+    facts.link.write_into(&mut fields);
+    Value::Object(fields)
+}

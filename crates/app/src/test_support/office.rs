@@ -1,0 +1,190 @@
+//! The flight back office's ports in memory, keeping the rules the database keeps (one
+//! current key; a known key is never registered twice).
+
+use std::sync::{Arc, Mutex};
+
+use async_trait::async_trait;
+use opinion_core::OperatorId;
+use opinion_flight::{ReportLine, TicketStatus};
+use time::OffsetDateTime;
+
+use crate::flight::office::model::{ChainDocument, FinalizedReport, LineCursor, ReportLineRecord, StatementKeyRecord};
+use crate::flight::office::ports::{OfficeStore, PeriodTicketCounts, StatementKeyStore};
+use crate::flight::office::{FlightOffice, OfficePorts};
+use crate::model::NewEvent;
+use crate::ports::{Clock, StoreError, UniqueKey};
+use crate::test_support::counting_random;
+use crate::test_support::flight::MemoryFlightStore;
+
+/// Statement keys in memory.
+#[derive(Default)]
+pub struct MemoryKeys(pub Mutex<Vec<StatementKeyRecord>>);
+
+#[async_trait]
+impl StatementKeyStore for MemoryKeys {
+    async fn statement_keys(&self) -> Result<Vec<StatementKeyRecord>, StoreError> {
+        Ok(self.0.lock().expect("keys").clone())
+    }
+
+    async fn register_statement_key(&self, key: &StatementKeyRecord) -> Result<StatementKeyRecord, StoreError> {
+        let mut keys = self.0.lock().expect("keys");
+        if let Some(known) = keys.iter().find(|record| record.key_id == key.key_id) {
+            return Ok(known.clone());
+        }
+        for record in keys.iter_mut().filter(|record| record.retired_at.is_none()) {
+            record.retired_at = Some(key.created_at);
+        }
+        keys.push(key.clone());
+        Ok(key.clone())
+    }
+}
+
+/// Reports and chains in memory, over the tickets of a `MemoryFlightStore`.
+#[derive(Default)]
+pub struct MemoryOffice {
+    /// The tickets (and terms).
+    pub flight: MemoryFlightStore,
+    /// Finalized reports.
+    pub reports: Mutex<Vec<FinalizedReport>>,
+    /// Every operator's chain documents.
+    pub chain: Mutex<Vec<ChainDocument>>,
+    /// Events stored with them.
+    pub events: Mutex<Vec<NewEvent>>,
+    /// How many line chunks were read.
+    pub chunks_read: Mutex<u32>,
+}
+
+fn outcome(status: TicketStatus) -> Option<&'static str> {
+    match status {
+        TicketStatus::CashedOut => Some("cashed_out"),
+        TicketStatus::Lost => Some("lost"),
+        TicketStatus::Refunding | TicketStatus::Refunded => Some("refunded"),
+        _ => None,
+    }
+}
+
+#[async_trait]
+impl OfficeStore for MemoryOffice {
+    async fn period_ticket_counts(
+        &self,
+        operator: OperatorId,
+        start: OffsetDateTime,
+        end: OffsetDateTime,
+    ) -> Result<PeriodTicketCounts, StoreError> {
+        let memory = self.flight.memory();
+        let of_period = memory
+            .tickets
+            .values()
+            .filter(|t| t.operator_id == operator && t.created_at >= start && t.created_at < end);
+        let mut counts = PeriodTicketCounts::default();
+        for ticket in of_period {
+            match ticket.status {
+                TicketStatus::Pending | TicketStatus::Active => counts.unsettled += 1,
+                TicketStatus::Review => counts.in_review += 1,
+                _ => {}
+            }
+        }
+        Ok(counts)
+    }
+
+    async fn report_lines(
+        &self,
+        operator: OperatorId,
+        start: OffsetDateTime,
+        end: OffsetDateTime,
+        after: Option<LineCursor>,
+        limit: u32,
+    ) -> Result<Vec<ReportLineRecord>, StoreError> {
+        *self.chunks_read.lock().expect("chunks") += 1;
+        let memory = self.flight.memory();
+        let mut lines: Vec<ReportLineRecord> = memory
+            .tickets
+            .values()
+            .filter(|t| t.operator_id == operator && t.created_at >= start && t.created_at < end)
+            .filter(|t| after.is_none_or(|cursor| (t.created_at, t.id) > cursor))
+            .filter_map(|t| {
+                let outcome = outcome(t.status)?;
+                let refunded = outcome == "refunded";
+                Some(ReportLineRecord {
+                    ticket_id: t.id,
+                    flight_id: t.flight_id,
+                    external_user_id: t.external_user_id.clone(),
+                    purchased_at: t.created_at,
+                    outcome,
+                    line: ReportLine {
+                        stake: t.stake,
+                        payout: t.payout.unwrap_or(opinion_flight::Rupiah::ZERO),
+                        refund: if refunded {
+                            t.stake
+                        } else {
+                            opinion_flight::Rupiah::ZERO
+                        },
+                        share_bps: t.share_bps,
+                    },
+                })
+            })
+            .collect();
+        lines.sort_by_key(|line| (line.purchased_at, line.ticket_id));
+        lines.truncate(limit as usize);
+        Ok(lines)
+    }
+
+    async fn last_chain_document(&self, operator: OperatorId) -> Result<Option<ChainDocument>, StoreError> {
+        let chain = self.chain.lock().expect("chain");
+        Ok(chain
+            .iter()
+            .filter(|document| document.operator_id == operator)
+            .max_by_key(|document| document.sequence)
+            .cloned())
+    }
+
+    async fn report_of_period(
+        &self,
+        operator: OperatorId,
+        start: OffsetDateTime,
+    ) -> Result<Option<FinalizedReport>, StoreError> {
+        let reports = self.reports.lock().expect("reports");
+        Ok(reports
+            .iter()
+            .find(|report| report.operator_id == operator && report.period_start == start)
+            .cloned())
+    }
+
+    async fn store_finalized_report(&self, report: &FinalizedReport, event: &NewEvent) -> Result<(), StoreError> {
+        let mut reports = self.reports.lock().expect("reports");
+        let mut chain = self.chain.lock().expect("chain");
+        let period_taken = reports
+            .iter()
+            .any(|r| r.operator_id == report.operator_id && r.period_start == report.period_start);
+        let sequence_taken = chain
+            .iter()
+            .any(|d| d.operator_id == report.operator_id && d.sequence == report.statement.sequence);
+        if period_taken || sequence_taken {
+            return Err(StoreError::Duplicate(UniqueKey::Other));
+        }
+        reports.push(report.clone());
+        chain.push(report.statement.clone());
+        self.events.lock().expect("events").push(event.clone());
+        Ok(())
+    }
+}
+
+/// A back office signing with the key of `seed`, over `keys` and `store`, at `clock`'s time.
+pub fn office_over(seed: u8, keys: Arc<MemoryKeys>, store: Arc<MemoryOffice>, clock: Arc<dyn Clock>) -> FlightOffice {
+    let flight = Arc::new(store.flight.clone());
+    FlightOffice::new(
+        OfficePorts {
+            keys,
+            store,
+            flight,
+            clock,
+            random: counting_random(1, [0; 32]),
+        },
+        opinion_statement::StatementKey::from_seed([seed; 32]),
+    )
+}
+
+/// A back office signing with the key of `seed`, over `keys`, at `clock`'s time.
+pub fn office(seed: u8, keys: Arc<MemoryKeys>, clock: Arc<dyn Clock>) -> FlightOffice {
+    office_over(seed, keys, Arc::new(MemoryOffice::default()), clock)
+}

@@ -1,0 +1,2 @@
+DROP TABLE statement_keys;
+DROP FUNCTION statement_keys_only_retired();
