@@ -1,11 +1,14 @@
 //! The operator's Opinion wallet operations and their step logs.
 
+use diesel::dsl::AsSelect;
+use diesel::pg::Pg;
 use diesel::prelude::*;
 use diesel_async::{AsyncPgConnection, RunQueryDsl};
 use opinion_app::model::{WalletOperationRecord, WalletOperationStep};
-use opinion_app::opinion::reads::ports::WalletOperationFilter;
+use opinion_app::opinion::reads::ports::{TimeRange, WalletOperationFilter};
 use opinion_app::ports::StoreError;
 use opinion_core::{OperatorId, Page, PageRequest, TradeId, WalletOperationId, WalletOperationKind};
+use opinion_wallet::{OperationState, WalletFlow};
 use uuid::Uuid;
 
 use crate::db::error::from_diesel;
@@ -22,35 +25,67 @@ pub(super) async fn list(
     filter: &WalletOperationFilter,
     page: PageRequest<WalletOperationKind>,
 ) -> Result<Page<WalletOperationRecord, WalletOperationKind>, StoreError> {
-    let mut query = wallet_operations::table
+    let shared = SharedOperationFilter {
+        external_user_id: filter.external_user_id.as_deref(),
+        flow: filter.flow,
+        state: filter.state,
+        created: &filter.created,
+    };
+    let market = filter.market_id;
+    operations_page(conn, operator, &OPINION_FLOWS, &shared, page, |query| match market {
+        Some(market) => query.filter(wallet_operations::market_id.eq(uuid_of(market))),
+        None => query,
+    })
+    .await
+}
+
+/// The filters every product's operation list has.
+pub(crate) struct SharedOperationFilter<'a> {
+    pub external_user_id: Option<&'a str>,
+    pub flow: Option<WalletFlow>,
+    pub state: Option<OperationState>,
+    pub created: &'a TimeRange,
+}
+
+/// A boxed query of wallet operation rows.
+pub(crate) type OperationQuery = wallet_operations::BoxedQuery<'static, Pg, AsSelect<WalletOperationRow, Pg>>;
+
+/// One page, newest first, of the operator's operations whose flow is one of `flows`,
+/// narrowed by `shared` and by `narrow` (the product's own filters).
+pub(crate) async fn operations_page(
+    conn: &mut AsyncPgConnection,
+    operator: OperatorId,
+    flows: &[&'static str],
+    shared: &SharedOperationFilter<'_>,
+    page: PageRequest<WalletOperationKind>,
+    narrow: impl FnOnce(OperationQuery) -> OperationQuery,
+) -> Result<Page<WalletOperationRecord, WalletOperationKind>, StoreError> {
+    let mut query: OperationQuery = wallet_operations::table
         .filter(wallet_operations::operator_id.eq(uuid_of(operator)))
-        .filter(wallet_operations::flow.eq_any(OPINION_FLOWS))
+        .filter(wallet_operations::flow.eq_any(flows.to_vec()))
         .select(WalletOperationRow::as_select())
         .order(wallet_operations::id.desc())
         .limit(overfetch(&page))
         .into_boxed();
-    if let Some(external) = &filter.external_user_id {
-        query = query.filter(wallet_operations::external_user_id.eq(external.clone()));
+    if let Some(external) = shared.external_user_id {
+        query = query.filter(wallet_operations::external_user_id.eq(external.to_owned()));
     }
-    if let Some(market) = filter.market_id {
-        query = query.filter(wallet_operations::market_id.eq(uuid_of(market)));
-    }
-    if let Some(flow) = filter.flow {
+    if let Some(flow) = shared.flow {
         query = query.filter(wallet_operations::flow.eq(flow.as_str()));
     }
-    if let Some(state) = filter.state {
+    if let Some(state) = shared.state {
         query = query.filter(wallet_operations::state.eq(state.as_str()));
     }
-    if let Some(from) = filter.created.from {
+    if let Some(from) = shared.created.from {
         query = query.filter(wallet_operations::created_at.ge(from));
     }
-    if let Some(to) = filter.created.to {
+    if let Some(to) = shared.created.to {
         query = query.filter(wallet_operations::created_at.lt(to));
     }
     if let Some(after) = page.after {
         query = query.filter(wallet_operations::id.lt(uuid_of(after.position())));
     }
-    let rows = query.load(conn).await.map_err(from_diesel)?;
+    let rows = narrow(query).load(conn).await.map_err(from_diesel)?;
     let operations = rows
         .into_iter()
         .map(WalletOperationRow::into_record)
