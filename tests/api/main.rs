@@ -25,6 +25,7 @@ mod flight_support;
 mod flight_terms;
 mod flight_wallet_operations;
 mod helpers;
+mod inclusion_script;
 mod instance;
 mod launch_hosts;
 mod launch_settings;
