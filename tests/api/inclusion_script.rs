@@ -55,7 +55,11 @@ fn lines() -> Vec<Value> {
                 flight_id: FlightId::from_u128(90 + u128::from(i / 6)),
                 player_tag: key.tag(&format!("player é {}", i % 9)),
                 purchased_at: time::macros::datetime!(2026-10-05 08:00:00.123 UTC) + time::Duration::minutes(i.into()),
-                outcome: if cashed_out { LineOutcome::CashedOut } else { LineOutcome::Lost },
+                outcome: if cashed_out {
+                    LineOutcome::CashedOut
+                } else {
+                    LineOutcome::Lost
+                },
                 money: ReportLine {
                     stake: Rupiah::new(10_000 + i64::from(i)).expect("rupiah"),
                     payout: Rupiah::new(if cashed_out { 34_600 } else { 0 }).expect("rupiah"),

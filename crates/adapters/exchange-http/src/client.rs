@@ -48,7 +48,10 @@ impl HttpExchangeRates {
             .map_err(|error| self.failed(&error))?;
         if response.status() != StatusCode::OK {
             let status = response.status().as_u16();
-            return Err((UnavailableReason::HttpStatus, format!("the exchange answered HTTP {status}")));
+            return Err((
+                UnavailableReason::HttpStatus,
+                format!("the exchange answered HTTP {status}"),
+            ));
         }
         let limit = self.source.max_answer_bytes();
         let too_large = || {
@@ -83,7 +86,10 @@ impl HttpExchangeRates {
 
     fn timed_out(&self) -> NoRate {
         let millis = self.source.timeout().as_millis();
-        (UnavailableReason::Timeout, format!("no complete answer within {millis} ms"))
+        (
+            UnavailableReason::Timeout,
+            format!("no complete answer within {millis} ms"),
+        )
     }
 
     fn unavailable(&self, pair: &CurrencyPair, (reason, detail): NoRate) -> ExchangeAnswer {
@@ -114,7 +120,13 @@ impl ExchangeRates for HttpExchangeRates {
         let quoted = fetched.and_then(|raw| read_price(&raw, self.source.price_pointer()).map(|rate| (rate, raw)));
         match quoted {
             Ok((rate, raw)) => ExchangeAnswer {
-                evidence: ExchangeEvidence::quoted(self.source.source_name(), pair.clone(), rate, self.clock.now(), &raw),
+                evidence: ExchangeEvidence::quoted(
+                    self.source.source_name(),
+                    pair.clone(),
+                    rate,
+                    self.clock.now(),
+                    &raw,
+                ),
                 raw_answer: Some(raw),
             },
             Err(no_rate) => self.unavailable(pair, no_rate),

@@ -10,12 +10,15 @@
 //! | reading the price out of the answer | `price.rs` |
 //! | the port over reqwest: one GET, the raw answer kept and hashed | `client.rs` |
 //! | the port when no exchange is configured | `disabled.rs` |
+//! | the configuration: a preset, a custom ticker or none | `settings.rs` |
 
 mod client;
 mod disabled;
 mod price;
+mod settings;
 mod source;
 
 pub use client::HttpExchangeRates;
 pub use disabled::NoExchangeRates;
+pub use settings::{ExchangeSettings, ExchangeSettingsError};
 pub use source::{DEFAULT_MAX_ANSWER_BYTES, DEFAULT_TIMEOUT, Preset, TickerSource, TickerSourceError, UnknownPreset};

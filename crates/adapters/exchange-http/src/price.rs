@@ -10,11 +10,14 @@ pub(crate) type NoRate = (UnavailableReason, String);
 
 /// The rate at `pointer` in `raw`.
 pub(crate) fn read_price(raw: &[u8], pointer: &str) -> Result<ExchangeRate, NoRate> {
-    let answer: Value = serde_json::from_slice(raw)
-        .map_err(|_| (UnavailableReason::NotJson, "the answer is not JSON".to_owned()))?;
+    let answer: Value =
+        serde_json::from_slice(raw).map_err(|_| (UnavailableReason::NotJson, "the answer is not JSON".to_owned()))?;
     let text = match answer.pointer(pointer) {
         None | Some(Value::Null) => {
-            return Err((UnavailableReason::PriceMissing, format!("the answer has no value at {pointer}")));
+            return Err((
+                UnavailableReason::PriceMissing,
+                format!("the answer has no value at {pointer}"),
+            ));
         }
         Some(Value::String(text)) => text.clone(),
         Some(Value::Number(number)) => number.to_string(),

@@ -208,7 +208,10 @@ mod tests {
         let indodax = Preset::Indodax.source().expect("indodax");
         assert_eq!(indodax.source_name(), "indodax.com");
         assert_eq!(indodax.price_pointer(), "/ticker/last");
-        assert_eq!(Preset::Tokocrypto.source().expect("tokocrypto").price_pointer(), "/price");
+        assert_eq!(
+            Preset::Tokocrypto.source().expect("tokocrypto").price_pointer(),
+            "/price"
+        );
         assert_eq!("indodax".parse(), Ok(Preset::Indodax));
         assert!("binance".parse::<Preset>().is_err());
     }

@@ -117,6 +117,36 @@ proptest! {
         prop_assert_eq!(proof.verify(&leaves[index as usize], &root).is_ok(), same_path);
     }
 
+    /// The storage finalization is to use: a proof made on read from stored leaf hashes
+    /// and the roots of complete aligned blocks is the proof made from every leaf.
+    #[test]
+    fn a_proof_from_stored_block_roots_and_leaf_hashes_is_the_same_proof(
+        (n, index) in sized_index(),
+        block_bits in 1u32..=5,
+    ) {
+        let (_, leaves, root) = tree(n);
+        let block = 1usize << block_bits;
+        let block_roots: Vec<TreeHash> = leaves.chunks_exact(block).map(root_of).collect();
+        let range_root = |range: std::ops::Range<u64>| {
+            let mut builder = RootBuilder::new();
+            let mut at = range.start as usize;
+            while at < range.end as usize {
+                if at % block == 0 && at + block <= range.end as usize {
+                    builder.push_subtree(block as u64, block_roots[at / block]).expect("aligned");
+                    at += block;
+                } else {
+                    builder.push_leaf_hash(leaves[at]);
+                    at += 1;
+                }
+            }
+            builder.root()
+        };
+        let audit_path = audit_path_ranges(index, n as u64).expect("ranges").into_iter().map(range_root).collect();
+        let stored = InclusionProof { leaf_index: index, tree_size: n as u64, audit_path };
+        prop_assert_eq!(&stored, &InclusionProof::from_leaf_hashes(&leaves, index).expect("proof"));
+        prop_assert_eq!(stored.verify(&leaves[index as usize], &root), Ok(()));
+    }
+
     #[test]
     fn ct_merkle_agrees((n, index) in sized_index()) {
         let (lines, leaves, root) = tree(n);
