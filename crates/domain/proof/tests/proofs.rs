@@ -131,7 +131,7 @@ proptest! {
             let mut builder = RootBuilder::new();
             let mut at = range.start as usize;
             while at < range.end as usize {
-                if at % block == 0 && at + block <= range.end as usize {
+                if at.is_multiple_of(block) && at + block <= range.end as usize {
                     builder.push_subtree(block as u64, block_roots[at / block]).expect("aligned");
                     at += block;
                 } else {
