@@ -18,6 +18,7 @@ mod flight_play;
 mod flight_reads;
 mod flight_reads_routes;
 mod flight_reads_seed;
+mod flight_office_reports;
 mod flight_settlement;
 mod flight_steps;
 mod flight_story;
