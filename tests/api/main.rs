@@ -19,6 +19,7 @@ mod flight_reads;
 mod flight_reads_routes;
 mod flight_reads_seed;
 mod flight_office_reports;
+mod flight_office_verify;
 mod flight_settlement;
 mod flight_steps;
 mod flight_story;
