@@ -31,7 +31,8 @@ pub async fn given_two_periods(app: &TestApp) -> UserSeed {
     let player = given_player(&mut seed, &app.operator, 1, "p-1").await;
     for n in 0..3u16 {
         let bought = datetime!(2026-10-10 12:00 UTC) + time::Duration::minutes(i64::from(n));
-        seed.flight_ticket(&lost_ticket(&player, terms, 1, 100 + n, bought)).await;
+        seed.flight_ticket(&lost_ticket(&player, terms, 1, 100 + n, bought))
+            .await;
     }
     seed.flight_ticket(&lost_ticket(&player, terms, 2, 200, T0)).await;
     player
@@ -105,7 +106,10 @@ async fn open_reports_are_computed_on_read_and_a_finalized_one_carries_its_signe
     let next = json_with_status(app.get(&format!("{REPORTS}?limit=1&cursor={cursor}"), &key).await, 200).await;
     assert_eq!(next["data"][0]["id"], report_id.as_str());
     assert_eq!(next["hasMore"], false);
-    assert!(next["data"][0].get("statement").is_none(), "a list item has no statement");
+    assert!(
+        next["data"][0].get("statement").is_none(),
+        "a list item has no statement"
+    );
 }
 
 #[tokio::test]
@@ -166,5 +170,10 @@ async fn another_operators_report_is_not_found_and_bad_addresses_are_refused() {
         "invalid_query",
     )
     .await;
-    assert_problem(app.get(REPORTS, &app.key_with(&["flight:read"]).await).await, 403, "insufficient_scope").await;
+    assert_problem(
+        app.get(REPORTS, &app.key_with(&["flight:read"]).await).await,
+        403,
+        "insufficient_scope",
+    )
+    .await;
 }

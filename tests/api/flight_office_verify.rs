@@ -50,7 +50,8 @@ pub async fn given_three_statements(app: &TestApp) -> Vec<String> {
     .enumerate()
     {
         let n = u16::try_from(n).expect("small");
-        seed.flight_ticket(&lost_ticket(&player, terms, 1, 300 + n, bought)).await;
+        seed.flight_ticket(&lost_ticket(&player, terms, 1, 300 + n, bought))
+            .await;
         let finalized = admin(app, &["flight", "finalize", "--operator", &operator, "--period", month]).await;
         ids.push(finalized["reportId"].as_str().expect("id").to_owned());
     }
@@ -126,7 +127,11 @@ async fn a_genuine_chain_verifies_and_every_tampering_is_named() {
     let second = export_to(&app, &ids[1], "", &dir, "september.json").await;
     let third = export_to(&app, &ids[2], "", &dir, "october.json").await;
 
-    let verified = admin(&app, &["statement", "verify", path(&third), "--previous", path(&second)]).await;
+    let verified = admin(
+        &app,
+        &["statement", "verify", path(&third), "--previous", path(&second)],
+    )
+    .await;
     assert_eq!(verified["verified"], true);
     assert_eq!(verified["sequence"], 3);
     assert_eq!(verified["lines"], "matches");
@@ -138,10 +143,16 @@ async fn a_genuine_chain_verifies_and_every_tampering_is_named() {
     let lines = export_to(&app, &ids[2], "?part=lines", &dir, "october-lines.csv").await;
     let alone = admin_fails(&app, &["statement", "verify", path(&statement)]).await;
     assert!(alone.contains("linesSha256") && alone.contains("--lines"), "{alone}");
-    let with_lines = admin(&app, &["statement", "verify", path(&statement), "--lines", path(&lines)]).await;
+    let with_lines = admin(
+        &app,
+        &["statement", "verify", path(&statement), "--lines", path(&lines)],
+    )
+    .await;
     assert_eq!(with_lines["lines"], "matches");
 
-    let amount = tampered(&third, "amount.json", |v| v["statement"]["document"]["amountDue"] = "1".into());
+    let amount = tampered(&third, "amount.json", |v| {
+        v["statement"]["document"]["amountDue"] = "1".into()
+    });
     let refused = admin_fails(&app, &["statement", "verify", path(&amount)]).await;
     assert!(refused.contains("signature: the signature does not match"), "{refused}");
     let line = tampered(&third, "line.json", |v| {
@@ -152,8 +163,15 @@ async fn a_genuine_chain_verifies_and_every_tampering_is_named() {
     assert!(refused.contains("linesSha256: the ticket lines hash to"), "{refused}");
 
     let dropped = admin_fails(&app, &["statement", "verify", path(&third), "--previous", path(&first)]).await;
-    assert!(dropped.contains("chain:") && dropped.contains("expected sequence 2"), "{dropped}");
-    let reordered = admin_fails(&app, &["statement", "verify", path(&second), "--previous", path(&third)]).await;
+    assert!(
+        dropped.contains("chain:") && dropped.contains("expected sequence 2"),
+        "{dropped}"
+    );
+    let reordered = admin_fails(
+        &app,
+        &["statement", "verify", path(&second), "--previous", path(&third)],
+    )
+    .await;
     assert!(reordered.contains("chain:"), "{reordered}");
 
     for (file, previous, ok) in [
@@ -168,7 +186,12 @@ async fn a_genuine_chain_verifies_and_every_tampering_is_named() {
         }
         let output = run_python(&args);
         let stdout = String::from_utf8_lossy(&output.stdout);
-        assert_eq!(output.status.success(), ok, "{args:?}\n{stdout}\n{}", String::from_utf8_lossy(&output.stderr));
+        assert_eq!(
+            output.status.success(),
+            ok,
+            "{args:?}\n{stdout}\n{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
         assert_eq!(stdout.contains("FAIL"), !ok, "{stdout}");
     }
     std::fs::remove_dir_all(dir).ok();
@@ -185,7 +208,10 @@ async fn a_document_issued_after_its_keys_retirement_is_refused() {
     admin(&app, &["statement-keys", "rotate", "--key-file", path(&new_key)]).await;
 
     let still = admin(&app, &["statement", "verify", path(&old)]).await;
-    assert_eq!(still["verified"], true, "what the old key signed before retiring still verifies");
+    assert_eq!(
+        still["verified"], true,
+        "what the old key signed before retiring still verifies"
+    );
     let key = StatementKey::from_hex(TEST_STATEMENT_KEY).expect("the test key");
     let late = tampered(&old, "late.json", |v| {
         let mut signed: SignedDocument = serde_json::from_value(v["statement"].clone()).expect("signed");
@@ -194,7 +220,10 @@ async fn a_document_issued_after_its_keys_retirement_is_refused() {
         v["statement"] = serde_json::to_value(resigned).expect("JSON");
     });
     let refused = admin_fails(&app, &["statement", "verify", path(&late)]).await;
-    assert!(refused.contains("signature: key") && refused.contains("retired"), "{refused}");
+    assert!(
+        refused.contains("signature: key") && refused.contains("retired"),
+        "{refused}"
+    );
     let keys = published_keys(&app, &dir).await;
     let output = run_python(&[path(&late), "--keys", path(&keys)]);
     let stdout = String::from_utf8_lossy(&output.stdout);

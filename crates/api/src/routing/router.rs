@@ -179,9 +179,7 @@ fn handler(id: RouteId) -> Handler {
         R::FlightSettlementReportsList => Bound(|r| r.to(flight_reports::list)),
         R::FlightSettlementReportGet => Bound(|r| r.to(flight_reports::get)),
         R::FlightSettlementReportExport => Bound(|r| r.to(flight_report_export::export)),
-        R::FlightPaymentsList
-        | R::FlightSettlementReportPayments
-        | R::FlightStatementCorrectionsList => NotImplemented,
+        R::FlightPaymentsList | R::FlightSettlementReportPayments | R::FlightStatementCorrectionsList => NotImplemented,
     }
 }
 

@@ -87,7 +87,11 @@ impl SettlementPeriod {
                     return Err(bad());
                 }
                 let year: i32 = year.parse().map_err(|_| bad())?;
-                let month = month.parse::<u8>().ok().and_then(|m| Month::try_from(m).ok()).ok_or_else(bad)?;
+                let month = month
+                    .parse::<u8>()
+                    .ok()
+                    .and_then(|m| Month::try_from(m).ok())
+                    .ok_or_else(bad)?;
                 month_start(year, month).ok_or_else(bad)
             }
         }
@@ -130,7 +134,16 @@ mod tests {
     fn a_label_is_the_year_and_month() {
         assert_eq!(MONTH.label(datetime!(2026-10-01 00:00 UTC)), "2026-10");
         assert_eq!(MONTH.parse_label("2026-10"), Ok(datetime!(2026-10-01 00:00 UTC)));
-        for bad in ["2026-13", "2026-1", "26-10", "2026-10-01", "2026/10", "", "+026-10", "2026-00"] {
+        for bad in [
+            "2026-13",
+            "2026-1",
+            "26-10",
+            "2026-10-01",
+            "2026/10",
+            "",
+            "+026-10",
+            "2026-00",
+        ] {
             assert!(MONTH.parse_label(bad).is_err(), "{bad}");
         }
     }

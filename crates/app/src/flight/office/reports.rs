@@ -110,7 +110,10 @@ impl FlightOffice {
     /// period that has not started.
     pub async fn report(&self, operator: OperatorId, address: ReportAddress) -> Result<SettlementReport, AppError> {
         match address {
-            ReportAddress::Id(id) => self.finalized_report(operator, id).await.map(SettlementReport::of_finalized),
+            ReportAddress::Id(id) => self
+                .finalized_report(operator, id)
+                .await
+                .map(SettlementReport::of_finalized),
             ReportAddress::Period(start) => {
                 if start > self.ports.clock.now() {
                     return Err(AppError::NotFound("settlement report"));

@@ -63,10 +63,16 @@ async fn open_reports_are_computed_from_the_tickets_with_every_blocker_newest_fi
     assert!(october.blockers.is_empty(), "ended and settled: ready to finalize");
     assert_eq!(october.totals.ticket_count, 31);
     assert_eq!(october.due_date.map(|d| d.to_string()).as_deref(), Some("2026-11-16"));
-    assert!(store.reports.lock().expect("reports").is_empty(), "an open report is never stored");
+    assert!(
+        store.reports.lock().expect("reports").is_empty(),
+        "an open report is never stored"
+    );
 
     let report = finalized(office.finalize_report(OPERATOR, OCTOBER).await.expect("finalized"));
-    assert_eq!(report.totals, october.totals, "the open report is what finalization signs");
+    assert_eq!(
+        report.totals, october.totals,
+        "the open report is what finalization signs"
+    );
     let listed = office.list_reports(OPERATOR, page(50)).await.expect("listed");
     assert_eq!(listed.items[1].finalized.as_ref(), Some(&report));
     assert!(listed.items[1].blockers.is_empty());

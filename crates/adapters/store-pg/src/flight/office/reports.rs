@@ -209,7 +209,10 @@ impl LineRow {
 }
 
 /// The finalized reports `rows` with their statements.
-async fn with_statements(conn: &mut AsyncPgConnection, rows: Vec<ReportRow>) -> Result<Vec<FinalizedReport>, StoreError> {
+async fn with_statements(
+    conn: &mut AsyncPgConnection,
+    rows: Vec<ReportRow>,
+) -> Result<Vec<FinalizedReport>, StoreError> {
     let mut reports = Vec::with_capacity(rows.len());
     for row in rows {
         let statement = statement_at(conn, row.operator_id, row.statement_sequence).await?;

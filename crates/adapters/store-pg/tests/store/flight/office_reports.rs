@@ -270,7 +270,13 @@ async fn the_report_periods_are_the_months_with_tickets_or_a_finalized_report_ne
         .await
         .expect("periods");
     assert_eq!(after, [august_start]);
-    assert!(store.report_periods(operator_id(2), None, 10).await.expect("other").is_empty());
+    assert!(
+        store
+            .report_periods(operator_id(2), None, 10)
+            .await
+            .expect("other")
+            .is_empty()
+    );
 
     assert_eq!(
         store

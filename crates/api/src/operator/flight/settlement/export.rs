@@ -133,7 +133,10 @@ pub async fn export(
     id: web::Path<String>,
     query: web::Query<ExportParams>,
 ) -> Result<HttpResponse, ApiError> {
-    let (report, lines) = state.office.export_report(caller.0.operator_id, address_of(&id)?).await?;
+    let (report, lines) = state
+        .office
+        .export_report(caller.0.operator_id, address_of(&id)?)
+        .await?;
     let name = format!("flight-statement-{}", PERIOD.label(report.period_start));
     let signed = serde_json::to_vec(&report.statement.signed).map_err(|e| AppError::Internal(e.to_string()))?;
     let mut answer = HttpResponse::Ok();
@@ -154,7 +157,13 @@ pub async fn export(
             let mut prefix = b"{\"statement\":".to_vec();
             prefix.extend(signed);
             prefix.extend_from_slice(b",\"lines\":\"");
-            let body = body(lines, LinesIn::JsonString, Bytes::from(prefix), Bytes::from_static(b"\"}")).await?;
+            let body = body(
+                lines,
+                LinesIn::JsonString,
+                Bytes::from(prefix),
+                Bytes::from_static(b"\"}"),
+            )
+            .await?;
             Ok(answer
                 .insert_header(attachment(format!("{name}.json")))
                 .content_type("application/json")

@@ -62,11 +62,7 @@ pub async fn list(
         NotFound,
     ),
 )]
-pub async fn get(
-    state: web::Data<ApiState>,
-    caller: Caller,
-    id: web::Path<String>,
-) -> Result<HttpResponse, ApiError> {
+pub async fn get(state: web::Data<ApiState>, caller: Caller, id: web::Path<String>) -> Result<HttpResponse, ApiError> {
     let report = state.office.report(caller.0.operator_id, address_of(&id)?).await?;
     Ok(HttpResponse::Ok().json(SettlementReportDetailBody::from(&report)))
 }
