@@ -7,7 +7,7 @@
 //! `linesSha256`, `sequence` and `previousHash` of the document, so fields added to a
 //! document's body later verify unchanged. Every failure names the check that failed.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use anyhow::{Context, bail};
 use opinion_app::flight::office::FlightOffice;
@@ -104,7 +104,7 @@ pub async fn run(office: &FlightOffice, command: StatementCommand) -> anyhow::Re
 
 /// Every check of one file.
 fn verify_file(
-    file: &PathBuf,
+    file: &Path,
     previous: Option<&Path>,
     lines: Option<&Path>,
     keys: &[(String, KnownKey)],
