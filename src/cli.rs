@@ -165,6 +165,30 @@ pub enum FlightCommand {
         #[arg(long)]
         period: String,
     },
+    /// Issues a signed correction of a finalized report's statement, chained after the
+    /// operator's last document; the report's balance includes it.
+    Correct(CorrectArgs),
+}
+
+/// One statement correction, as staff give it.
+#[derive(Debug, Args)]
+pub struct CorrectArgs {
+    /// The operator (`op_…`): a report of another operator is not found.
+    #[arg(long)]
+    pub operator: String,
+    /// The finalized report: its id (`fsr_…`) or its period (`2026-10`).
+    #[arg(long)]
+    pub report: String,
+    /// The change of what the operator owes the platform, signed whole rupiah
+    /// (`-150000`: it owes 150 000 less, or the platform owes it that much more).
+    #[arg(long, allow_negative_numbers = true)]
+    pub amount_change: i64,
+    /// Why (1 to 1 000 characters), signed into the document and sent to the operator.
+    #[arg(long)]
+    pub reason: String,
+    /// Who issues it (kept by the platform, not in the document).
+    #[arg(long)]
+    pub by: String,
 }
 
 /// Terms versions of one operator.

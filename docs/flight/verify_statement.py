@@ -8,8 +8,9 @@ Needs Python 3 and the `cryptography` package for Ed25519 (Debian/Ubuntu:
     python3 verify_statement.py EXPORT.json --keys opinion-statement-keys.json \
         [--previous PREVIOUS.json] [--lines LINES.csv]
 
-EXPORT.json is a report's export ({"statement": {...}, "lines": "<CSV>"}) or a signed
-document alone ({"document": {...}, "signature": {...}}). The keys file is the JSON of
+EXPORT.json is a report's export ({"statement": {...}, "lines": "<CSV>"}), a signed
+document alone ({"document": {...}, "signature": {...}}) or a correction as the API
+lists it ({..., "document": {"document": {...}, "signature": {...}}}). The keys file is the JSON of
 GET /.well-known/opinion-statement-keys.json. Prints one OK or FAIL line per check and
 exits 0 only when every check passed.
 """
@@ -55,6 +56,9 @@ def read_signed(path):
         value = json.load(file)
     if isinstance(value.get("statement"), dict):
         return value["statement"], value.get("lines")
+    inner = value.get("document")
+    if isinstance(inner, dict) and "signature" in inner:
+        return inner, None
     return value, None
 
 

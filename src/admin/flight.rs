@@ -61,6 +61,7 @@ pub async fn run(flight: &FlightGame, office: &FlightOffice, command: FlightComm
             }))
         }
         FlightCommand::Terms { command } => terms(flight, command).await,
+        FlightCommand::Correct(args) => crate::admin::settlement::correct(office, args).await,
     }
 }
 

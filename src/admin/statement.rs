@@ -25,7 +25,8 @@ struct Exported {
 }
 
 /// Reads a signed document (`{"document", "signature"}`), an export (`{"statement",
-/// "lines"}`) or a report's detail (`{…, "statement"}`).
+/// "lines"}`), a report's detail (`{…, "statement"}`) or a correction as listed
+/// (`{…, "document": {"document", "signature"}}`).
 fn read_exported(path: &Path) -> anyhow::Result<Exported> {
     let text = std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
     let value: Value = serde_json::from_str(&text).with_context(|| format!("{} is not JSON", path.display()))?;
@@ -34,7 +35,10 @@ fn read_exported(path: &Path) -> anyhow::Result<Exported> {
             statement.clone(),
             value.get("lines").and_then(Value::as_str).map(str::to_owned),
         ),
-        _ => (value, None),
+        _ => match value.get("document") {
+            Some(inner) if inner.get("signature").is_some() => (inner.clone(), None),
+            _ => (value, None),
+        },
     };
     let signed: SignedDocument = serde_json::from_value(signed).with_context(|| {
         format!(
@@ -154,6 +158,7 @@ fn verify_file(
         "keyId": exported.signed.signature.key_id,
         "sequence": link.sequence,
         "documentHash": hash.to_string(),
+        "amends": document.get("statementHash"),
         "lines": lines_check,
         "chain": chain_check,
     }))

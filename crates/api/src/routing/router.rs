@@ -16,7 +16,9 @@ use crate::operational::handlers as operational;
 use crate::operator::api_keys::handlers as api_keys;
 use crate::operator::balance_operations::handlers as balance_operations;
 use crate::operator::flight::handlers as flight;
-use crate::operator::flight::settlement::{export as flight_report_export, reports as flight_reports};
+use crate::operator::flight::settlement::{
+    corrections as flight_corrections, export as flight_report_export, reports as flight_reports,
+};
 use crate::operator::flight::statement_keys;
 use crate::operator::flight::terms as flight_terms;
 use crate::operator::launch::handlers as launch;
@@ -179,7 +181,8 @@ fn handler(id: RouteId) -> Handler {
         R::FlightSettlementReportsList => Bound(|r| r.to(flight_reports::list)),
         R::FlightSettlementReportGet => Bound(|r| r.to(flight_reports::get)),
         R::FlightSettlementReportExport => Bound(|r| r.to(flight_report_export::export)),
-        R::FlightPaymentsList | R::FlightSettlementReportPayments | R::FlightStatementCorrectionsList => NotImplemented,
+        R::FlightStatementCorrectionsList => Bound(|r| r.to(flight_corrections::list)),
+        R::FlightPaymentsList | R::FlightSettlementReportPayments => NotImplemented,
     }
 }
 

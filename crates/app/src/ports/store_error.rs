@@ -46,6 +46,8 @@ pub enum UniqueKey {
     WalletAdapter,
     /// A simulated user's external user id.
     SimulatedUser,
+    /// A settlement payment's bank or transfer reference, unique per operator.
+    PaymentReference,
     /// A constraint the store does not name.
     Other,
 }
@@ -66,6 +68,7 @@ impl UniqueKey {
             Self::IdempotencyKey => "idempotency key",
             Self::WalletAdapter => "wallet adapter",
             Self::SimulatedUser => "simulated user",
+            Self::PaymentReference => "payment reference",
             Self::Other => "record",
         }
     }
@@ -98,6 +101,8 @@ pub enum ChangedRecord {
     SimulatedUser,
     /// An operator's market visibility (its mode or a per-market choice).
     Visibility,
+    /// A settlement report's balance: a correction or payment landed meanwhile.
+    SettlementBalance,
 }
 
 impl ChangedRecord {
@@ -113,6 +118,7 @@ impl ChangedRecord {
             Self::WalletOperation => "wallet operation",
             Self::SimulatedUser => "simulated user",
             Self::Visibility => "market visibility",
+            Self::SettlementBalance => "settlement report's balance",
         }
     }
 }

@@ -4,16 +4,18 @@
 use std::sync::{Arc, Mutex};
 
 use async_trait::async_trait;
-use opinion_core::{OperatorId, SettlementReportId};
+use opinion_core::{OperatorId, Page, PageRequest, SettlementReportId, StatementCorrectionKind};
 use opinion_flight::SettlementPeriod;
 use opinion_flight::{ReportLine, TicketStatus};
 use time::OffsetDateTime;
 
-use crate::flight::office::model::{ChainDocument, FinalizedReport, LineCursor, ReportLineRecord, StatementKeyRecord};
+use crate::flight::office::model::{
+    BalanceMoves, ChainDocument, Correction, FinalizedReport, LineCursor, ReportLineRecord, StatementKeyRecord,
+};
 use crate::flight::office::ports::{OfficeStore, PeriodTicketCounts, StatementKeyStore};
 use crate::flight::office::{FlightOffice, OfficePorts};
 use crate::model::NewEvent;
-use crate::ports::{Clock, StoreError, UniqueKey};
+use crate::ports::{ChangedRecord, Clock, StoreError, UniqueKey};
 use crate::test_support::counting_random;
 use crate::test_support::flight::MemoryFlightStore;
 
@@ -53,6 +55,33 @@ pub struct MemoryOffice {
     pub events: Mutex<Vec<NewEvent>>,
     /// How many line chunks were read.
     pub chunks_read: Mutex<u32>,
+    /// Issued corrections.
+    pub corrections: Mutex<Vec<Correction>>,
+    /// Corrections another instance stores just before the next write lands (a race).
+    pub interleaved: Mutex<Vec<Correction>>,
+}
+
+impl MemoryOffice {
+    /// Stores the interleaved corrections, as if another instance had just committed them.
+    fn land_interleaved(&self) {
+        let landed: Vec<Correction> = self.interleaved.lock().expect("interleaved").drain(..).collect();
+        for correction in landed {
+            self.chain.lock().expect("chain").push(correction.document.clone());
+            self.corrections.lock().expect("corrections").push(correction);
+        }
+    }
+
+    fn moves(&self, operator: OperatorId, report: SettlementReportId) -> BalanceMoves {
+        let corrections = self.corrections.lock().expect("corrections");
+        BalanceMoves {
+            corrections: corrections
+                .iter()
+                .filter(|c| c.operator_id == operator && c.report_id == report)
+                .map(|c| c.amount_change)
+                .sum(),
+            ..BalanceMoves::default()
+        }
+    }
 }
 
 fn outcome(status: TicketStatus) -> Option<&'static str> {
@@ -223,6 +252,57 @@ impl OfficeStore for MemoryOffice {
             .iter()
             .find(|r| r.operator_id == operator && r.id == id)
             .cloned())
+    }
+    async fn report_balance(
+        &self,
+        operator: OperatorId,
+        report: SettlementReportId,
+    ) -> Result<BalanceMoves, StoreError> {
+        Ok(self.moves(operator, report))
+    }
+
+    async fn store_correction(
+        &self,
+        correction: &Correction,
+        expected: &BalanceMoves,
+        event: &NewEvent,
+    ) -> Result<(), StoreError> {
+        self.land_interleaved();
+        if self.moves(correction.operator_id, correction.report_id) != *expected {
+            return Err(StoreError::Conflict(ChangedRecord::SettlementBalance));
+        }
+        let mut chain = self.chain.lock().expect("chain");
+        let document = &correction.document;
+        if chain
+            .iter()
+            .any(|d| d.operator_id == document.operator_id && d.sequence == document.sequence)
+        {
+            return Err(StoreError::Duplicate(UniqueKey::Other));
+        }
+        chain.push(document.clone());
+        self.corrections.lock().expect("corrections").push(correction.clone());
+        self.events.lock().expect("events").push(event.clone());
+        Ok(())
+    }
+
+    async fn list_corrections(
+        &self,
+        operator: OperatorId,
+        report: Option<SettlementReportId>,
+        page: PageRequest<StatementCorrectionKind>,
+    ) -> Result<Page<Correction, StatementCorrectionKind>, StoreError> {
+        let mut corrections: Vec<Correction> = self
+            .corrections
+            .lock()
+            .expect("corrections")
+            .iter()
+            .filter(|c| c.operator_id == operator && report.is_none_or(|report| c.report_id == report))
+            .filter(|c| page.after.is_none_or(|after| c.id < after.position()))
+            .cloned()
+            .collect();
+        corrections.sort_by_key(|c| std::cmp::Reverse(c.id));
+        corrections.truncate(usize::from(page.limit.get()) + 1);
+        Ok(Page::from_overfetch(corrections, page.limit, |c| c.id))
     }
 }
 

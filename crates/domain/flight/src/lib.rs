@@ -28,9 +28,11 @@
 //! | versions of terms: which is in force, when one may be scheduled | `terms_version.rs` |
 //! | a settlement report's lines and totals, the share's rounding rule, who pays | `report.rs` |
 //! | when a report may be finalized, and its due date | `finalization.rs` |
+//! | a finalized report's balance: corrections, payments, what remains due, no overpayment | `balance.rs` |
 
 #![warn(missing_docs)]
 
+mod balance;
 mod cash_out;
 mod chain;
 mod crash_point;
@@ -55,6 +57,7 @@ mod ticket_rules;
 mod ticket_status;
 mod timing;
 
+pub use balance::{PaymentRefusal, SettlementBalance, payment_direction};
 pub use cash_out::{ManualCashOut, auto_cash_out_ms, auto_cash_out_wins, decide_manual_cash_out};
 pub use chain::{ChainError, ChainLength, commitment, seed_of_flight, verifies, verify_chain};
 pub use crash_point::crash_point;

@@ -20,6 +20,7 @@ fn duplicate_subject(constraint: Option<&str>) -> UniqueKey {
         Some("wallet_operations_key") => UniqueKey::IdempotencyKey,
         Some("wallet_adapters_pkey") => UniqueKey::WalletAdapter,
         Some("simulator_users_external_key") => UniqueKey::SimulatedUser,
+        Some("flight_settlement_payments_reference_key") => UniqueKey::PaymentReference,
         _ => UniqueKey::Other,
     }
 }

@@ -577,6 +577,38 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    /// Signed corrections of finalized statements, each a document of the operator's chain.
+    flight_statement_corrections (operator_id, id) {
+        operator_id -> Uuid,
+        id -> Uuid,
+        report_id -> Uuid,
+        statement_hash -> Text,
+        amount_change -> Int8,
+        reason -> Text,
+        issued_by -> Text,
+        document_sequence -> Int8,
+        issued_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
+    /// Payments recorded against finalized settlement reports.
+    flight_settlement_payments (operator_id, id) {
+        operator_id -> Uuid,
+        id -> Uuid,
+        report_id -> Uuid,
+        amount -> Int8,
+        direction -> Text,
+        paid_on -> Date,
+        reference -> Text,
+        recorded_by -> Text,
+        remaining_due -> Int8,
+        remaining_direction -> Text,
+        recorded_at -> Timestamptz,
+    }
+}
+
 diesel::allow_tables_to_appear_in_same_query!(
     operators,
     api_keys,
@@ -614,4 +646,6 @@ diesel::allow_tables_to_appear_in_same_query!(
     statement_keys,
     flight_statements,
     flight_settlement_reports,
+    flight_statement_corrections,
+    flight_settlement_payments,
 );

@@ -4,6 +4,8 @@
 //! period's report into a signed, chained statement (`finalize.rs`, the document in
 //! `statement.rs`, the ticket-lines CSV it hashes in `lines_csv.rs`). Reading the
 //! operator's reports, open and finalized, and exporting a finalized one (`reports.rs`).
+//! Correcting a finalized statement with a signed, chained correction (`correct.rs`) and
+//! listing corrections (`corrections.rs`).
 //!
 //! The rules (report arithmetic, finalization, canonical bytes, signatures, the chain)
 //! are `opinion-flight`'s and `opinion-statement`'s; this room sequences them.
@@ -14,6 +16,10 @@ pub mod ports;
 pub mod lines_csv;
 pub mod statement;
 
+mod correct;
+#[cfg(test)]
+mod correct_tests;
+mod corrections;
 mod finalize;
 #[cfg(test)]
 mod finalize_tests;
@@ -24,6 +30,7 @@ mod reports;
 #[cfg(test)]
 mod reports_tests;
 
+pub use correct::{CORRECTION_TYPE, CorrectionRequest, MAX_CHANGE, MAX_REASON};
 pub use finalize::{FinalizeOutcome, LINES_CHUNK};
 pub use keys::KeyRotation;
 pub use reports::{LinesExport, PERIOD, ReportAddress, SettlementReport, period_position};

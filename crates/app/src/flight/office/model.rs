@@ -1,6 +1,6 @@
 //! The records of the flight back office.
 
-use opinion_core::{FlightId, OperatorId, SettlementReportId, TicketId};
+use opinion_core::{FlightId, OperatorId, SettlementReportId, StatementCorrectionId, TicketId};
 use opinion_flight::{ReportLine, ReportTotals};
 use opinion_statement::{DocumentHash, KeyId, PublicKey, SignedDocument};
 use time::{Date, OffsetDateTime};
@@ -111,4 +111,38 @@ pub struct FinalizedReport {
     pub statement: ChainDocument,
     /// When it was finalized.
     pub finalized_at: OffsetDateTime,
+}
+
+/// The sums a finalized report's balance adds to its statement's share.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct BalanceMoves {
+    /// Its corrections' signed changes, summed.
+    pub corrections: i64,
+    /// Recorded payments from the operator to the platform, summed.
+    pub paid_to_platform: i64,
+    /// Recorded payments from the platform to the operator, summed.
+    pub paid_to_operator: i64,
+}
+
+/// A signed correction of a finalized report's statement.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Correction {
+    /// The correction.
+    pub id: StatementCorrectionId,
+    /// Whose.
+    pub operator_id: OperatorId,
+    /// The finalized report it amends.
+    pub report_id: SettlementReportId,
+    /// The hash of the statement it amends.
+    pub statement_hash: DocumentHash,
+    /// The signed change of what the operator owes the platform.
+    pub amount_change: i64,
+    /// Why.
+    pub reason: String,
+    /// The staff member who issued it (kept by the platform, not in the document).
+    pub issued_by: String,
+    /// Its signed document in the operator's chain.
+    pub document: ChainDocument,
+    /// When it was issued.
+    pub issued_at: OffsetDateTime,
 }

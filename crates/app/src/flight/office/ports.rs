@@ -3,10 +3,12 @@
 //! finalized reports with the operator's chain of signed documents.
 
 use async_trait::async_trait;
-use opinion_core::{OperatorId, SettlementReportId};
+use opinion_core::{OperatorId, Page, PageRequest, SettlementReportId, StatementCorrectionKind};
 use time::OffsetDateTime;
 
-use crate::flight::office::model::{ChainDocument, FinalizedReport, LineCursor, ReportLineRecord, StatementKeyRecord};
+use crate::flight::office::model::{
+    BalanceMoves, ChainDocument, Correction, FinalizedReport, LineCursor, ReportLineRecord, StatementKeyRecord,
+};
 use crate::model::NewEvent;
 use crate::ports::StoreError;
 
@@ -84,4 +86,26 @@ pub trait OfficeStore: Send + Sync {
         operator: OperatorId,
         id: SettlementReportId,
     ) -> Result<Option<FinalizedReport>, StoreError>;
+    /// The sums of the report's corrections and payments so far.
+    async fn report_balance(
+        &self,
+        operator: OperatorId,
+        report: SettlementReportId,
+    ) -> Result<BalanceMoves, StoreError>;
+    /// Stores the correction, its signed document and `event` in one transaction, the
+    /// report row locked; `Conflict(SettlementBalance)` when the report's balance is no
+    /// longer `expected`, a `Duplicate` when its sequence was taken (nothing stored).
+    async fn store_correction(
+        &self,
+        correction: &Correction,
+        expected: &BalanceMoves,
+        event: &NewEvent,
+    ) -> Result<(), StoreError>;
+    /// One page of the operator's corrections, newest first, of one report or all.
+    async fn list_corrections(
+        &self,
+        operator: OperatorId,
+        report: Option<SettlementReportId>,
+        page: PageRequest<StatementCorrectionKind>,
+    ) -> Result<Page<Correction, StatementCorrectionKind>, StoreError>;
 }

@@ -3,19 +3,22 @@
 //! stored, so they can never disagree with the tickets). Reports are listed newest period
 //! first; a report is addressed by its `fsr_…` id once finalized, or at any time by its
 //! period's label (`2026-10`). The ticket lines of a finalized report are handed out in
-//! chunks (`LinesExport`), in the order and with the bytes its statement hashed.
+//! chunks (`LinesExport`), in the order and with the bytes its statement hashed. A
+//! finalized report is read with its balance: its corrections and payments so far.
 
 use std::sync::Arc;
 
 use opinion_core::{Cursor, OperatorId, Page, PageRequest, SettlementReportId, SettlementReportKind};
 use opinion_flight::{
-    FinalizationBlocker, PeriodState, ReportTotals, SettlementPeriod, due_date, finalization_blockers,
+    FinalizationBlocker, PeriodState, ReportTotals, SettlementBalance, SettlementPeriod, due_date,
+    finalization_blockers,
 };
 use time::{Date, Duration, OffsetDateTime};
 
 use crate::error::{AppError, ProblemCode};
 use crate::flight::office::FlightOffice;
 use crate::flight::office::LINES_CHUNK;
+use crate::flight::office::correct::balance_of;
 use crate::flight::office::model::{FinalizedReport, LineCursor, ReportLineRecord};
 use crate::flight::office::ports::OfficeStore;
 use crate::flight::terms::terms_in_force;
@@ -47,19 +50,8 @@ pub struct SettlementReport {
     pub blockers: Vec<FinalizationBlocker>,
     /// The stored report with its signed statement, once finalized.
     pub finalized: Option<FinalizedReport>,
-}
-
-impl SettlementReport {
-    fn of_finalized(report: FinalizedReport) -> Self {
-        Self {
-            period_start: report.period_start,
-            period_end: report.period_end,
-            totals: report.totals,
-            due_date: Some(report.due_date),
-            blockers: Vec::new(),
-            finalized: Some(report),
-        }
-    }
+    /// Once finalized: its share with its corrections and payments so far.
+    pub balance: Option<SettlementBalance>,
 }
 
 /// The keyset position of a period in the list: an id whose time part is the period's
@@ -96,7 +88,7 @@ impl FlightOffice {
         let mut reports = Vec::with_capacity(starts.len());
         for start in starts {
             let report = match finalized.iter().position(|report| report.period_start == start) {
-                Some(index) => SettlementReport::of_finalized(finalized.swap_remove(index)),
+                Some(index) => self.of_finalized(finalized.swap_remove(index)).await?,
                 None => self.open_report(operator, start).await?,
             };
             reports.push(report);
@@ -110,20 +102,31 @@ impl FlightOffice {
     /// period that has not started.
     pub async fn report(&self, operator: OperatorId, address: ReportAddress) -> Result<SettlementReport, AppError> {
         match address {
-            ReportAddress::Id(id) => self
-                .finalized_report(operator, id)
-                .await
-                .map(SettlementReport::of_finalized),
+            ReportAddress::Id(id) => self.of_finalized(self.finalized_report(operator, id).await?).await,
             ReportAddress::Period(start) => {
                 if start > self.ports.clock.now() {
                     return Err(AppError::NotFound("settlement report"));
                 }
                 match self.ports.store.report_of_period(operator, start).await? {
-                    Some(report) => Ok(SettlementReport::of_finalized(report)),
+                    Some(report) => self.of_finalized(report).await,
                     None => self.open_report(operator, start).await,
                 }
             }
         }
+    }
+
+    /// A finalized report as read, with its balance now.
+    async fn of_finalized(&self, report: FinalizedReport) -> Result<SettlementReport, AppError> {
+        let moves = self.ports.store.report_balance(report.operator_id, report.id).await?;
+        Ok(SettlementReport {
+            period_start: report.period_start,
+            period_end: report.period_end,
+            totals: report.totals,
+            due_date: Some(report.due_date),
+            blockers: Vec::new(),
+            balance: Some(balance_of(&report, &moves)),
+            finalized: Some(report),
+        })
     }
 
     /// A finalized report of the operator, by id.
@@ -190,6 +193,7 @@ impl FlightOffice {
             due_date: terms.map(|terms| due_date(end, terms.version.terms.payment_due_days())),
             blockers,
             finalized: None,
+            balance: None,
         })
     }
 }

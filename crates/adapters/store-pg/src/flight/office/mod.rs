@@ -1,7 +1,9 @@
 //! The flight back office: the platform's statement keys (`keys.rs`), finalized
 //! reports and the operators' chains of signed documents (`reports.rs`), the periods a
-//! report list shows (`periods.rs`).
+//! report list shows (`periods.rs`), statement corrections and report balances
+//! (`corrections.rs`).
 
+mod corrections;
 mod keys;
 mod periods;
 mod reports;

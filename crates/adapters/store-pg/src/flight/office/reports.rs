@@ -1,16 +1,19 @@
 //! `OfficeStore`: the period's tickets for finalization (counts and keyset chunks of
 //! lines, in purchase order), the operators' chains of signed documents, and finalized
-//! reports, stored with their statement and event in one transaction. Nothing stored
-//! here is ever updated (a trigger refuses it).
+//! reports, stored with their statement and event in one transaction; corrections and
+//! balances are `corrections.rs`'s. Nothing stored here is ever updated (a trigger
+//! refuses it).
 
 use async_trait::async_trait;
 use diesel::prelude::*;
 use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl};
-use opinion_app::flight::office::model::{ChainDocument, DocumentKind, FinalizedReport, LineCursor, ReportLineRecord};
+use opinion_app::flight::office::model::{
+    BalanceMoves, ChainDocument, Correction, DocumentKind, FinalizedReport, LineCursor, ReportLineRecord,
+};
 use opinion_app::flight::office::ports::{OfficeStore, PeriodTicketCounts};
 use opinion_app::model::NewEvent;
 use opinion_app::ports::StoreError;
-use opinion_core::{OperatorId, SettlementReportId, TicketId};
+use opinion_core::{OperatorId, Page, PageRequest, SettlementReportId, StatementCorrectionKind, TicketId};
 use opinion_flight::{ReportLine, ReportTotals, Rupiah, ShareBps, TicketStatus};
 use opinion_statement::{DocumentHash, DocumentSignature, SignedDocument};
 use time::{Date, OffsetDateTime};
@@ -25,9 +28,10 @@ use crate::webhooks::outbox::enqueue_events;
 /// Statuses whose money a report counts.
 const WITH_MONEY: [&str; 4] = ["cashed_out", "lost", "refunding", "refunded"];
 
+/// A row of `flight_statements`: one signed document of an operator's chain.
 #[derive(Debug, Queryable, Selectable, Insertable)]
 #[diesel(table_name = flight_statements, check_for_backend(diesel::pg::Pg))]
-struct StatementRow {
+pub(super) struct StatementRow {
     operator_id: Uuid,
     sequence: i64,
     id: Uuid,
@@ -41,7 +45,7 @@ struct StatementRow {
 }
 
 impl StatementRow {
-    fn new(document: &ChainDocument) -> Result<Self, StoreError> {
+    pub(super) fn new(document: &ChainDocument) -> Result<Self, StoreError> {
         let text = serde_json::to_string(&document.signed.document)
             .map_err(|e| StoreError::Unavailable(format!("statement document: {e}")))?;
         let previous = document
@@ -64,7 +68,7 @@ impl StatementRow {
         })
     }
 
-    fn into_document(self) -> Result<ChainDocument, StoreError> {
+    pub(super) fn into_document(self) -> Result<ChainDocument, StoreError> {
         let bad = |problem: &dyn std::fmt::Display| corrupt("flight_statements", self.id, problem);
         let document: serde_json::Value = serde_json::from_str(&self.document).map_err(|e| bad(&e))?;
         let hash = DocumentHash::parse(&self.document_hash).ok_or_else(|| bad(&"document hash"))?;
@@ -221,7 +225,8 @@ async fn with_statements(
     Ok(reports)
 }
 
-async fn statement_at(
+/// The operator's chain document at `sequence`.
+pub(super) async fn statement_at(
     conn: &mut AsyncPgConnection,
     operator: Uuid,
     sequence: i64,
@@ -404,5 +409,37 @@ impl OfficeStore for PgStore {
             .map_err(from_diesel)?;
         let reports = with_statements(&mut conn, row.into_iter().collect()).await?;
         Ok(reports.into_iter().next())
+    }
+
+    async fn report_balance(
+        &self,
+        operator: OperatorId,
+        report: SettlementReportId,
+    ) -> Result<BalanceMoves, StoreError> {
+        let mut conn = self.conn().await?;
+        super::corrections::balance(&mut conn, operator, report)
+            .await
+            .map_err(from_diesel)
+    }
+
+    #[tracing::instrument(skip_all, fields(operator_id = %correction.operator_id, report_id = %correction.report_id, correction_id = %correction.id))]
+    async fn store_correction(
+        &self,
+        correction: &Correction,
+        expected: &BalanceMoves,
+        event: &NewEvent,
+    ) -> Result<(), StoreError> {
+        let mut conn = self.conn().await?;
+        super::corrections::store(&mut conn, correction, expected, event).await
+    }
+
+    async fn list_corrections(
+        &self,
+        operator: OperatorId,
+        report: Option<SettlementReportId>,
+        page: PageRequest<StatementCorrectionKind>,
+    ) -> Result<Page<Correction, StatementCorrectionKind>, StoreError> {
+        let mut conn = self.conn().await?;
+        super::corrections::list(&mut conn, operator, report, page).await
     }
 }

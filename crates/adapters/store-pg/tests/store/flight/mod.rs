@@ -6,6 +6,7 @@ mod chains;
 mod change;
 mod driver_lock;
 mod money;
+mod office_corrections;
 mod office_keys;
 mod office_reports;
 mod published;

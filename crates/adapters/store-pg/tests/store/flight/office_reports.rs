@@ -14,10 +14,10 @@ use time::macros::{date, datetime};
 use super::office_keys::execute;
 use super::*;
 
-const OCTOBER: time::OffsetDateTime = datetime!(2026-10-01 00:00 UTC);
+pub(super) const OCTOBER: time::OffsetDateTime = datetime!(2026-10-01 00:00 UTC);
 const NOVEMBER: time::OffsetDateTime = datetime!(2026-11-01 00:00 UTC);
 
-fn report(id: u128, sequence: u64, period_start: time::OffsetDateTime) -> FinalizedReport {
+pub(super) fn report(id: u128, sequence: u64, period_start: time::OffsetDateTime) -> FinalizedReport {
     let key = StatementKey::from_seed([1; 32]);
     let link = ChainLink {
         sequence,
@@ -56,7 +56,7 @@ fn report(id: u128, sequence: u64, period_start: time::OffsetDateTime) -> Finali
     }
 }
 
-fn finalized_event(n: u128) -> NewEvent {
+pub(super) fn finalized_event(n: u128) -> NewEvent {
     NewEvent::new(
         EventId::from_u128(n),
         operator_id(1),
@@ -66,7 +66,7 @@ fn finalized_event(n: u128) -> NewEvent {
     )
 }
 
-async fn given_key(store: &PgStore) {
+pub(super) async fn given_key(store: &PgStore) {
     let key = StatementKey::from_seed([1; 32]);
     store
         .register_statement_key(&StatementKeyRecord::new(key.public_key(), T0))
@@ -150,7 +150,7 @@ async fn a_finalized_statement_is_never_changed_or_deleted() {
         "TRUNCATE flight_statements CASCADE",
         "UPDATE flight_settlement_reports SET share = share",
         "DELETE FROM flight_settlement_reports",
-        "TRUNCATE flight_settlement_reports",
+        "TRUNCATE flight_settlement_reports CASCADE",
     ] {
         let refused = execute(&db, sql).await.expect_err(sql);
         assert!(refused.contains("never updated or deleted"), "{sql}: {refused}");

@@ -3,7 +3,7 @@
 //! `YYYY-MM-DD`, instants RFC 3339 UTC.
 
 use opinion_app::flight::office::{PERIOD, SettlementReport};
-use opinion_flight::FinalizationBlocker;
+use opinion_flight::{FinalizationBlocker, SettlementBalance};
 use opinion_statement::SignedDocument;
 use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
@@ -12,7 +12,44 @@ use utoipa::{IntoParams, ToSchema};
 use crate::shared::page_query::page_of;
 
 /// The currency of every flight amount.
-const IDR: &str = "IDR";
+pub const IDR: &str = "IDR";
+
+/// What a finalized report settles now: its statement's share with every correction, the
+/// payments recorded against it, and what remains due.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct BalanceBody {
+    /// The corrections' changes of what the operator owes the platform, summed; signed.
+    pub corrections: String,
+    /// The amount due after every correction, before payments.
+    pub corrected_amount_due: String,
+    /// Who pays it: `operator_to_platform`, `platform_to_operator` or `none`.
+    pub corrected_direction: String,
+    /// Paid by the operator to the platform so far.
+    pub paid_to_platform: String,
+    /// Paid by the platform to the operator so far.
+    pub paid_to_operator: String,
+    /// What remains due after corrections and payments.
+    pub remaining_due: String,
+    /// Who pays it: `operator_to_platform`, `platform_to_operator` or `none` (settled).
+    pub remaining_direction: String,
+}
+
+impl From<&SettlementBalance> for BalanceBody {
+    fn from(balance: &SettlementBalance) -> Self {
+        let (corrected, corrected_direction) = balance.corrected_due();
+        let (remaining, remaining_direction) = balance.remaining_due();
+        Self {
+            corrections: balance.corrections.to_string(),
+            corrected_amount_due: corrected.get().to_string(),
+            corrected_direction: corrected_direction.as_str().to_owned(),
+            paid_to_platform: balance.paid_to_platform.to_string(),
+            paid_to_operator: balance.paid_to_operator.to_string(),
+            remaining_due: remaining.get().to_string(),
+            remaining_direction: remaining_direction.as_str().to_owned(),
+        }
+    }
+}
 
 /// Why an open report cannot be finalized now.
 #[derive(Debug, Serialize, ToSchema)]
@@ -89,6 +126,9 @@ pub struct SettlementReportBody {
     /// When it was finalized; null while open.
     #[serde(with = "time::serde::rfc3339::option")]
     pub finalized_at: Option<OffsetDateTime>,
+    /// Once finalized: its corrections, payments and what remains due (the statement's
+    /// own figures above never change); null while open.
+    pub balance: Option<BalanceBody>,
 }
 
 impl From<&SettlementReport> for SettlementReportBody {
@@ -115,6 +155,7 @@ impl From<&SettlementReport> for SettlementReportBody {
             blockers: report.blockers.iter().map(BlockerBody::from).collect(),
             statement_hash: finalized.map(|f| f.statement.hash.to_string()),
             finalized_at: finalized.map(|f| f.finalized_at),
+            balance: report.balance.as_ref().map(BalanceBody::from),
         }
     }
 }

@@ -1,8 +1,10 @@
 //! `/api/operator/flight/settlement-reports…`: the operator's settlement reports (open
 //! ones computed from its tickets, finalized ones with their signed statements) and the
 //! export of a finalized report, its signed statement with the ticket-lines CSV its
-//! `linesSha256` hashes (`export.rs`).
+//! `linesSha256` hashes (`export.rs`); the signed corrections of finalized statements
+//! (`corrections.rs`).
 
+pub mod corrections;
 pub mod dto;
 pub mod export;
 pub mod reports;
