@@ -168,6 +168,47 @@ pub enum FlightCommand {
     /// Issues a signed correction of a finalized report's statement, chained after the
     /// operator's last document; the report's balance includes it.
     Correct(CorrectArgs),
+    /// Payments against finalized reports.
+    Payment {
+        /// What to do.
+        #[command(subcommand)]
+        command: PaymentCommand,
+    },
+}
+
+/// `opinion admin flight payment …`.
+#[derive(Debug, Subcommand)]
+pub enum PaymentCommand {
+    /// Records a payment against a finalized report: part or all of what remains due
+    /// after corrections, in the direction it is due; more, or a bank reference the
+    /// operator already has, is refused.
+    Record(PaymentArgs),
+}
+
+/// One payment, as staff record it.
+#[derive(Debug, Args)]
+pub struct PaymentArgs {
+    /// The operator (`op_…`): a report of another operator is not found.
+    #[arg(long)]
+    pub operator: String,
+    /// The finalized report: its id (`fsr_…`) or its period (`2026-10`).
+    #[arg(long)]
+    pub report: String,
+    /// How much, whole rupiah.
+    #[arg(long)]
+    pub amount: i64,
+    /// `operator_to_platform` or `platform_to_operator`.
+    #[arg(long)]
+    pub direction: String,
+    /// The day the money moved, `YYYY-MM-DD` (not after today, UTC).
+    #[arg(long)]
+    pub paid_on: String,
+    /// The bank or transfer reference (recorded once per operator).
+    #[arg(long)]
+    pub reference: String,
+    /// Who records it.
+    #[arg(long)]
+    pub by: String,
 }
 
 /// One statement correction, as staff give it.

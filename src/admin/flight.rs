@@ -62,6 +62,7 @@ pub async fn run(flight: &FlightGame, office: &FlightOffice, command: FlightComm
         }
         FlightCommand::Terms { command } => terms(flight, command).await,
         FlightCommand::Correct(args) => crate::admin::settlement::correct(office, args).await,
+        FlightCommand::Payment { command } => crate::admin::settlement::payment(office, command).await,
     }
 }
 

@@ -4,7 +4,7 @@
 use actix_web::http::StatusCode;
 use actix_web::http::header::{ALLOW, HeaderValue, RETRY_AFTER, WWW_AUTHENTICATE};
 use actix_web::{HttpResponse, ResponseError};
-use opinion_access::{Denial, IssuanceError, RouteId, SecretFormatError};
+use opinion_access::{Denial, IssuanceError, SecretFormatError};
 use opinion_app::access::AuthFailure;
 use opinion_app::error::{AppError, ProblemCode};
 
@@ -42,9 +42,6 @@ pub enum ApiError {
     /// The path exists but not with this method; carries the methods it takes.
     #[error("method not allowed")]
     MethodNotAllowed(std::sync::Arc<str>),
-    /// The route is part of the contract but its capability is not built yet.
-    #[error("{0:?} is not implemented yet")]
-    NotImplemented(RouteId),
     /// The route exists only in development and staging (the simulator).
     #[error("not available in production")]
     NotAvailableInProduction,
@@ -102,18 +99,6 @@ impl ApiError {
                 ProblemCode::MethodNotAllowed,
                 format!("this path takes only: {allowed}"),
             ),
-            Self::NotImplemented(route) => {
-                let spec = route.spec();
-                Problem::new(
-                    StatusCode::NOT_IMPLEMENTED,
-                    ProblemCode::NotImplemented,
-                    format!(
-                        "{} {} is part of the contract but not available yet",
-                        spec.method.as_str(),
-                        spec.path
-                    ),
-                )
-            }
             Self::NotAvailableInProduction => Problem::new(
                 StatusCode::NOT_FOUND,
                 ProblemCode::NotAvailableInProduction,

@@ -17,7 +17,8 @@ use crate::operator::api_keys::handlers as api_keys;
 use crate::operator::balance_operations::handlers as balance_operations;
 use crate::operator::flight::handlers as flight;
 use crate::operator::flight::settlement::{
-    corrections as flight_corrections, export as flight_report_export, reports as flight_reports,
+    corrections as flight_corrections, export as flight_report_export, payments as flight_payments,
+    reports as flight_reports,
 };
 use crate::operator::flight::statement_keys;
 use crate::operator::flight::terms as flight_terms;
@@ -96,93 +97,86 @@ fn actix_method(method: HttpMethod) -> Method {
     }
 }
 
-enum Handler {
-    Bound(fn(Route) -> Route),
-    NotImplemented,
-}
+/// What mounts a route's handler on its method.
+type Bind = fn(Route) -> Route;
 
 fn route_for(spec: &RouteSpec) -> Route {
-    let route = web::method(actix_method(spec.method));
-    match handler(spec.id) {
-        Handler::Bound(bind) => bind(route),
-        Handler::NotImplemented => {
-            let id = spec.id;
-            route.to(move || async move { Err::<HttpResponse, _>(ApiError::NotImplemented(id)) })
-        }
-    }
+    handler(spec.id)(web::method(actix_method(spec.method)))
 }
 
-fn handler(id: RouteId) -> Handler {
-    use Handler::{Bound, NotImplemented};
+/// Every route of the table has its handler: the match is exhaustive, so a route added to
+/// the table does not compile until it is built.
+fn handler(id: RouteId) -> Bind {
     use RouteId as R;
     match id {
-        R::OpenApiDocument => Bound(|r| r.to(operational::openapi_document)),
-        R::StatementKeys => Bound(|r| r.to(statement_keys::list)),
-        R::ApiKeysList => Bound(|r| r.to(api_keys::list)),
-        R::ApiKeyCreate => Bound(|r| r.to(api_keys::create)),
-        R::ApiKeyRevoke => Bound(|r| r.to(api_keys::revoke)),
-        R::StaffSessionCreate => Bound(|r| r.to(staff_sessions::create)),
-        R::StaffSessionEnd => Bound(|r| r.to(staff_sessions::end)),
-        R::StaffList => Bound(|r| r.to(staff::list)),
-        R::StaffCreate => Bound(|r| r.to(staff::create)),
-        R::StaffUpdate => Bound(|r| r.to(staff::update)),
-        R::StaffPasswordReset => Bound(|r| r.to(staff::reset_password)),
-        R::Launch => Bound(|r| r.to(launch::launch)),
-        R::LaunchSettingsGet => Bound(|r| r.to(launch_settings::get)),
-        R::LaunchSettingsPut => Bound(|r| r.to(launch_settings::put)),
-        R::WebhookEndpointsList => Bound(|r| r.to(webhooks_endpoints::list)),
-        R::WebhookEndpointCreate => Bound(|r| r.to(webhooks_endpoints::create)),
-        R::WebhookEndpointUpdate => Bound(|r| r.to(webhooks_endpoints::update)),
-        R::WebhookEndpointDelete => Bound(|r| r.to(webhooks_endpoints::delete)),
-        R::WebhookEndpointDeleteByPost => Bound(|r| r.to(webhooks_endpoints::delete_by_post)),
-        R::WebhookDeliveriesList => Bound(|r| r.to(webhooks_deliveries::list)),
-        R::WebhookDeliveryReplay => Bound(|r| r.to(webhooks_deliveries::replay)),
-        R::WalletAdapterGet => Bound(|r| r.to(wallet_adapter::get)),
-        R::WalletAdapterPut => Bound(|r| r.to(wallet_adapter::put)),
-        R::PortfolioViewLink => Bound(|r| r.to(users::portfolio_link)),
-        R::UsersList => Bound(|r| r.to(users::list)),
-        R::UserPortfolio => Bound(|r| r.to(users::portfolio)),
-        R::UserPortfolioView => Bound(|r| r.to(users::portfolio_view)),
-        R::MarketsList => Bound(|r| r.to(markets::list)),
-        R::MarketsTrending => Bound(|r| r.to(markets::trending)),
-        R::MarketVisibilitySet => Bound(|r| r.to(markets::set_visibility)),
-        R::MarketVisibilityModeGet => Bound(|r| r.to(markets::visibility_mode)),
-        R::MarketVisibilityModeSet => Bound(|r| r.to(markets::set_visibility_mode)),
-        R::TradesList => Bound(|r| r.to(trades::list)),
-        R::TradeGet => Bound(|r| r.to(trades::get)),
-        R::TradeView => Bound(|r| r.to(trades::view)),
-        R::TradeHistoryPage => Bound(|r| r.to(trades::history)),
-        R::ResolutionsList => Bound(|r| r.to(payouts::resolutions)),
-        R::RedemptionsList => Bound(|r| r.to(payouts::redemptions)),
-        R::BalanceOperationsList => Bound(|r| r.to(balance_operations::list)),
-        R::WalletAdapterTest => Bound(|r| r.to(wallet_test::test)),
-        R::SimulatorUsersList => Bound(|r| r.to(simulator::list)),
-        R::SimulatorUserGet => Bound(|r| r.to(simulator::get)),
-        R::SimulatorWalletGet => Bound(|r| r.to(simulator_wallets::get)),
-        R::SimulatorUserCreate => Bound(|r| r.to(simulator::create)),
-        R::SimulatorUserUpdate => Bound(|r| r.to(simulator::update)),
-        R::SimulatorUserOperation => Bound(|r| r.to(simulator_operations::user_operation_run)),
-        R::SimulatorWalletPut => Bound(|r| r.to(simulator_wallets::put)),
-        R::SimulatorOperation => Bound(|r| r.to(simulator_operations::scenario_run)),
-        R::FlightOverview => Bound(|r| r.to(flight::overview)),
-        R::FlightFlightsList => Bound(|r| r.to(flight::flights)),
-        R::FlightFlightGet => Bound(|r| r.to(flight::flight)),
-        R::FlightFlightsExport => Bound(|r| r.to(flight::export_flights)),
-        R::FlightTicketsList => Bound(|r| r.to(flight::tickets)),
-        R::FlightTicketGet => Bound(|r| r.to(flight::ticket)),
-        R::FlightTicketsExport => Bound(|r| r.to(flight::export_tickets)),
-        R::FlightWalletOperationsList => Bound(|r| r.to(flight::wallet_operations)),
-        R::FlightWebhookDeliveriesList => Bound(|r| r.to(flight::webhook_deliveries)),
-        R::PublicFlightChainsList => Bound(|r| r.to(public_flight::chains)),
-        R::PublicFlightChainGet => Bound(|r| r.to(public_flight::chain)),
-        R::FlightTermsCurrent => Bound(|r| r.to(flight_terms::current)),
-        R::FlightTermsScheduled => Bound(|r| r.to(flight_terms::scheduled)),
-        R::FlightTermsHistory => Bound(|r| r.to(flight_terms::history)),
-        R::FlightSettlementReportsList => Bound(|r| r.to(flight_reports::list)),
-        R::FlightSettlementReportGet => Bound(|r| r.to(flight_reports::get)),
-        R::FlightSettlementReportExport => Bound(|r| r.to(flight_report_export::export)),
-        R::FlightStatementCorrectionsList => Bound(|r| r.to(flight_corrections::list)),
-        R::FlightPaymentsList | R::FlightSettlementReportPayments => NotImplemented,
+        R::OpenApiDocument => |r| r.to(operational::openapi_document),
+        R::StatementKeys => |r| r.to(statement_keys::list),
+        R::ApiKeysList => |r| r.to(api_keys::list),
+        R::ApiKeyCreate => |r| r.to(api_keys::create),
+        R::ApiKeyRevoke => |r| r.to(api_keys::revoke),
+        R::StaffSessionCreate => |r| r.to(staff_sessions::create),
+        R::StaffSessionEnd => |r| r.to(staff_sessions::end),
+        R::StaffList => |r| r.to(staff::list),
+        R::StaffCreate => |r| r.to(staff::create),
+        R::StaffUpdate => |r| r.to(staff::update),
+        R::StaffPasswordReset => |r| r.to(staff::reset_password),
+        R::Launch => |r| r.to(launch::launch),
+        R::LaunchSettingsGet => |r| r.to(launch_settings::get),
+        R::LaunchSettingsPut => |r| r.to(launch_settings::put),
+        R::WebhookEndpointsList => |r| r.to(webhooks_endpoints::list),
+        R::WebhookEndpointCreate => |r| r.to(webhooks_endpoints::create),
+        R::WebhookEndpointUpdate => |r| r.to(webhooks_endpoints::update),
+        R::WebhookEndpointDelete => |r| r.to(webhooks_endpoints::delete),
+        R::WebhookEndpointDeleteByPost => |r| r.to(webhooks_endpoints::delete_by_post),
+        R::WebhookDeliveriesList => |r| r.to(webhooks_deliveries::list),
+        R::WebhookDeliveryReplay => |r| r.to(webhooks_deliveries::replay),
+        R::WalletAdapterGet => |r| r.to(wallet_adapter::get),
+        R::WalletAdapterPut => |r| r.to(wallet_adapter::put),
+        R::PortfolioViewLink => |r| r.to(users::portfolio_link),
+        R::UsersList => |r| r.to(users::list),
+        R::UserPortfolio => |r| r.to(users::portfolio),
+        R::UserPortfolioView => |r| r.to(users::portfolio_view),
+        R::MarketsList => |r| r.to(markets::list),
+        R::MarketsTrending => |r| r.to(markets::trending),
+        R::MarketVisibilitySet => |r| r.to(markets::set_visibility),
+        R::MarketVisibilityModeGet => |r| r.to(markets::visibility_mode),
+        R::MarketVisibilityModeSet => |r| r.to(markets::set_visibility_mode),
+        R::TradesList => |r| r.to(trades::list),
+        R::TradeGet => |r| r.to(trades::get),
+        R::TradeView => |r| r.to(trades::view),
+        R::TradeHistoryPage => |r| r.to(trades::history),
+        R::ResolutionsList => |r| r.to(payouts::resolutions),
+        R::RedemptionsList => |r| r.to(payouts::redemptions),
+        R::BalanceOperationsList => |r| r.to(balance_operations::list),
+        R::WalletAdapterTest => |r| r.to(wallet_test::test),
+        R::SimulatorUsersList => |r| r.to(simulator::list),
+        R::SimulatorUserGet => |r| r.to(simulator::get),
+        R::SimulatorWalletGet => |r| r.to(simulator_wallets::get),
+        R::SimulatorUserCreate => |r| r.to(simulator::create),
+        R::SimulatorUserUpdate => |r| r.to(simulator::update),
+        R::SimulatorUserOperation => |r| r.to(simulator_operations::user_operation_run),
+        R::SimulatorWalletPut => |r| r.to(simulator_wallets::put),
+        R::SimulatorOperation => |r| r.to(simulator_operations::scenario_run),
+        R::FlightOverview => |r| r.to(flight::overview),
+        R::FlightFlightsList => |r| r.to(flight::flights),
+        R::FlightFlightGet => |r| r.to(flight::flight),
+        R::FlightFlightsExport => |r| r.to(flight::export_flights),
+        R::FlightTicketsList => |r| r.to(flight::tickets),
+        R::FlightTicketGet => |r| r.to(flight::ticket),
+        R::FlightTicketsExport => |r| r.to(flight::export_tickets),
+        R::FlightWalletOperationsList => |r| r.to(flight::wallet_operations),
+        R::FlightWebhookDeliveriesList => |r| r.to(flight::webhook_deliveries),
+        R::PublicFlightChainsList => |r| r.to(public_flight::chains),
+        R::PublicFlightChainGet => |r| r.to(public_flight::chain),
+        R::FlightTermsCurrent => |r| r.to(flight_terms::current),
+        R::FlightTermsScheduled => |r| r.to(flight_terms::scheduled),
+        R::FlightTermsHistory => |r| r.to(flight_terms::history),
+        R::FlightSettlementReportsList => |r| r.to(flight_reports::list),
+        R::FlightSettlementReportGet => |r| r.to(flight_reports::get),
+        R::FlightSettlementReportExport => |r| r.to(flight_report_export::export),
+        R::FlightStatementCorrectionsList => |r| r.to(flight_corrections::list),
+        R::FlightPaymentsList => |r| r.to(flight_payments::list),
+        R::FlightSettlementReportPayments => |r| r.to(flight_payments::of_report),
     }
 }
 
@@ -208,12 +202,12 @@ mod tests {
     }
 
     #[test]
-    fn the_document_says_501_exactly_for_the_routes_not_built() {
+    fn the_document_says_501_for_no_route() {
         let document = serde_json::to_value(openapi::document()).expect("serialisable");
         for spec in ROUTES {
             let operation = &document["paths"][spec.path][spec.method.as_str().to_ascii_lowercase()];
-            let built = !matches!(handler(spec.id), Handler::NotImplemented);
-            assert_eq!(operation["responses"]["501"].is_null(), built, "{:?}", spec.id);
+            assert!(operation.is_object(), "{:?} is documented", spec.id);
+            assert!(operation["responses"]["501"].is_null(), "{:?}", spec.id);
         }
     }
 

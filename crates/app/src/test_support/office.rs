@@ -4,13 +4,16 @@
 use std::sync::{Arc, Mutex};
 
 use async_trait::async_trait;
-use opinion_core::{OperatorId, Page, PageRequest, SettlementReportId, StatementCorrectionKind};
+use opinion_core::{
+    OperatorId, Page, PageRequest, SettlementPaymentKind, SettlementReportId, StatementCorrectionKind,
+};
 use opinion_flight::SettlementPeriod;
 use opinion_flight::{ReportLine, TicketStatus};
 use time::OffsetDateTime;
 
 use crate::flight::office::model::{
-    BalanceMoves, ChainDocument, Correction, FinalizedReport, LineCursor, ReportLineRecord, StatementKeyRecord,
+    BalanceMoves, ChainDocument, Correction, FinalizedReport, LineCursor, Payment, ReportLineRecord,
+    StatementKeyRecord,
 };
 use crate::flight::office::ports::{OfficeStore, PeriodTicketCounts, StatementKeyStore};
 use crate::flight::office::{FlightOffice, OfficePorts};
@@ -59,6 +62,10 @@ pub struct MemoryOffice {
     pub corrections: Mutex<Vec<Correction>>,
     /// Corrections another instance stores just before the next write lands (a race).
     pub interleaved: Mutex<Vec<Correction>>,
+    /// Recorded payments.
+    pub payments: Mutex<Vec<Payment>>,
+    /// Payments another instance stores just before the next write lands (a race).
+    pub interleaved_payments: Mutex<Vec<Payment>>,
 }
 
 impl MemoryOffice {
@@ -69,17 +76,28 @@ impl MemoryOffice {
             self.chain.lock().expect("chain").push(correction.document.clone());
             self.corrections.lock().expect("corrections").push(correction);
         }
+        let landed: Vec<Payment> = self.interleaved_payments.lock().expect("interleaved").drain(..).collect();
+        self.payments.lock().expect("payments").extend(landed);
     }
 
     fn moves(&self, operator: OperatorId, report: SettlementReportId) -> BalanceMoves {
         let corrections = self.corrections.lock().expect("corrections");
+        let payments = self.payments.lock().expect("payments");
+        let paid = |direction: opinion_flight::PaymentDirection| {
+            payments
+                .iter()
+                .filter(|p| p.operator_id == operator && p.report_id == report && p.direction == direction)
+                .map(|p| p.amount.get())
+                .sum()
+        };
         BalanceMoves {
             corrections: corrections
                 .iter()
                 .filter(|c| c.operator_id == operator && c.report_id == report)
                 .map(|c| c.amount_change)
                 .sum(),
-            ..BalanceMoves::default()
+            paid_to_platform: paid(opinion_flight::PaymentDirection::OperatorToPlatform),
+            paid_to_operator: paid(opinion_flight::PaymentDirection::PlatformToOperator),
         }
     }
 }
@@ -304,7 +322,49 @@ impl OfficeStore for MemoryOffice {
         corrections.truncate(usize::from(page.limit.get()) + 1);
         Ok(Page::from_overfetch(corrections, page.limit, |c| c.id))
     }
+
+    async fn record_payment(
+        &self,
+        payment: &Payment,
+        expected: &BalanceMoves,
+        event: &NewEvent,
+    ) -> Result<(), StoreError> {
+        self.land_interleaved();
+        if self.moves(payment.operator_id, payment.report_id) != *expected {
+            return Err(StoreError::Conflict(ChangedRecord::SettlementBalance));
+        }
+        let mut payments = self.payments.lock().expect("payments");
+        if payments.iter().any(|p| {
+            p.operator_id == payment.operator_id && p.reference.to_lowercase() == payment.reference.to_lowercase()
+        }) {
+            return Err(StoreError::Duplicate(UniqueKey::PaymentReference));
+        }
+        payments.push(payment.clone());
+        self.events.lock().expect("events").push(event.clone());
+        Ok(())
+    }
+
+    async fn list_payments(
+        &self,
+        operator: OperatorId,
+        report: Option<SettlementReportId>,
+        page: PageRequest<SettlementPaymentKind>,
+    ) -> Result<Page<Payment, SettlementPaymentKind>, StoreError> {
+        let mut payments: Vec<Payment> = self
+            .payments
+            .lock()
+            .expect("payments")
+            .iter()
+            .filter(|p| p.operator_id == operator && report.is_none_or(|report| p.report_id == report))
+            .filter(|p| page.after.is_none_or(|after| p.id < after.position()))
+            .cloned()
+            .collect();
+        payments.sort_by_key(|p| std::cmp::Reverse(p.id));
+        payments.truncate(usize::from(page.limit.get()) + 1);
+        Ok(Page::from_overfetch(payments, page.limit, |p| p.id))
+    }
 }
+
 
 /// A back office signing with the key of `seed`, over `keys` and `store`, at `clock`'s time.
 pub fn office_over(seed: u8, keys: Arc<MemoryKeys>, store: Arc<MemoryOffice>, clock: Arc<dyn Clock>) -> FlightOffice {

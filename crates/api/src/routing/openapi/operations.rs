@@ -9,7 +9,8 @@ use crate::operator::api_keys::handlers as api_keys;
 use crate::operator::balance_operations::handlers as balance_operations;
 use crate::operator::flight::handlers as flight;
 use crate::operator::flight::settlement::{
-    corrections as flight_corrections, export as flight_report_export, reports as flight_reports,
+    corrections as flight_corrections, export as flight_report_export, payments as flight_payments,
+    reports as flight_reports,
 };
 use crate::operator::flight::statement_keys;
 use crate::operator::flight::terms as flight_terms;
@@ -74,6 +75,8 @@ use crate::views::handlers as views;
         flight_reports::get,
         flight_report_export::export,
         flight_corrections::list,
+        flight_payments::list,
+        flight_payments::of_report,
         statement_keys::list,
         wallet_adapter::get,
         wallet_adapter::put,

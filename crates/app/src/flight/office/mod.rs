@@ -5,7 +5,8 @@
 //! `statement.rs`, the ticket-lines CSV it hashes in `lines_csv.rs`). Reading the
 //! operator's reports, open and finalized, and exporting a finalized one (`reports.rs`).
 //! Correcting a finalized statement with a signed, chained correction (`correct.rs`) and
-//! listing corrections (`corrections.rs`).
+//! listing corrections (`corrections.rs`); recording payments and reading them with
+//! what remains due (`payments.rs`).
 //!
 //! The rules (report arithmetic, finalization, canonical bytes, signatures, the chain)
 //! are `opinion-flight`'s and `opinion-statement`'s; this room sequences them.
@@ -26,6 +27,9 @@ mod finalize_tests;
 mod keys;
 #[cfg(test)]
 mod keys_tests;
+mod payments;
+#[cfg(test)]
+mod payments_tests;
 mod reports;
 #[cfg(test)]
 mod reports_tests;
@@ -33,6 +37,7 @@ mod reports_tests;
 pub use correct::{CORRECTION_TYPE, CorrectionRequest, MAX_CHANGE, MAX_REASON};
 pub use finalize::{FinalizeOutcome, LINES_CHUNK};
 pub use keys::KeyRotation;
+pub use payments::{MAX_REFERENCE, PaymentRequest, ReportPayments};
 pub use reports::{LinesExport, PERIOD, ReportAddress, SettlementReport, period_position};
 
 use std::sync::Arc;

@@ -1,7 +1,7 @@
 //! The records of the flight back office.
 
-use opinion_core::{FlightId, OperatorId, SettlementReportId, StatementCorrectionId, TicketId};
-use opinion_flight::{ReportLine, ReportTotals};
+use opinion_core::{FlightId, OperatorId, SettlementPaymentId, SettlementReportId, StatementCorrectionId, TicketId};
+use opinion_flight::{PaymentDirection, ReportLine, ReportTotals, Rupiah};
 use opinion_statement::{DocumentHash, KeyId, PublicKey, SignedDocument};
 use time::{Date, OffsetDateTime};
 
@@ -145,4 +145,31 @@ pub struct Correction {
     pub document: ChainDocument,
     /// When it was issued.
     pub issued_at: OffsetDateTime,
+}
+
+/// A payment recorded against a finalized report.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Payment {
+    /// The payment.
+    pub id: SettlementPaymentId,
+    /// Whose.
+    pub operator_id: OperatorId,
+    /// The report it pays.
+    pub report_id: SettlementReportId,
+    /// How much.
+    pub amount: Rupiah,
+    /// Who paid whom (never `None`).
+    pub direction: PaymentDirection,
+    /// The day the money moved.
+    pub paid_on: Date,
+    /// The bank or transfer reference, unique per operator (case aside).
+    pub reference: String,
+    /// The staff member who recorded it.
+    pub recorded_by: String,
+    /// What remained due on the report right after it.
+    pub remaining_due: Rupiah,
+    /// Who owed that.
+    pub remaining_direction: PaymentDirection,
+    /// When it was recorded.
+    pub recorded_at: OffsetDateTime,
 }

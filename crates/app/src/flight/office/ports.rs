@@ -1,13 +1,15 @@
 //! What the flight back office needs from outside: the platform's statement keys (public
 //! halves only; the secret seed never reaches the store), the period's tickets and the
-//! finalized reports with the operator's chain of signed documents.
+//! finalized reports with the operator's chain of signed documents, corrections and
+//! payments.
 
 use async_trait::async_trait;
-use opinion_core::{OperatorId, Page, PageRequest, SettlementReportId, StatementCorrectionKind};
+use opinion_core::{OperatorId, Page, PageRequest, SettlementPaymentKind, SettlementReportId, StatementCorrectionKind};
 use time::OffsetDateTime;
 
 use crate::flight::office::model::{
-    BalanceMoves, ChainDocument, Correction, FinalizedReport, LineCursor, ReportLineRecord, StatementKeyRecord,
+    BalanceMoves, ChainDocument, Correction, FinalizedReport, LineCursor, Payment, ReportLineRecord,
+    StatementKeyRecord,
 };
 use crate::model::NewEvent;
 use crate::ports::StoreError;
@@ -108,4 +110,17 @@ pub trait OfficeStore: Send + Sync {
         report: Option<SettlementReportId>,
         page: PageRequest<StatementCorrectionKind>,
     ) -> Result<Page<Correction, StatementCorrectionKind>, StoreError>;
+    /// Stores the payment and `event` in one transaction, the report row locked;
+    /// `Conflict(SettlementBalance)` when the report's balance is no longer `expected`,
+    /// `Duplicate(PaymentReference)` when the operator has a payment with its reference
+    /// (nothing stored).
+    async fn record_payment(&self, payment: &Payment, expected: &BalanceMoves, event: &NewEvent)
+    -> Result<(), StoreError>;
+    /// One page of the operator's payments, newest first, of one report or all.
+    async fn list_payments(
+        &self,
+        operator: OperatorId,
+        report: Option<SettlementReportId>,
+        page: PageRequest<SettlementPaymentKind>,
+    ) -> Result<Page<Payment, SettlementPaymentKind>, StoreError>;
 }

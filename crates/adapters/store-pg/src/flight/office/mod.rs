@@ -1,9 +1,10 @@
 //! The flight back office: the platform's statement keys (`keys.rs`), finalized
 //! reports and the operators' chains of signed documents (`reports.rs`), the periods a
 //! report list shows (`periods.rs`), statement corrections and report balances
-//! (`corrections.rs`).
+//! (`corrections.rs`), settlement payments (`payments.rs`).
 
 mod corrections;
 mod keys;
+mod payments;
 mod periods;
 mod reports;

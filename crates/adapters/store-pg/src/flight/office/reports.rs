@@ -1,19 +1,21 @@
 //! `OfficeStore`: the period's tickets for finalization (counts and keyset chunks of
 //! lines, in purchase order), the operators' chains of signed documents, and finalized
 //! reports, stored with their statement and event in one transaction; corrections and
-//! balances are `corrections.rs`'s. Nothing stored here is ever updated (a trigger
+//! balances are `corrections.rs`'s, payments `payments.rs`'s. Nothing stored here is ever updated (a trigger
 //! refuses it).
 
 use async_trait::async_trait;
 use diesel::prelude::*;
 use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl};
 use opinion_app::flight::office::model::{
-    BalanceMoves, ChainDocument, Correction, DocumentKind, FinalizedReport, LineCursor, ReportLineRecord,
+    BalanceMoves, ChainDocument, Correction, DocumentKind, FinalizedReport, LineCursor, Payment, ReportLineRecord,
 };
 use opinion_app::flight::office::ports::{OfficeStore, PeriodTicketCounts};
 use opinion_app::model::NewEvent;
 use opinion_app::ports::StoreError;
-use opinion_core::{OperatorId, Page, PageRequest, SettlementReportId, StatementCorrectionKind, TicketId};
+use opinion_core::{
+    OperatorId, Page, PageRequest, SettlementPaymentKind, SettlementReportId, StatementCorrectionKind, TicketId,
+};
 use opinion_flight::{ReportLine, ReportTotals, Rupiah, ShareBps, TicketStatus};
 use opinion_statement::{DocumentHash, DocumentSignature, SignedDocument};
 use time::{Date, OffsetDateTime};
@@ -441,5 +443,26 @@ impl OfficeStore for PgStore {
     ) -> Result<Page<Correction, StatementCorrectionKind>, StoreError> {
         let mut conn = self.conn().await?;
         super::corrections::list(&mut conn, operator, report, page).await
+    }
+
+    #[tracing::instrument(skip_all, fields(operator_id = %payment.operator_id, report_id = %payment.report_id, payment_id = %payment.id))]
+    async fn record_payment(
+        &self,
+        payment: &Payment,
+        expected: &BalanceMoves,
+        event: &NewEvent,
+    ) -> Result<(), StoreError> {
+        let mut conn = self.conn().await?;
+        super::payments::record(&mut conn, payment, expected, event).await
+    }
+
+    async fn list_payments(
+        &self,
+        operator: OperatorId,
+        report: Option<SettlementReportId>,
+        page: PageRequest<SettlementPaymentKind>,
+    ) -> Result<Page<Payment, SettlementPaymentKind>, StoreError> {
+        let mut conn = self.conn().await?;
+        super::payments::list(&mut conn, operator, report, page).await
     }
 }

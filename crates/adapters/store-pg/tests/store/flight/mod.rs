@@ -8,6 +8,7 @@ mod driver_lock;
 mod money;
 mod office_corrections;
 mod office_keys;
+mod office_payments;
 mod office_reports;
 mod published;
 mod reads;

@@ -2,9 +2,11 @@
 //! ones computed from its tickets, finalized ones with their signed statements) and the
 //! export of a finalized report, its signed statement with the ticket-lines CSV its
 //! `linesSha256` hashes (`export.rs`); the signed corrections of finalized statements
-//! (`corrections.rs`).
+//! (`corrections.rs`); the payment history, globally and per report with what remains
+//! due (`payments.rs`).
 
 pub mod corrections;
 pub mod dto;
 pub mod export;
+pub mod payments;
 pub mod reports;
