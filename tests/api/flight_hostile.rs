@@ -8,7 +8,9 @@ use reqwest::Method;
 use serde_json::{Value, json};
 
 use crate::flight_steps::*;
-use crate::flight_support::{boarding_flight, enable_flight, flight_player, simulated_idr_user, spawn_flight_app};
+use crate::flight_support::{
+    boarding_flight, enable_flight, flight_player, simulated_idr_user, spawn_flight_app, spawn_flight_app_boarding,
+};
 use crate::helpers::{TestApp, assert_problem, json_with_status};
 
 /// Every player flight route: method, path (with a ticket id where it takes one).
@@ -210,7 +212,8 @@ async fn buy_body(app: &TestApp, session: &str, body: Value) -> reqwest::Respons
 
 #[tokio::test]
 async fn the_cap_replays_boarding_and_other_players_tickets_are_enforced() {
-    let app = spawn_flight_app().await;
+    // Eight purchases and replays go into one boarding: give it time on a loaded machine.
+    let app = spawn_flight_app_boarding(4_000).await;
     let key = app.operator.key.clone();
     enable_flight(&app, &app.operator).await;
     simulated_idr_user(&app, &key, "rina", 100_000).await;

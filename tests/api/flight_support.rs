@@ -18,9 +18,15 @@ pub const SHARE_BPS: u16 = 1_500;
 
 /// An instance that drives flights: one-second boarding, a short pause and a fast tick.
 pub async fn spawn_flight_app() -> TestApp {
+    spawn_flight_app_boarding(1_000).await
+}
+
+/// An instance that drives flights boarding for `boarding_ms`: for a test that sends
+/// several purchases in one boarding, which a loaded machine may not fit in one second.
+pub async fn spawn_flight_app_boarding(boarding_ms: u64) -> TestApp {
     spawn_configured_app(|config| opinion::config::Config {
         flight_driver: true,
-        flight_boarding_ms: 1_000,
+        flight_boarding_ms: boarding_ms,
         flight_pause_ms: 200,
         flight_tick_ms: 20,
         flight_chain_length: 1_000,
