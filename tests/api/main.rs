@@ -12,6 +12,7 @@ mod flight_concurrency;
 mod flight_db;
 mod flight_driver_takeover;
 mod flight_fairness;
+mod flight_feed;
 mod flight_hostile;
 mod flight_page;
 mod flight_play;

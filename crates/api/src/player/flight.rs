@@ -37,13 +37,14 @@ async fn live_flight(state: web::Data<ApiState>, _player: FlightPlayer) -> Resul
 }
 
 /// The live flight as server-sent events: `event: flight` with the snapshot at once and
-/// at every change of phase.
-async fn live_events(state: web::Data<ApiState>, _player: FlightPlayer) -> HttpResponse {
+/// at every change of phase, `event: cashouts` with the flight's counts and every
+/// player's cash-outs, anonymised (the reader's own marked `mine`).
+async fn live_events(state: web::Data<ApiState>, player: FlightPlayer) -> HttpResponse {
     HttpResponse::Ok()
         .content_type("text/event-stream")
         .insert_header(("Cache-Control", "no-store"))
         .insert_header(("X-Accel-Buffering", "no"))
-        .streaming(state.flight_feed.events())
+        .streaming(state.flight_feed.events((player.0.operator_id, player.0.user.id)))
 }
 
 /// Buys a ticket on the boarding flight; repeating a `clientTicketId` returns the first
