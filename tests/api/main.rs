@@ -19,6 +19,7 @@ mod flight_play;
 mod flight_reads;
 mod flight_reads_routes;
 mod flight_reads_seed;
+mod flight_sessions_on_opinion;
 mod flight_settlement;
 mod flight_steps;
 mod flight_story;

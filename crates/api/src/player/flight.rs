@@ -8,7 +8,7 @@ use opinion_app::flight::TicketOrder;
 use opinion_flight::{Multiplier, Rupiah};
 
 use crate::http::error::ApiError;
-use crate::http::extract::path_id;
+use crate::http::extract::{AfterAuth, path_id};
 use crate::http::player_auth::FlightPlayer;
 use crate::player::flight_dto::{LiveFlightBody, PlayerTicketBody, TicketOrderBody};
 use crate::shared::list::ListBody;
@@ -52,8 +52,9 @@ async fn live_events(state: web::Data<ApiState>, player: FlightPlayer) -> HttpRe
 async fn buy_ticket(
     state: web::Data<ApiState>,
     player: FlightPlayer,
-    body: web::Json<TicketOrderBody>,
+    body: AfterAuth<web::Json<TicketOrderBody>>,
 ) -> Result<HttpResponse, ApiError> {
+    let body = body?;
     let order = ticket_order(&body)?;
     let ticket = state.flight.buy_ticket(&player.0, &order).await?;
     Ok(HttpResponse::Ok().json(PlayerTicketBody::from(ticket)))
@@ -73,8 +74,9 @@ async fn cash_out(
 async fn tickets(
     state: web::Data<ApiState>,
     player: FlightPlayer,
-    query: web::Query<PageQuery>,
+    query: AfterAuth<web::Query<PageQuery>>,
 ) -> Result<HttpResponse, ApiError> {
+    let query = query?;
     let page = state
         .flight
         .player_tickets(player.0.operator_id, player.0.user.id, query.page()?)
