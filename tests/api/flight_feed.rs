@@ -9,8 +9,8 @@ use std::time::Duration;
 use serde_json::{Value, json};
 use tokio::time::Instant;
 
-use crate::flight_support::{boarding_flight, enable_flight, flight_player, simulated_idr_user, spawn_flight_app};
-use crate::helpers::{TestApp, TestOperator, json_with_status};
+use crate::flight_support::{cashed_out_ticket, enable_flight, flight_player, simulated_idr_user, spawn_flight_app};
+use crate::helpers::{TestApp, TestOperator};
 
 /// The buyer's stake: 12 345 IDR at 1.01× pays 12 468, in the band from 10 000.
 const STAKE: &str = "12345";
@@ -80,30 +80,6 @@ async fn player(app: &TestApp, operator: &TestOperator, name: &str) -> String {
     flight_player(app, operator, name).await
 }
 
-/// The buyer buys a ticket with an auto cash-out at 1.01× on the boarding flight until
-/// one is cashed out (a flight crashing at 1.00× loses it); that ticket.
-async fn cash_out_once(app: &TestApp, session: &str) -> Value {
-    for attempt in 0..6 {
-        boarding_flight(app, session).await;
-        let order = json!({"clientTicketId": format!("feed-{attempt}"), "stake": STAKE, "autoCashOut": "1.01"});
-        let ticket = json_with_status(app.post("/api/player/flight/tickets", session, &order).await, 200).await;
-        for _ in 0..500 {
-            let mine = json_with_status(app.get("/api/player/flight/tickets", session).await, 200).await;
-            let now = mine["data"]
-                .as_array()
-                .and_then(|tickets| tickets.iter().find(|t| t["id"] == ticket["id"]))
-                .cloned()
-                .expect("the ticket");
-            match now["status"].as_str() {
-                Some("cashed_out") => return now,
-                Some("pending" | "active") => tokio::time::sleep(Duration::from_millis(20)).await,
-                _ => break,
-            }
-        }
-    }
-    panic!("no ticket was cashed out in six flights");
-}
-
 /// What another player's page must never read of the buyer's cash-out.
 fn assert_anonymous(raw: &[String], buyer: &str, operator: &TestOperator, ticket: &Value) {
     let ticket_id = ticket["id"].as_str().expect("ticket id");
@@ -154,7 +130,7 @@ async fn a_second_player_sees_the_first_players_cash_out_with_none_of_its_identi
     let mut watching = Page::open(&app, &app.address, &watcher).await;
     let mut own = Page::open(&app, &app.address, &buyer).await;
 
-    let ticket = cash_out_once(&app, &buyer).await;
+    let ticket = cashed_out_ticket(&app, &buyer, STAKE).await;
     assert_eq!(ticket["payout"], PAYOUT, "{ticket}");
     let seen = watching.cash_out_at("1.01", Duration::from_secs(10)).await;
     assert_listed(&seen);
@@ -184,7 +160,7 @@ async fn a_player_of_another_operator_sees_the_cash_out_anonymised() {
     let watcher = player(&app, &other, "feed-elsewhere").await;
     let mut watching = Page::open(&app, &app.address, &watcher).await;
 
-    let ticket = cash_out_once(&app, &buyer).await;
+    let ticket = cashed_out_ticket(&app, &buyer, STAKE).await;
     let seen = watching.cash_out_at("1.01", Duration::from_secs(10)).await;
     assert_listed(&seen);
     assert_anonymous(&watching.cash_outs, "feed-buyer", &app.operator, &ticket);
@@ -200,7 +176,7 @@ async fn a_cash_out_stored_by_one_instance_reaches_the_pages_of_another() {
     let watcher = player(&app, &app.operator, "feed-watcher").await;
     let mut watching = Page::open(&app, &serving, &watcher).await;
 
-    let ticket = cash_out_once(&app, &buyer).await;
+    let ticket = cashed_out_ticket(&app, &buyer, STAKE).await;
     let seen = watching.cash_out_at("1.01", Duration::from_secs(10)).await;
     assert_listed(&seen);
     assert_anonymous(&watching.cash_outs, "feed-buyer", &app.operator, &ticket);

@@ -15,6 +15,7 @@ mod flight_fairness;
 mod flight_feed;
 mod flight_hostile;
 mod flight_page;
+mod flight_payout_faults;
 mod flight_play;
 mod flight_reads;
 mod flight_reads_routes;
