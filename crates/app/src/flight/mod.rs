@@ -8,10 +8,13 @@
 //!   and recovers lost answers; `events` builds the `mini_app.flight.ticket.*` events.
 //! - `enablement` and `terms`: what platform staff decide per operator.
 //! - `reads`: the operator's and the player's views.
+//! - `exchange`: the port of the third-party exchange a statement's comparison-only rate
+//!   comes from.
 //!
 //! The rules (crash points, the curve, cash-out decisions, ticket limits and statuses)
 //! are `opinion-flight`'s; this room only sequences them over the ports.
 
+pub mod exchange;
 pub mod model;
 pub mod office;
 pub mod ports;

@@ -67,7 +67,7 @@ pub use ggr::gross_gaming_revenue;
 pub use multiplier::{Multiplier, MultiplierTextError};
 pub use payout::payout;
 pub use payout_band::payout_band;
-pub use period::{SettlementPeriod, UnknownSettlementPeriod};
+pub use period::{PeriodLabelError, SettlementPeriod, UnknownSettlementPeriod};
 pub use phase::{FlightPhase, UnknownFlightPhase};
 pub use recovery::{Recovery, recover};
 pub use report::{PaymentDirection, ReportLine, ReportTotals, share_of};
