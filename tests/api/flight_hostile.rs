@@ -30,18 +30,23 @@ fn method(name: &str) -> Method {
     Method::from_bytes(name.as_bytes()).expect("method")
 }
 
-/// Calls every route with `credential` and a valid ticket order; each must answer
-/// `status` with `code`.
+/// Calls every route with `credential`, with a valid ticket order and with a malformed
+/// body and query string; each must answer `status` with `code` (the session is judged
+/// before anything the request carries).
 async fn every_route_refuses(app: &TestApp, credential: Option<&str>, status: u16, code: &str) {
+    let valid = json!({"clientTicketId": "x", "stake": "10000"}).to_string();
     for (verb, path) in ROUTES {
-        let response = app
-            .request(method(verb), path, credential)
-            .json(&json!({"clientTicketId": "x", "stake": "10000"}))
-            .send()
-            .await
-            .expect("request");
-        let problem = assert_problem(response, status, code).await;
-        assert!(!problem.to_string().contains("tkt_"), "{verb} {path}: {problem}");
+        for (query, body) in [("", valid.as_str()), ("?limit=abc", "{\"stake\": ")] {
+            let response = app
+                .request(method(verb), &format!("{path}{query}"), credential)
+                .header("content-type", "application/json")
+                .body(body.to_owned())
+                .send()
+                .await
+                .expect("request");
+            let problem = assert_problem(response, status, code).await;
+            assert!(!problem.to_string().contains("tkt_"), "{verb} {path}{query}: {problem}");
+        }
     }
 }
 

@@ -131,3 +131,28 @@ pub async fn boarding_flight(app: &TestApp, session: &str) -> serde_json::Value 
     }
     panic!("no flight boarded with time to buy within 60 s");
 }
+
+/// Buys a ticket of `stake` rupiah with an auto cash-out at 1.01× on each boarding flight
+/// until one is cashed out (a flight crashing at 1.00× loses it); that ticket as its
+/// player reads it.
+pub async fn cashed_out_ticket(app: &TestApp, session: &str, stake: &str) -> serde_json::Value {
+    for attempt in 0..6 {
+        boarding_flight(app, session).await;
+        let order = json!({"clientTicketId": format!("auto-{attempt}"), "stake": stake, "autoCashOut": "1.01"});
+        let ticket = json_with_status(app.post("/api/player/flight/tickets", session, &order).await, 200).await;
+        for _ in 0..500 {
+            let mine = json_with_status(app.get("/api/player/flight/tickets", session).await, 200).await;
+            let now = mine["data"]
+                .as_array()
+                .and_then(|tickets| tickets.iter().find(|t| t["id"] == ticket["id"]))
+                .cloned()
+                .expect("the ticket");
+            match now["status"].as_str() {
+                Some("cashed_out") => return now,
+                Some("pending" | "active") => tokio::time::sleep(std::time::Duration::from_millis(20)).await,
+                _ => break,
+            }
+        }
+    }
+    panic!("no ticket was cashed out in six flights");
+}

@@ -29,6 +29,9 @@ mod engine;
 mod engine_tests;
 mod events;
 mod live;
+mod live_board;
+#[cfg(test)]
+mod live_board_tests;
 mod money;
 mod money_worker;
 mod moves;
@@ -44,6 +47,7 @@ mod terms_tests;
 pub use enablement::{EnableOutcome, EnablementStatus};
 pub use engine::{DriverStep, FlightMove};
 pub use live::LiveFlight;
+pub use live_board::{BoardKeeper, CashOutBoard, FeedCashOut, LOOKBACK, MAX_LISTED, READ_LIMIT};
 pub use money_worker::MoneyPass;
 pub use purchase::TicketOrder;
 pub(crate) use purchase::check_client_ticket_id;

@@ -7,7 +7,7 @@
 
 use async_trait::async_trait;
 use opinion_core::{FlightChainId, FlightId, FlightTermsId, OperatorId, TicketId, UserId, WalletOperationId};
-use opinion_flight::{FlightPhase, Seed, TicketStatus};
+use opinion_flight::{FlightPhase, Multiplier, Rupiah, Seed, TicketStatus};
 use time::OffsetDateTime;
 
 use crate::flight::model::{ChainRecord, Enablement, FlightRecord, TermsCancellation, TermsRecord, TicketRecord};
@@ -88,6 +88,31 @@ pub struct TicketFilter {
     pub to: Option<OffsetDateTime>,
 }
 
+/// A flight's counts for the live feed, over every operator's tickets.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct FeedTally {
+    /// Players holding a ticket that flies or flew (`active`, `cashed_out`, `lost`).
+    pub players: u32,
+    /// Tickets that fly or flew.
+    pub tickets: u32,
+    /// Tickets cashed out.
+    pub cashed_out: u32,
+}
+
+/// One cash-out as the live feed reads it. Whose it is stays inside the service: the
+/// feed uses it to mark a player's own cash-outs on that player's stream only.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FeedCashOutRow {
+    pub operator_id: OperatorId,
+    pub ticket_id: TicketId,
+    pub user_id: UserId,
+    /// The multiplier it was cashed out at.
+    pub multiplier: Multiplier,
+    pub payout: Rupiah,
+    /// The instant of the cash-out (an auto cash-out's is when the curve reached it).
+    pub cashed_out_at: OffsetDateTime,
+}
+
 /// Flights, chains, tickets, terms and enablement.
 #[cfg_attr(any(test, feature = "mock"), mockall::automock)]
 #[async_trait]
@@ -120,6 +145,15 @@ pub trait FlightStore: Send + Sync {
         flight: FlightId,
         statuses: &[TicketStatus],
     ) -> Result<Vec<TicketRecord>, StoreError>;
+
+    /// The live feed's read of a flight, over every operator: its counts, and up to
+    /// `limit` of its cash-outs at or after `since`, newest first.
+    async fn live_feed(
+        &self,
+        flight: FlightId,
+        since: OffsetDateTime,
+        limit: u32,
+    ) -> Result<(FeedTally, Vec<FeedCashOutRow>), StoreError>;
 
     /// Applies the step atomically; `false` (nothing stored) when a precondition failed.
     async fn apply_flight_change(&self, change: &FlightChange) -> Result<bool, StoreError>;

@@ -12,7 +12,9 @@ use time::OffsetDateTime;
 
 use crate::flight::FlightSettings;
 use crate::flight::model::{ChainRecord, Enablement, FlightRecord, TermsCancellation, TermsRecord, TicketRecord};
-use crate::flight::ports::{FlightChange, FlightStore, NewTicket, TicketFilter, TicketOpening};
+use crate::flight::ports::{
+    FeedCashOutRow, FeedTally, FlightChange, FlightStore, NewTicket, TicketFilter, TicketOpening,
+};
 use crate::model::{NewEvent, WalletOperationRecord};
 use crate::opinion::settlement::WorkerSettings;
 use crate::ports::{Clock, StoreError};
@@ -160,6 +162,48 @@ impl FlightStore for MemoryFlightStore {
             .filter(|ticket| ticket.flight_id == flight && statuses.contains(&ticket.status))
             .cloned()
             .collect())
+    }
+
+    async fn live_feed(
+        &self,
+        flight: FlightId,
+        since: OffsetDateTime,
+        limit: u32,
+    ) -> Result<(FeedTally, Vec<FeedCashOutRow>), StoreError> {
+        let memory = self.memory();
+        let flying = [TicketStatus::Active, TicketStatus::CashedOut, TicketStatus::Lost];
+        let aboard: Vec<&TicketRecord> = memory
+            .tickets
+            .values()
+            .filter(|ticket| ticket.flight_id == flight && flying.contains(&ticket.status))
+            .collect();
+        let players: std::collections::BTreeSet<_> = aboard
+            .iter()
+            .map(|ticket| (ticket.operator_id, ticket.user_id))
+            .collect();
+        let mut rows: Vec<FeedCashOutRow> = aboard
+            .iter()
+            .filter(|ticket| ticket.status == TicketStatus::CashedOut)
+            .filter_map(|ticket| {
+                Some(FeedCashOutRow {
+                    operator_id: ticket.operator_id,
+                    ticket_id: ticket.id,
+                    user_id: ticket.user_id,
+                    multiplier: ticket.cash_out?,
+                    payout: ticket.payout?,
+                    cashed_out_at: ticket.cashed_out_at.filter(|at| *at >= since)?,
+                })
+            })
+            .collect();
+        let tally = FeedTally {
+            players: u32::try_from(players.len()).unwrap_or(u32::MAX),
+            tickets: u32::try_from(aboard.len()).unwrap_or(u32::MAX),
+            cashed_out: u32::try_from(aboard.iter().filter(|t| t.status == TicketStatus::CashedOut).count())
+                .unwrap_or(u32::MAX),
+        };
+        rows.sort_by_key(|row| std::cmp::Reverse((row.cashed_out_at, row.ticket_id)));
+        rows.truncate(limit as usize);
+        Ok((tally, rows))
     }
 
     async fn apply_flight_change(&self, change: &FlightChange) -> Result<bool, StoreError> {

@@ -16,6 +16,7 @@
 //! | IDR money is whole rupiah | `rupiah.rs` |
 //! | gross gaming revenue, `stakes − payouts − refunds` | `ggr.rs` |
 //! | a payout is `floor(stake · multiplier / 100)`, capped | `payout.rs` |
+//! | the coarse 1-2-5 band the live feed shows of another player's payout | `payout_band.rs` |
 //! | stake limits, auto cash-out bounds, tickets per flight | `ticket_rules.rs` |
 //! | a ticket's statuses and the events that move it | `ticket_status.rs` |
 //! | a flight's phases | `phase.rs` |
@@ -40,6 +41,7 @@ mod finalization;
 mod ggr;
 mod multiplier;
 mod payout;
+mod payout_band;
 mod period;
 mod phase;
 mod recovery;
@@ -64,6 +66,7 @@ pub use finalization::{FinalizationBlocker, PeriodState, due_date, finalization_
 pub use ggr::gross_gaming_revenue;
 pub use multiplier::{Multiplier, MultiplierTextError};
 pub use payout::payout;
+pub use payout_band::payout_band;
 pub use period::{PeriodLabelError, SettlementPeriod, UnknownSettlementPeriod};
 pub use phase::{FlightPhase, UnknownFlightPhase};
 pub use recovery::{Recovery, recover};

@@ -3,7 +3,9 @@
 
 use async_trait::async_trait;
 use opinion_app::flight::model::{ChainRecord, Enablement, FlightRecord, TermsCancellation, TermsRecord, TicketRecord};
-use opinion_app::flight::ports::{FlightChange, FlightStore, NewTicket, TicketFilter, TicketOpening};
+use opinion_app::flight::ports::{
+    FeedCashOutRow, FeedTally, FlightChange, FlightStore, NewTicket, TicketFilter, TicketOpening,
+};
 use opinion_app::model::{NewEvent, WalletOperationRecord};
 use opinion_app::ports::StoreError;
 use opinion_core::{FlightChainId, FlightId, FlightTermsId, OperatorId, TicketId, UserId, WalletOperationId};
@@ -12,7 +14,7 @@ use opinion_wallet::Product;
 use time::OffsetDateTime;
 
 use crate::db::pool::PgStore;
-use crate::flight::{chains, change, enablement, money, terms, tickets};
+use crate::flight::{chains, change, enablement, live_feed, money, terms, tickets};
 use crate::opinion::settlement::review::find_operation_by_id;
 
 #[async_trait]
@@ -62,6 +64,15 @@ impl FlightStore for PgStore {
         statuses: &[TicketStatus],
     ) -> Result<Vec<TicketRecord>, StoreError> {
         tickets::flight_tickets(self, flight, statuses).await
+    }
+
+    async fn live_feed(
+        &self,
+        flight: FlightId,
+        since: OffsetDateTime,
+        limit: u32,
+    ) -> Result<(FeedTally, Vec<FeedCashOutRow>), StoreError> {
+        live_feed::live_feed(self, flight, since, limit).await
     }
 
     #[tracing::instrument(skip_all)]
