@@ -28,7 +28,7 @@ use opinion_app::wallet::{
     WalletAdapterPorts, WalletAdapterSettings, WalletAdapterTest, WalletAdapters, WalletTestPorts,
 };
 use opinion_app::webhooks::{WebhookPorts, WebhookSettings, Webhooks};
-use opinion_flight::{ChainLength, FlightTiming};
+use opinion_flight::{AuthorizationRequirement, ChainLength, FlightTiming};
 use opinion_statement::StatementKey;
 use opinion_store_pg::{DataKey, PgStore};
 use opinion_wallet_http::{AddressPolicy, HttpWalletGateway};
@@ -247,6 +247,7 @@ pub fn flight(
         settle_delay: FLIGHT_SETTLE_DELAY,
         tick: StdDuration::from_millis(config.flight_tick_ms),
         money: WorkerSettings::default(),
+        production_authorization: authorization_requirement(config.env),
     };
     Ok(FlightGame::new(ports, settings))
 }
@@ -402,6 +403,14 @@ impl Application {
             sweeper.stop().await;
         }
         served
+    }
+}
+
+/// Only production needs a production authorization for flight (FLIGHT.md §3).
+pub fn authorization_requirement(env: Environment) -> AuthorizationRequirement {
+    match env {
+        Environment::Production => AuthorizationRequirement::Required,
+        Environment::Development | Environment::Staging => AuthorizationRequirement::NotRequired,
     }
 }
 

@@ -6,7 +6,8 @@
 //!   finds.
 //! - `purchase` and `cash_out`: the player's tickets; `money` sends payouts and refunds
 //!   and recovers lost answers; `events` builds the `mini_app.flight.ticket.*` events.
-//! - `enablement` and `terms`: what platform staff decide per operator.
+//! - `enablement`, `production_authorization` and `terms`: what platform staff decide
+//!   per operator.
 //! - `reads`: the operator's and the player's views.
 //!
 //! The rules (crash points, the curve, cash-out decisions, ticket limits and statuses)
@@ -29,6 +30,9 @@ mod live;
 mod money;
 mod money_worker;
 mod moves;
+mod production_authorization;
+#[cfg(test)]
+mod production_authorization_tests;
 mod purchase;
 mod review;
 #[cfg(test)]
@@ -42,6 +46,7 @@ pub use enablement::{EnableOutcome, EnablementStatus};
 pub use engine::{DriverStep, FlightMove};
 pub use live::LiveFlight;
 pub use money_worker::MoneyPass;
+pub use production_authorization::{AuthorizationBook, NewProductionAuthorization};
 pub use purchase::TicketOrder;
 pub(crate) use purchase::check_client_ticket_id;
 pub use review::ResolvedFlightOperation;
@@ -51,7 +56,7 @@ pub use terms_schedule::MAX_SCHEDULED_TERMS;
 use std::sync::Arc;
 use std::time::Duration;
 
-use opinion_flight::{ChainLength, FlightTiming};
+use opinion_flight::{AuthorizationRequirement, ChainLength, FlightTiming};
 
 use crate::access::ports::OperatorStore;
 use crate::flight::ports::FlightStore;
@@ -94,6 +99,8 @@ pub struct FlightSettings {
     pub tick: Duration,
     /// The money worker's batch, grace and retry delays.
     pub money: WorkerSettings,
+    /// Whether flight needs a production authorization here (production only).
+    pub production_authorization: AuthorizationRequirement,
 }
 
 /// The flight product's use cases.

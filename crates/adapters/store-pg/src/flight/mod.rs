@@ -1,7 +1,7 @@
 //! The flight product: the `FlightStore` port (`store.rs`) over its rows (`rows.rs`),
 //! written in the file of each concern: seed chains and flights (`chains.rs`), tickets
 //! (`tickets.rs`), a step of the game (`change.rs`), the money worker's claims
-//! (`money.rs`), enablement and terms; and the lock that elects the one instance that
+//! (`money.rs`), enablement, production authorizations and terms; and the lock that elects the one instance that
 //! drives flights (`driver_lock.rs`). The operator's reads (`FlightReadStore`) are in `reads/`.
 
 mod chains;
@@ -10,6 +10,7 @@ pub(crate) mod driver_lock;
 mod enablement;
 mod money;
 mod office;
+mod production_authorizations;
 mod reads;
 mod rows;
 mod store;
