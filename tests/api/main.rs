@@ -15,6 +15,7 @@ mod flight_fairness;
 mod flight_hostile;
 mod flight_page;
 mod flight_play;
+mod flight_production;
 mod flight_reads;
 mod flight_reads_routes;
 mod flight_reads_seed;

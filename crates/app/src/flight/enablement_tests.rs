@@ -197,7 +197,10 @@ async fn in_production_enabling_needs_a_valid_production_authorization() {
 
     game.revoke_production(OPERATOR, "Compliance").await.expect("revoked");
     let status = game.enablement_status(OPERATOR).await.expect("status");
-    assert_eq!(status.check.blockers, [EnablementBlocker::ProductionAuthorizationMissing]);
+    assert_eq!(
+        status.check.blockers,
+        [EnablementBlocker::ProductionAuthorizationMissing]
+    );
 }
 
 #[tokio::test]

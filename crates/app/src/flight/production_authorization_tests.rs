@@ -170,10 +170,18 @@ async fn a_revocation_stops_new_tickets_at_once_while_the_bought_one_is_still_re
     assert_eq!(bought.status, TicketStatus::Active);
 
     t.clock.advance_ms(500);
-    let stopped = t.game.revoke_production(OPERATOR, "ops@platform.example").await.expect("revoked");
+    let stopped = t
+        .game
+        .revoke_production(OPERATOR, "ops@platform.example")
+        .await
+        .expect("revoked");
     assert_eq!(stopped, 1);
     assert_missing(t.game.buy_ticket(&player(), &order("c-2")).await);
-    assert_eq!(t.calls(), [WalletFlow::FlightTicketPurchase], "no debit after the revocation");
+    assert_eq!(
+        t.calls(),
+        [WalletFlow::FlightTicketPurchase],
+        "no debit after the revocation"
+    );
 
     // A new driver cancels the boarding flight: the bought ticket is refunded all the same.
     t.game.drive(true).await.expect("take over");
@@ -209,7 +217,10 @@ async fn an_authorization_stops_at_its_expiry_and_a_new_one_authorizes_again() {
         .expect("authorized");
 
     t.clock.set(expires_at - Duration::milliseconds(1));
-    t.game.buy_ticket(&player(), &order("c-1")).await.expect("bought before the expiry");
+    t.game
+        .buy_ticket(&player(), &order("c-1"))
+        .await
+        .expect("bought before the expiry");
     t.clock.set(expires_at);
     assert_missing(t.game.buy_ticket(&player(), &order("c-2")).await);
     assert_eq!(t.calls(), [WalletFlow::FlightTicketPurchase]);
@@ -221,7 +232,9 @@ async fn an_authorization_stops_at_its_expiry_and_a_new_one_authorizes_again() {
     t.game.buy_ticket(&player(), &order("c-2")).await.expect("bought again");
     let book = t.game.production_authorization(OPERATOR).await.expect("book");
     assert_eq!(book.records.len(), 2, "the expired record is kept");
-    assert!(matches!(book.status(), AuthorizationStatus::Authorized(record) if record.reference.as_str() == "CHG-1043"));
+    assert!(
+        matches!(book.status(), AuthorizationStatus::Authorized(record) if record.reference.as_str() == "CHG-1043")
+    );
 }
 
 #[tokio::test]
@@ -232,7 +245,11 @@ async fn recording_checks_the_reference_the_expiry_the_author_and_the_operator()
         other => panic!("expected a refusal, got {other:?}"),
     };
     assert_eq!(
-        invalid(t.game.authorize_production(OPERATOR, &authorization("  ", None), STAFF).await),
+        invalid(
+            t.game
+                .authorize_production(OPERATOR, &authorization("  ", None), STAFF)
+                .await
+        ),
         "reference"
     );
     assert_eq!(
@@ -244,12 +261,18 @@ async fn recording_checks_the_reference_the_expiry_the_author_and_the_operator()
         "expiresAt"
     );
     assert_eq!(
-        invalid(t.game.authorize_production(OPERATOR, &authorization("CHG-1", None), " ").await),
+        invalid(
+            t.game
+                .authorize_production(OPERATOR, &authorization("CHG-1", None), " ")
+                .await
+        ),
         "by"
     );
     let unknown = opinion_core::OperatorId::from_u128(99);
     assert!(matches!(
-        t.game.authorize_production(unknown, &authorization("CHG-1", None), STAFF).await,
+        t.game
+            .authorize_production(unknown, &authorization("CHG-1", None), STAFF)
+            .await,
         Err(AppError::NotFound("operator"))
     ));
     assert!(matches!(
@@ -257,5 +280,11 @@ async fn recording_checks_the_reference_the_expiry_the_author_and_the_operator()
         Err(AppError::NotFound("operator"))
     ));
     assert!(t.store.memory().authorizations.is_empty(), "nothing was recorded");
-    assert_eq!(t.game.revoke_production(OPERATOR, STAFF).await.expect("nothing to revoke"), 0);
+    assert_eq!(
+        t.game
+            .revoke_production(OPERATOR, STAFF)
+            .await
+            .expect("nothing to revoke"),
+        0
+    );
 }

@@ -18,9 +18,9 @@ pub use id::{EventId, EventKind, WebhookDeliveryId, WebhookDeliveryKind, Webhook
 pub use id::{
     FlightChainId, FlightChainKind, FlightId, FlightKind, FlightTermsId, FlightTermsKind, TicketId, TicketKind,
 };
-pub use id::{ProductionAuthorizationId, ProductionAuthorizationKind};
 pub use id::{LaunchId, LaunchKind, PlayerSessionId, PlayerSessionKind, UserId, UserKind};
 pub use id::{MarketKind, RedemptionKind, TradeKind, WalletOperationKind};
+pub use id::{ProductionAuthorizationId, ProductionAuthorizationKind};
 pub use id::{
     SettlementPaymentId, SettlementPaymentKind, SettlementReportId, SettlementReportKind, StatementCorrectionId,
     StatementCorrectionKind,

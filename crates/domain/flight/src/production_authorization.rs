@@ -256,7 +256,11 @@ mod tests {
     #[test]
     fn a_record_authorizes_from_the_instant_it_was_recorded() {
         let records = [record(1, T0, None)];
-        let before = authorization_at(AuthorizationRequirement::Required, &records, T0 - Duration::nanoseconds(1));
+        let before = authorization_at(
+            AuthorizationRequirement::Required,
+            &records,
+            T0 - Duration::nanoseconds(1),
+        );
         assert_eq!(before, AuthorizationStatus::Missing(None));
         let at = authorization_at(AuthorizationRequirement::Required, &records, T0);
         assert_eq!(at, AuthorizationStatus::Authorized(&records[0]));
@@ -314,8 +318,16 @@ mod tests {
         let records = [revoked(record(1, T0, None), T0 + Duration::seconds(10))];
         let read_at = T0 + Duration::seconds(9);
         assert!(records[0].is_valid_at(read_at));
-        assert!(!authorizes_purchase(AuthorizationRequirement::Required, &records, read_at));
-        assert!(authorizes_purchase(AuthorizationRequirement::NotRequired, &records, read_at));
+        assert!(!authorizes_purchase(
+            AuthorizationRequirement::Required,
+            &records,
+            read_at
+        ));
+        assert!(authorizes_purchase(
+            AuthorizationRequirement::NotRequired,
+            &records,
+            read_at
+        ));
         let open = [record(1, T0, Some(T0 + Duration::seconds(10)))];
         assert!(authorizes_purchase(AuthorizationRequirement::Required, &open, read_at));
         assert!(!authorizes_purchase(
@@ -340,7 +352,11 @@ mod tests {
             Ok("CHG-2026-118 signed off".to_owned())
         );
         for bad in ["", "   ", "line\nbreak", &"x".repeat(201)] {
-            assert_eq!(AuthorizationReference::new(bad), Err(AuthorizationReferenceError), "{bad:?}");
+            assert_eq!(
+                AuthorizationReference::new(bad),
+                Err(AuthorizationReferenceError),
+                "{bad:?}"
+            );
         }
         assert!(AuthorizationReference::new(&"é".repeat(200)).is_ok());
     }

@@ -8,11 +8,11 @@ use opinion_app::flight::reads::ports::{
 };
 use opinion_app::model::{WalletOperationRecord, WalletOperationStep};
 use opinion_app::ports::StoreError;
-use opinion_flight::ProductionAuthorization;
 use opinion_core::{
     FlightChainId, FlightChainKind, FlightId, FlightKind, OperatorId, Page, PageRequest, TicketId, TicketKind,
     WalletOperationId, WalletOperationKind,
 };
+use opinion_flight::ProductionAuthorization;
 
 use crate::db::pool::PgStore;
 use crate::flight::reads::{chains as flight_chains, flights, tickets, totals, wallet_operations};

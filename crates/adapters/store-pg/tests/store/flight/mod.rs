@@ -28,8 +28,8 @@ use opinion_core::{
     EventId, FlightChainId, FlightId, FlightTermsId, LaunchId, OperatorId, TicketId, UserId, WalletOperationId,
 };
 use opinion_flight::{
-    AuthorizationRequirement, ChainLength, FlightPhase, Multiplier, Rupiah, Salt, Seed, SettlementPeriod, ShareBps, Terms, TermsVersion,
-    TicketLimits, TicketStatus, commitment,
+    AuthorizationRequirement, ChainLength, FlightPhase, Multiplier, Rupiah, Salt, Seed, SettlementPeriod, ShareBps,
+    Terms, TermsVersion, TicketLimits, TicketStatus, commitment,
 };
 use opinion_store_pg::{DataKey, PgStore};
 use opinion_testkit::TestDatabase;
