@@ -183,6 +183,7 @@ pub async fn services_reaching(
             wallet: trading.wallet_gateway(),
             operators: store.clone(),
             runs: store.clone(),
+            flight_money: Arc::new(flight.clone()),
             clock: clock.clone(),
             random: Arc::new(OsRandom),
         }),

@@ -1,9 +1,10 @@
 //! Production authorization, black box: an instance configured as production (its
 //! wallet calls reaching a `FakeWallet` on the loopback address), platform staff's
-//! admin command run as the real binary in production. Enabling is refused without an
-//! authorization; once authorized and enabled players buy; a revocation refuses every
-//! new ticket before the wallet hears of it while a bought ticket still settles; an
-//! expiry stops tickets at its instant.
+//! admin command run as the real binary in production. The wallet test's flight section
+//! makes no wallet call until the operator is authorized; enabling is refused without
+//! an authorization and a passed flight section; once authorized, tested and enabled
+//! players buy; a revocation refuses every new ticket before the wallet hears of it
+//! while a bought ticket still settles; an expiry stops tickets at its instant.
 
 use std::process::Command;
 use std::time::Duration;
@@ -23,9 +24,12 @@ use crate::helpers::{
     TEST_DATA_KEY, TEST_STATEMENT_KEY, TestApp, assert_problem, json_with_status, spawn_production_app_reaching,
 };
 
+/// The IDR test player of the wallet test's flight section.
+const FLIGHT_TEST_PLAYER: &str = "opinion-wallet-test-idr";
+
 /// A production instance that drives short flights, its operator's wallet a `FakeWallet`
-/// that passed the full-contract test (flight section in IDR), with terms in force and
-/// IDR accounts for `players`; flight is not enabled yet.
+/// with the wallet test's players (the flight one in IDR), with terms in force and IDR
+/// accounts for `players`; not authorized, the wallet test not run, flight not enabled.
 async fn production_flight_app(players: &[&str]) -> (TestApp, FakeWallet) {
     let app = spawn_production_app_reaching(WalletReach::AnyAddress, |config| opinion::config::Config {
         flight_driver: true,
@@ -48,10 +52,19 @@ async fn production_flight_app(players: &[&str]) -> (TestApp, FakeWallet) {
     .await;
     wallet.set_secret(saved["signingSecret"].as_str().expect("secret"));
     wallet.set_balance("opinion-wallet-test", 10_000);
-    wallet.open_account("opinion-wallet-test-idr", 50_000, "IDR");
+    wallet.open_account(FLIGHT_TEST_PLAYER, 50_000, "IDR");
     for player in players {
         wallet.open_account(player, 1_000_000, "IDR");
     }
+    app.flight
+        .set_first_terms(app.operator.id, test_terms(), PLATFORM_STAFF)
+        .await
+        .expect("terms");
+    (app, wallet)
+}
+
+/// Runs the full-contract wallet test, whose Opinion section passes; the report.
+async fn wallet_test(app: &TestApp) -> Value {
     let report = json_with_status(
         app.post("/api/operator/wallet-adapter/test", &app.operator.key, &json!({}))
             .await,
@@ -59,11 +72,36 @@ async fn production_flight_app(players: &[&str]) -> (TestApp, FakeWallet) {
     )
     .await;
     assert_eq!(report["verdict"], "passed", "{report:#}");
-    app.flight
-        .set_first_terms(app.operator.id, test_terms(), PLATFORM_STAFF)
-        .await
-        .expect("terms");
-    (app, wallet)
+    report
+}
+
+/// The wallet test's flight verdict, that must be `expected`.
+fn assert_flight_verdict(report: &Value, expected: &str) {
+    assert_eq!(report["products"]["flight"], expected, "{report:#}");
+    assert_eq!(report["flight"]["verdict"], expected, "{report:#}");
+}
+
+/// The mutations the `FakeWallet` received that concern flight money: in IDR, of a
+/// flight flow, or for the flight test player.
+fn flight_calls(wallet: &FakeWallet) -> Vec<String> {
+    wallet
+        .ledger()
+        .into_iter()
+        .map(|entry| entry.body)
+        .filter(|body| body.contains("\"IDR\"") || body.contains("flight_ticket") || body.contains(FLIGHT_TEST_PLAYER))
+        .collect()
+}
+
+/// The codes of what blocks enabling, from `opinion admin flight status`.
+async fn blockers(app: &TestApp) -> Vec<String> {
+    let operator = app.operator.id.to_string();
+    let status = admin_ok(app, &["status", "--operator", &operator]).await;
+    status["blockers"]
+        .as_array()
+        .expect("blockers")
+        .iter()
+        .map(|blocker| blocker["code"].as_str().expect("code").to_owned())
+        .collect()
 }
 
 /// `opinion admin flight <args>` as the real binary, configured as production over the
@@ -119,13 +157,14 @@ async fn overview_authorization(app: &TestApp) -> Value {
 async fn production_refuses_flight_until_authorized_and_a_revocation_stops_new_tickets_while_bought_ones_settle() {
     let (app, wallet) = production_flight_app(&["player-1", "player-2"]).await;
     let operator = app.operator.id.to_string();
+    assert_flight_verdict(&wallet_test(&app).await, "not_run");
 
     let (enabled, _, refusal) = admin_in_production(&app, &["enable", "--operator", &operator, "--by", "Ops"]).await;
     assert!(!enabled, "enabling without an authorization is refused");
     assert!(refusal.contains("production_authorization_missing"), "{refusal}");
     let status = admin_ok(&app, &["status", "--operator", &operator]).await;
     assert_eq!(status["enabled"], false, "{status:#}");
-    assert_eq!(status["blockers"][0]["code"], "production_authorization_missing");
+    assert_eq!(status["blockers"][1]["code"], "production_authorization_missing");
     assert_eq!(status["productionAuthorization"]["required"], true);
     assert_eq!(status["productionAuthorization"]["authorized"], false);
     assert_eq!(
@@ -150,6 +189,7 @@ async fn production_refuses_flight_until_authorized_and_a_revocation_stops_new_t
     assert_eq!(recorded["authorization"]["reference"], "CHG-2026-118", "{recorded:#}");
     assert_eq!(recorded["authorization"]["recordedBy"], "compliance@platform.example");
     assert_eq!(recorded["productionAuthorization"]["state"], "authorized");
+    assert_flight_verdict(&wallet_test(&app).await, "passed");
     let enabled = admin_ok(&app, &["enable", "--operator", &operator, "--by", "Ops"]).await;
     assert_eq!(enabled["enabled"], true, "{enabled:#}");
     let shown = overview_authorization(&app).await;
@@ -244,6 +284,7 @@ async fn a_production_authorization_stops_tickets_at_its_expiry() {
         .authorize_production(app.operator.id, &authorization("CHG-2026-119", None), PLATFORM_STAFF)
         .await
         .expect("authorized");
+    assert_flight_verdict(&wallet_test(&app).await, "passed");
     let outcome = app
         .flight
         .enable(app.operator.id, PLATFORM_STAFF)
@@ -288,5 +329,81 @@ async fn a_production_authorization_stops_tickets_at_its_expiry() {
     assert_eq!(
         (shown["authorized"].clone(), shown["reference"].clone()),
         (json!(false), json!("CHG-2026-120"))
+    );
+}
+
+#[tokio::test]
+async fn the_wallet_test_moves_no_flight_money_until_authorized_then_its_flight_section_passes_and_enable_works() {
+    let (app, wallet) = production_flight_app(&[]).await;
+    let operator = app.operator.id.to_string();
+
+    let report = wallet_test(&app).await;
+    assert_flight_verdict(&report, "not_run");
+    assert_eq!(
+        report["flight"]["notRun"]["reason"], "production_authorization_missing",
+        "{report:#}"
+    );
+    assert!(report["flight"]["notRun"]["detail"].is_string(), "{report:#}");
+    assert_eq!(report["flight"]["checks"], json!([]));
+    assert_eq!(report["flight"]["cleanup"], json!([]));
+    assert!(
+        !report["checks"].as_array().expect("checks").is_empty(),
+        "Opinion's section ran"
+    );
+    assert_eq!(
+        flight_calls(&wallet),
+        Vec::<String>::new(),
+        "the wallet heard no flight call"
+    );
+    assert!(!wallet.ledger().is_empty(), "Opinion's calls reached the wallet");
+    assert_eq!(wallet.balance(FLIGHT_TEST_PLAYER), Some(50_000));
+    assert_eq!(
+        blockers(&app).await,
+        ["flight_wallet_test_not_passed", "production_authorization_missing"],
+        "both are named"
+    );
+
+    admin_ok(
+        &app,
+        &[
+            "authorize-production",
+            "--operator",
+            &operator,
+            "--reference",
+            "CHG-2026-121",
+            "--by",
+            "compliance@platform.example",
+        ],
+    )
+    .await;
+    assert_eq!(
+        blockers(&app).await,
+        ["flight_wallet_test_not_passed"],
+        "the section that did not run has not passed"
+    );
+    let (enabled, _, refusal) = admin_in_production(&app, &["enable", "--operator", &operator, "--by", "Ops"]).await;
+    assert!(
+        !enabled && refusal.contains("flight_wallet_test_not_passed"),
+        "{refusal}"
+    );
+
+    let report = wallet_test(&app).await;
+    assert_flight_verdict(&report, "passed");
+    assert_eq!(report["flight"]["notRun"], Value::Null, "{report:#}");
+    assert!(
+        !flight_calls(&wallet).is_empty(),
+        "the flight section called the wallet"
+    );
+    assert_eq!(wallet.balance(FLIGHT_TEST_PLAYER), Some(50_000), "it nets to zero");
+    let enabled = admin_ok(&app, &["enable", "--operator", &operator, "--by", "Ops"]).await;
+    assert_eq!(enabled["enabled"], true, "{enabled:#}");
+
+    admin_ok(&app, &["revoke-production", "--operator", &operator, "--by", "Ops"]).await;
+    let calls_before = flight_calls(&wallet).len();
+    assert_flight_verdict(&wallet_test(&app).await, "not_run");
+    assert_eq!(
+        flight_calls(&wallet).len(),
+        calls_before,
+        "no flight call after the revocation"
     );
 }

@@ -204,6 +204,32 @@ async fn in_production_enabling_needs_a_valid_production_authorization() {
 }
 
 #[tokio::test]
+async fn in_production_a_flight_section_not_passed_and_a_missing_authorization_are_both_named() {
+    let store = MemoryFlightStore::default();
+    let setup = Setup {
+        flight_test_passed: false,
+        environment: AuthorizationRequirement::Required,
+        ..READY
+    };
+    let game = game(&setup, &store);
+    game.set_first_terms(OPERATOR, terms(), "Ops Staff")
+        .await
+        .expect("terms");
+    let outcome = game.enable(OPERATOR, "Ops Staff").await.expect("enable");
+    let EnableOutcome::Refused(check) = outcome else {
+        panic!("enabled: {outcome:?}")
+    };
+    assert_eq!(
+        check.blockers,
+        [
+            EnablementBlocker::FlightWalletTestNotPassed,
+            EnablementBlocker::ProductionAuthorizationMissing
+        ]
+    );
+    assert!(store.memory().enablements.is_empty());
+}
+
+#[tokio::test]
 async fn without_a_webhook_subscription_enabling_only_warns() {
     let store = MemoryFlightStore::default();
     let setup = Setup {

@@ -2,7 +2,8 @@
 //! when, the reference of the signed-off change, an optional expiry) and revoke it. In
 //! production, enabling flight and every ticket purchase need a valid one; a ticket is
 //! refused before its debit is stored, and checked again in the transaction that stores
-//! it, so no purchase debit is ever sent for an operator without one. Payouts and
+//! it, so no purchase debit is ever sent for an operator without one. The wallet test
+//! asks the same question (`FlightMoneyGate`) before its flight section. Payouts and
 //! refunds of tickets already bought are not purchases: they settle whatever happens to
 //! the authorization. The rule itself is `opinion_flight::authorization_at`.
 
@@ -16,6 +17,8 @@ use time::OffsetDateTime;
 use crate::error::{AppError, ProblemCode};
 use crate::flight::FlightGame;
 use crate::flight::terms::staff_name;
+use crate::ports::StoreError;
+use crate::wallet::ports::FlightMoneyGate;
 
 /// What platform staff record.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -101,10 +104,10 @@ impl FlightGame {
     /// The operator's production authorizations and what they mean now.
     pub async fn production_authorization(&self, operator: OperatorId) -> Result<AuthorizationBook, AppError> {
         self.known_operator(operator).await?;
-        self.authorization_book(operator).await
+        Ok(self.authorization_book(operator).await?)
     }
 
-    async fn authorization_book(&self, operator: OperatorId) -> Result<AuthorizationBook, AppError> {
+    async fn authorization_book(&self, operator: OperatorId) -> Result<AuthorizationBook, StoreError> {
         Ok(AuthorizationBook {
             requirement: self.settings.production_authorization,
             records: self.ports.store.production_authorizations(operator).await?,
@@ -114,7 +117,7 @@ impl FlightGame {
 
     /// Whether the operator may have flight money moved now: always outside production
     /// (without reading the store), in production only with a valid authorization.
-    pub(crate) async fn production_authorized(&self, operator: OperatorId) -> Result<bool, AppError> {
+    pub(crate) async fn production_authorized(&self, operator: OperatorId) -> Result<bool, StoreError> {
         match self.settings.production_authorization {
             AuthorizationRequirement::NotRequired => Ok(true),
             AuthorizationRequirement::Required => Ok(self.authorization_book(operator).await?.status().allows()),
@@ -128,6 +131,14 @@ impl FlightGame {
         } else {
             Err(missing())
         }
+    }
+}
+
+/// The wallet test's question, answered by the same rule as purchases and enablement.
+#[async_trait::async_trait]
+impl FlightMoneyGate for FlightGame {
+    async fn flight_money_may_move(&self, operator: OperatorId) -> Result<bool, StoreError> {
+        self.production_authorized(operator).await
     }
 }
 

@@ -1,7 +1,8 @@
 //! Production authorization over an in-memory flight store and a mocked wallet that
 //! records every call: in production a ticket without a valid authorization is refused
 //! before anything is stored or sent, a revocation stops new tickets while a bought one
-//! is still refunded, an expiry stops tickets at its instant; staging needs nothing.
+//! is still refunded, an expiry stops tickets at its instant; staging needs nothing. The
+//! wallet test's gate answers by the same rule.
 
 use std::sync::{Arc, Mutex, PoisonError};
 
@@ -18,7 +19,7 @@ use crate::model::Operator;
 use crate::test_support::flight::{ManualClock, MemoryFlightStore, settings};
 use crate::test_support::trading::{TradingMocks, applied, player};
 use crate::test_support::{NOW, OPERATOR, counting_random};
-use crate::wallet::ports::MockWalletGateway;
+use crate::wallet::ports::{FlightMoneyGate, MockWalletGateway};
 
 const STAFF: &str = "compliance@platform.example";
 
@@ -205,6 +206,30 @@ async fn a_revocation_stops_new_tickets_at_once_while_the_bought_one_is_still_re
     assert_eq!(revocation.at, NOW + Duration::milliseconds(500));
     assert_eq!(revocation.by, "ops@platform.example");
     assert_eq!(latest.reference.as_str(), "CHG-1042");
+}
+
+#[tokio::test]
+async fn the_wallet_tests_gate_follows_the_authorization_in_production_and_is_open_elsewhere() {
+    let staging = game(AuthorizationRequirement::NotRequired).await;
+    assert!(staging.game.flight_money_may_move(OPERATOR).await.expect("asked"));
+
+    let t = game(AuthorizationRequirement::Required).await;
+    assert!(!t.game.flight_money_may_move(OPERATOR).await.expect("asked"));
+    let expires_at = NOW + Duration::hours(1);
+    t.game
+        .authorize_production(OPERATOR, &authorization("CHG-1042", Some(expires_at)), STAFF)
+        .await
+        .expect("authorized");
+    assert!(t.game.flight_money_may_move(OPERATOR).await.expect("asked"));
+    t.clock.set(expires_at);
+    assert!(!t.game.flight_money_may_move(OPERATOR).await.expect("asked"), "expired");
+    t.game
+        .authorize_production(OPERATOR, &authorization("CHG-1043", None), STAFF)
+        .await
+        .expect("renewed");
+    assert!(t.game.flight_money_may_move(OPERATOR).await.expect("asked"));
+    t.game.revoke_production(OPERATOR, STAFF).await.expect("revoked");
+    assert!(!t.game.flight_money_may_move(OPERATOR).await.expect("asked"), "revoked");
 }
 
 #[tokio::test]
