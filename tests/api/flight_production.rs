@@ -31,9 +31,14 @@ const FLIGHT_TEST_PLAYER: &str = "opinion-wallet-test-idr";
 /// with the wallet test's players (the flight one in IDR), with terms in force and IDR
 /// accounts for `players`; not authorized, the wallet test not run, flight not enabled.
 async fn production_flight_app(players: &[&str]) -> (TestApp, FakeWallet) {
+    production_flight_app_boarding(players, 1_000).await
+}
+
+/// `production_flight_app` whose flights board for `boarding_ms`.
+pub async fn production_flight_app_boarding(players: &[&str], boarding_ms: u64) -> (TestApp, FakeWallet) {
     let app = spawn_production_app_reaching(WalletReach::AnyAddress, |config| opinion::config::Config {
         flight_driver: true,
-        flight_boarding_ms: 1_000,
+        flight_boarding_ms: boarding_ms,
         flight_pause_ms: 200,
         flight_tick_ms: 20,
         flight_chain_length: 1_000,
@@ -64,7 +69,7 @@ async fn production_flight_app(players: &[&str]) -> (TestApp, FakeWallet) {
 }
 
 /// Runs the full-contract wallet test, whose Opinion section passes; the report.
-async fn wallet_test(app: &TestApp) -> Value {
+pub async fn wallet_test(app: &TestApp) -> Value {
     let report = json_with_status(
         app.post("/api/operator/wallet-adapter/test", &app.operator.key, &json!({}))
             .await,
@@ -76,7 +81,7 @@ async fn wallet_test(app: &TestApp) -> Value {
 }
 
 /// The wallet test's flight verdict, that must be `expected`.
-fn assert_flight_verdict(report: &Value, expected: &str) {
+pub fn assert_flight_verdict(report: &Value, expected: &str) {
     assert_eq!(report["products"]["flight"], expected, "{report:#}");
     assert_eq!(report["flight"]["verdict"], expected, "{report:#}");
 }

@@ -16,6 +16,7 @@ mod flight_hostile;
 mod flight_page;
 mod flight_play;
 mod flight_production;
+mod flight_production_race;
 mod flight_reads;
 mod flight_reads_routes;
 mod flight_reads_seed;
