@@ -1,12 +1,14 @@
 //! `opinion admin …`: platform staff's tools, printing one JSON object on stdout:
 //! operators and their first staff here, markets (`markets.rs`), manual review
 //! (`review.rs`), the flight product (`flight.rs`, its production authorization in
-//! `production_authorization.rs`) and the statement keys (`statement_keys.rs`) beside.
+//! `production_authorization.rs`), the statement keys (`statement_keys.rs`) and
+//! verifying signed statements (`statement.rs`) beside.
 
 mod flight;
 mod markets;
 mod production_authorization;
 mod review;
+mod statement;
 mod statement_keys;
 
 use anyhow::Context;
@@ -24,6 +26,7 @@ pub async fn run(config: &Config, services: &Services, command: AdminCommand) ->
     let access = &services.access;
     match command {
         AdminCommand::StatementKeys { command } => statement_keys::run(config, &services.office, command).await,
+        AdminCommand::Statement { command } => statement::run(&services.office, command).await,
         AdminCommand::Market { command } => markets::run(&services.settlement, command).await,
         AdminCommand::Review { command } => review::run(&services.settlement, &services.flight, command).await,
         AdminCommand::Flight { command } => flight::run(&services.flight, &services.office, command).await,

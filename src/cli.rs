@@ -74,6 +74,35 @@ pub enum AdminCommand {
         #[command(subcommand)]
         command: StatementKeysCommand,
     },
+    /// Signed documents of the flight back office (statements and corrections).
+    Statement {
+        /// What to do.
+        #[command(subcommand)]
+        command: StatementCommand,
+    },
+}
+
+/// `opinion admin statement …`.
+#[derive(Debug, Subcommand)]
+pub enum StatementCommand {
+    /// Verifies a signed statement or correction, or a report's export: the signature
+    /// under a published key (not retired before the document was issued), the ticket
+    /// lines' SHA-256 and, with `--previous`, the link to the previous document. Exits
+    /// non-zero naming the check that failed.
+    Verify {
+        /// The signed document, or an export `{"statement", "lines"}`.
+        file: PathBuf,
+        /// The previous document of the operator's chain (or its export).
+        #[arg(long)]
+        previous: Option<PathBuf>,
+        /// The published keys (`/.well-known/opinion-statement-keys.json`) instead of
+        /// the database's.
+        #[arg(long)]
+        keys: Option<PathBuf>,
+        /// The ticket-lines CSV, when the file does not carry it.
+        #[arg(long)]
+        lines: Option<PathBuf>,
+    },
 }
 
 /// `opinion admin statement-keys …`.

@@ -33,6 +33,14 @@ fn routes() -> Vec<(String, &'static [&'static str])> {
             "/api/operator/flight/webhook-deliveries".into(),
             &["flight:read", "webhooks:read"],
         ),
+        (
+            "/api/operator/flight/settlement-reports".into(),
+            &["flight_settlements:read"],
+        ),
+        (
+            "/api/operator/flight/settlement-reports/2026-10".into(),
+            &["flight_settlements:read"],
+        ),
     ]
 }
 

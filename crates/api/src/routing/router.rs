@@ -16,6 +16,7 @@ use crate::operational::handlers as operational;
 use crate::operator::api_keys::handlers as api_keys;
 use crate::operator::balance_operations::handlers as balance_operations;
 use crate::operator::flight::handlers as flight;
+use crate::operator::flight::settlement::{export as flight_report_export, reports as flight_reports};
 use crate::operator::flight::statement_keys;
 use crate::operator::flight::terms as flight_terms;
 use crate::operator::launch::handlers as launch;
@@ -175,12 +176,10 @@ fn handler(id: RouteId) -> Handler {
         R::FlightTermsCurrent => Bound(|r| r.to(flight_terms::current)),
         R::FlightTermsScheduled => Bound(|r| r.to(flight_terms::scheduled)),
         R::FlightTermsHistory => Bound(|r| r.to(flight_terms::history)),
-        R::FlightSettlementReportsList
-        | R::FlightSettlementReportGet
-        | R::FlightSettlementReportExport
-        | R::FlightPaymentsList
-        | R::FlightSettlementReportPayments
-        | R::FlightStatementCorrectionsList => NotImplemented,
+        R::FlightSettlementReportsList => Bound(|r| r.to(flight_reports::list)),
+        R::FlightSettlementReportGet => Bound(|r| r.to(flight_reports::get)),
+        R::FlightSettlementReportExport => Bound(|r| r.to(flight_report_export::export)),
+        R::FlightPaymentsList | R::FlightSettlementReportPayments | R::FlightStatementCorrectionsList => NotImplemented,
     }
 }
 

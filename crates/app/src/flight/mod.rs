@@ -9,10 +9,13 @@
 //! - `enablement`, `production_authorization` and `terms`: what platform staff decide
 //!   per operator.
 //! - `reads`: the operator's and the player's views.
+//! - `exchange`: the port of the third-party exchange a statement's comparison-only rate
+//!   comes from.
 //!
 //! The rules (crash points, the curve, cash-out decisions, ticket limits and statuses)
 //! are `opinion-flight`'s; this room only sequences them over the ports.
 
+pub mod exchange;
 pub mod model;
 pub mod office;
 pub mod ports;

@@ -4,7 +4,8 @@
 use std::sync::{Arc, Mutex};
 
 use async_trait::async_trait;
-use opinion_core::OperatorId;
+use opinion_core::{OperatorId, SettlementReportId};
+use opinion_flight::SettlementPeriod;
 use opinion_flight::{ReportLine, TicketStatus};
 use time::OffsetDateTime;
 
@@ -166,6 +167,62 @@ impl OfficeStore for MemoryOffice {
         chain.push(report.statement.clone());
         self.events.lock().expect("events").push(event.clone());
         Ok(())
+    }
+
+    async fn report_periods(
+        &self,
+        operator: OperatorId,
+        before: Option<OffsetDateTime>,
+        limit: u32,
+    ) -> Result<Vec<OffsetDateTime>, StoreError> {
+        let month = SettlementPeriod::CalendarMonth;
+        let mut starts: Vec<OffsetDateTime> = self
+            .flight
+            .memory()
+            .tickets
+            .values()
+            .filter(|t| t.operator_id == operator)
+            .map(|t| month.period_containing(t.created_at).0)
+            .chain(
+                self.reports
+                    .lock()
+                    .expect("reports")
+                    .iter()
+                    .filter(|r| r.operator_id == operator)
+                    .map(|r| r.period_start),
+            )
+            .filter(|start| before.is_none_or(|before| *start < before))
+            .collect();
+        starts.sort_unstable_by(|a, b| b.cmp(a));
+        starts.dedup();
+        starts.truncate(limit as usize);
+        Ok(starts)
+    }
+
+    async fn finalized_reports(
+        &self,
+        operator: OperatorId,
+        oldest: OffsetDateTime,
+        newest: OffsetDateTime,
+    ) -> Result<Vec<FinalizedReport>, StoreError> {
+        let reports = self.reports.lock().expect("reports");
+        Ok(reports
+            .iter()
+            .filter(|r| r.operator_id == operator && r.period_start >= oldest && r.period_start <= newest)
+            .cloned()
+            .collect())
+    }
+
+    async fn find_report(
+        &self,
+        operator: OperatorId,
+        id: SettlementReportId,
+    ) -> Result<Option<FinalizedReport>, StoreError> {
+        let reports = self.reports.lock().expect("reports");
+        Ok(reports
+            .iter()
+            .find(|r| r.operator_id == operator && r.id == id)
+            .cloned())
     }
 }
 

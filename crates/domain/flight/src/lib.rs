@@ -66,7 +66,7 @@ pub use finalization::{FinalizationBlocker, PeriodState, due_date, finalization_
 pub use ggr::gross_gaming_revenue;
 pub use multiplier::{Multiplier, MultiplierTextError};
 pub use payout::payout;
-pub use period::{SettlementPeriod, UnknownSettlementPeriod};
+pub use period::{PeriodLabelError, SettlementPeriod, UnknownSettlementPeriod};
 pub use phase::{FlightPhase, UnknownFlightPhase};
 pub use production_authorization::{
     AuthorizationReference, AuthorizationReferenceError, AuthorizationRefusal, AuthorizationRequirement,

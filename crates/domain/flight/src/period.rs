@@ -64,7 +64,44 @@ impl SettlementPeriod {
     pub fn is_boundary(self, instant: OffsetDateTime) -> bool {
         self.period_containing(instant).0 == instant
     }
+
+    /// The short name of the period starting at `start`, as reports are addressed by it:
+    /// `2026-10` for a calendar month.
+    pub fn label(self, start: OffsetDateTime) -> String {
+        match self {
+            Self::CalendarMonth => {
+                let utc = start.to_offset(UtcOffset::UTC);
+                format!("{:04}-{:02}", utc.year(), u8::from(utc.month()))
+            }
+        }
+    }
+
+    /// The start of the period a label names (`YYYY-MM`, four digits and two).
+    pub fn parse_label(self, label: &str) -> Result<OffsetDateTime, PeriodLabelError> {
+        let bad = || PeriodLabelError(label.to_owned());
+        match self {
+            Self::CalendarMonth => {
+                let (year, month) = label.split_once('-').ok_or_else(bad)?;
+                let digits = |text: &str, len: usize| text.len() == len && text.bytes().all(|b| b.is_ascii_digit());
+                if !digits(year, 4) || !digits(month, 2) {
+                    return Err(bad());
+                }
+                let year: i32 = year.parse().map_err(|_| bad())?;
+                let month = month
+                    .parse::<u8>()
+                    .ok()
+                    .and_then(|m| Month::try_from(m).ok())
+                    .ok_or_else(bad)?;
+                month_start(year, month).ok_or_else(bad)
+            }
+        }
+    }
 }
+
+/// Text that is not a period's label.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("`{0}` is not a calendar month written YYYY-MM")]
+pub struct PeriodLabelError(pub String);
 
 impl fmt::Display for SettlementPeriod {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -92,6 +129,24 @@ mod tests {
     use super::*;
 
     const MONTH: SettlementPeriod = SettlementPeriod::CalendarMonth;
+
+    #[test]
+    fn a_label_is_the_year_and_month() {
+        assert_eq!(MONTH.label(datetime!(2026-10-01 00:00 UTC)), "2026-10");
+        assert_eq!(MONTH.parse_label("2026-10"), Ok(datetime!(2026-10-01 00:00 UTC)));
+        for bad in [
+            "2026-13",
+            "2026-1",
+            "26-10",
+            "2026-10-01",
+            "2026/10",
+            "",
+            "+026-10",
+            "2026-00",
+        ] {
+            assert!(MONTH.parse_label(bad).is_err(), "{bad}");
+        }
+    }
 
     #[test]
     fn a_calendar_month_in_utc() {
@@ -150,6 +205,13 @@ mod tests {
     }
 
     proptest! {
+        #[test]
+        fn a_label_names_its_period_and_reads_back(instant in any::<i64>().prop_map(|s| s.rem_euclid(4_000_000_000))) {
+            let instant = OffsetDateTime::from_unix_timestamp(instant).expect("in range");
+            let (start, _) = MONTH.period_containing(instant);
+            prop_assert_eq!(MONTH.parse_label(&MONTH.label(start)), Ok(start));
+        }
+
         #[test]
         fn periods_tile_time(seconds in 0i64..4_000_000_000, nanos in 0i64..1_000_000_000) {
             let instant = OffsetDateTime::UNIX_EPOCH + Duration::seconds(seconds) + Duration::nanoseconds(nanos);

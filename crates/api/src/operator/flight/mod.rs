@@ -6,5 +6,6 @@
 pub mod csv;
 pub mod dto;
 pub mod handlers;
+pub mod settlement;
 pub mod statement_keys;
 pub mod terms;

@@ -8,6 +8,7 @@ use crate::operational::handlers as operational;
 use crate::operator::api_keys::handlers as api_keys;
 use crate::operator::balance_operations::handlers as balance_operations;
 use crate::operator::flight::handlers as flight;
+use crate::operator::flight::settlement::{export as flight_report_export, reports as flight_reports};
 use crate::operator::flight::statement_keys;
 use crate::operator::flight::terms as flight_terms;
 use crate::operator::launch::handlers as launch;
@@ -67,6 +68,9 @@ use crate::views::handlers as views;
         flight_terms::current,
         flight_terms::scheduled,
         flight_terms::history,
+        flight_reports::list,
+        flight_reports::get,
+        flight_report_export::export,
         statement_keys::list,
         wallet_adapter::get,
         wallet_adapter::put,

@@ -21,9 +21,9 @@ use crate::test_support::flight_reads::ticket;
 use crate::test_support::office::{MemoryKeys, MemoryOffice, office_over};
 use crate::test_support::{NOW, OPERATOR};
 
-const OCTOBER: OffsetDateTime = datetime!(2026-10-01 00:00 UTC);
+pub(super) const OCTOBER: OffsetDateTime = datetime!(2026-10-01 00:00 UTC);
 
-fn terms_record() -> TermsRecord {
+pub(super) fn terms_record() -> TermsRecord {
     let idr = |value| Rupiah::new(value).expect("rupiah");
     let limits = TicketLimits::new(idr(1_000), idr(1_000_000), idr(100_000_000), 2).expect("limits");
     TermsRecord {
@@ -46,7 +46,7 @@ fn terms_record() -> TermsRecord {
 }
 
 /// A store with the terms and `n` October tickets: lost, cashed out at 3.46×, refunded.
-fn store_with_tickets(n: u128) -> Arc<MemoryOffice> {
+pub(super) fn store_with_tickets(n: u128) -> Arc<MemoryOffice> {
     let store = Arc::new(MemoryOffice::default());
     let mut memory = store.flight.memory();
     memory.terms.push(terms_record());
@@ -67,14 +67,14 @@ fn store_with_tickets(n: u128) -> Arc<MemoryOffice> {
     store
 }
 
-fn finalized(outcome: FinalizeOutcome) -> FinalizedReport {
+pub(super) fn finalized(outcome: FinalizeOutcome) -> FinalizedReport {
     match outcome {
         FinalizeOutcome::Finalized(report) => *report,
         other => panic!("not finalized: {other:?}"),
     }
 }
 
-fn known(seed: u8) -> impl Fn(&str) -> Option<KnownKey> {
+pub(super) fn known(seed: u8) -> impl Fn(&str) -> Option<KnownKey> {
     let key = StatementKey::from_seed([seed; 32]);
     move |id: &str| {
         (id == key.key_id().as_str()).then(|| KnownKey {

@@ -2,7 +2,8 @@
 //! period. The platform's statement keys (`keys.rs`): the configured signing key is made
 //! current at start-up, staff rotate it, everyone reads the public halves. Finalizing a
 //! period's report into a signed, chained statement (`finalize.rs`, the document in
-//! `statement.rs`, the ticket-lines CSV it hashes in `lines_csv.rs`).
+//! `statement.rs`, the ticket-lines CSV it hashes in `lines_csv.rs`). Reading the
+//! operator's reports, open and finalized, and exporting a finalized one (`reports.rs`).
 //!
 //! The rules (report arithmetic, finalization, canonical bytes, signatures, the chain)
 //! are `opinion-flight`'s and `opinion-statement`'s; this room sequences them.
@@ -19,9 +20,13 @@ mod finalize_tests;
 mod keys;
 #[cfg(test)]
 mod keys_tests;
+mod reports;
+#[cfg(test)]
+mod reports_tests;
 
 pub use finalize::{FinalizeOutcome, LINES_CHUNK};
 pub use keys::KeyRotation;
+pub use reports::{LinesExport, PERIOD, ReportAddress, SettlementReport, period_position};
 
 use std::sync::Arc;
 

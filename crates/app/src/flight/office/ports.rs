@@ -3,7 +3,7 @@
 //! finalized reports with the operator's chain of signed documents.
 
 use async_trait::async_trait;
-use opinion_core::OperatorId;
+use opinion_core::{OperatorId, SettlementReportId};
 use time::OffsetDateTime;
 
 use crate::flight::office::model::{ChainDocument, FinalizedReport, LineCursor, ReportLineRecord, StatementKeyRecord};
@@ -63,4 +63,25 @@ pub trait OfficeStore: Send + Sync {
     /// Stores the report, its statement and `event` in one transaction; a `Duplicate`
     /// when the period is finalized or the sequence taken meanwhile (nothing stored).
     async fn store_finalized_report(&self, report: &FinalizedReport, event: &NewEvent) -> Result<(), StoreError>;
+    /// Up to `limit` period starts, newest first and strictly before `before`, of the
+    /// periods in which the operator bought a ticket or has a finalized report.
+    async fn report_periods(
+        &self,
+        operator: OperatorId,
+        before: Option<OffsetDateTime>,
+        limit: u32,
+    ) -> Result<Vec<OffsetDateTime>, StoreError>;
+    /// The operator's finalized reports whose period starts in `[oldest, newest]`.
+    async fn finalized_reports(
+        &self,
+        operator: OperatorId,
+        oldest: OffsetDateTime,
+        newest: OffsetDateTime,
+    ) -> Result<Vec<FinalizedReport>, StoreError>;
+    /// One finalized report of the operator.
+    async fn find_report(
+        &self,
+        operator: OperatorId,
+        id: SettlementReportId,
+    ) -> Result<Option<FinalizedReport>, StoreError>;
 }

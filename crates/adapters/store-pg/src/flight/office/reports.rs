@@ -10,7 +10,7 @@ use opinion_app::flight::office::model::{ChainDocument, DocumentKind, FinalizedR
 use opinion_app::flight::office::ports::{OfficeStore, PeriodTicketCounts};
 use opinion_app::model::NewEvent;
 use opinion_app::ports::StoreError;
-use opinion_core::{OperatorId, TicketId};
+use opinion_core::{OperatorId, SettlementReportId, TicketId};
 use opinion_flight::{ReportLine, ReportTotals, Rupiah, ShareBps, TicketStatus};
 use opinion_statement::{DocumentHash, DocumentSignature, SignedDocument};
 use time::{Date, OffsetDateTime};
@@ -208,6 +208,19 @@ impl LineRow {
     }
 }
 
+/// The finalized reports `rows` with their statements.
+async fn with_statements(
+    conn: &mut AsyncPgConnection,
+    rows: Vec<ReportRow>,
+) -> Result<Vec<FinalizedReport>, StoreError> {
+    let mut reports = Vec::with_capacity(rows.len());
+    for row in rows {
+        let statement = statement_at(conn, row.operator_id, row.statement_sequence).await?;
+        reports.push(row.into_report(statement)?);
+    }
+    Ok(reports)
+}
+
 async fn statement_at(
     conn: &mut AsyncPgConnection,
     operator: Uuid,
@@ -345,5 +358,51 @@ impl OfficeStore for PgStore {
         })
         .await
         .map_err(from_diesel)
+    }
+
+    async fn report_periods(
+        &self,
+        operator: OperatorId,
+        before: Option<OffsetDateTime>,
+        limit: u32,
+    ) -> Result<Vec<OffsetDateTime>, StoreError> {
+        let mut conn = self.conn().await?;
+        super::periods::report_periods(&mut conn, operator, before, limit).await
+    }
+
+    async fn finalized_reports(
+        &self,
+        operator: OperatorId,
+        oldest: OffsetDateTime,
+        newest: OffsetDateTime,
+    ) -> Result<Vec<FinalizedReport>, StoreError> {
+        let mut conn = self.conn().await?;
+        let rows: Vec<ReportRow> = flight_settlement_reports::table
+            .filter(flight_settlement_reports::operator_id.eq(uuid_of(operator)))
+            .filter(flight_settlement_reports::period_start.ge(oldest))
+            .filter(flight_settlement_reports::period_start.le(newest))
+            .order(flight_settlement_reports::period_start.desc())
+            .select(ReportRow::as_select())
+            .load(&mut conn)
+            .await
+            .map_err(from_diesel)?;
+        with_statements(&mut conn, rows).await
+    }
+
+    async fn find_report(
+        &self,
+        operator: OperatorId,
+        id: SettlementReportId,
+    ) -> Result<Option<FinalizedReport>, StoreError> {
+        let mut conn = self.conn().await?;
+        let row: Option<ReportRow> = flight_settlement_reports::table
+            .find((uuid_of(operator), uuid_of(id)))
+            .select(ReportRow::as_select())
+            .first(&mut conn)
+            .await
+            .optional()
+            .map_err(from_diesel)?;
+        let reports = with_statements(&mut conn, row.into_iter().collect()).await?;
+        Ok(reports.into_iter().next())
     }
 }

@@ -222,3 +222,72 @@ async fn lines_come_in_purchase_order_in_chunks_with_their_money_and_open_ticket
     assert_eq!(rest[0].outcome, "refunded");
     assert_eq!(rest[0].line.refund, rest[0].line.stake);
 }
+
+#[tokio::test]
+async fn the_report_periods_are_the_months_with_tickets_or_a_finalized_report_newest_first() {
+    let (db, store) = flight_store().await;
+    given_operator_with_players(&store, 1, 1).await;
+    given_operator(&store, 2).await;
+    given_key(&store).await;
+    let flight = given_flight(&store, 1).await;
+    let mut conn = AsyncPgConnection::establish(db.url()).await.expect("connect");
+    for (n, bought) in [
+        (1, "2026-10-03T10:00:00Z"),
+        (2, "2026-10-31T23:59:59Z"),
+        (3, "2026-12-01T00:00:00Z"),
+    ] {
+        let mut ticket = ticket(1, 1, n, &flight);
+        ticket.client_ticket_id = format!("c-{n}");
+        store
+            .open_ticket(&NewTicket {
+                cap: 10,
+                ..new_ticket(&ticket)
+            })
+            .await
+            .expect("open");
+        diesel::sql_query(format!(
+            "UPDATE flight_tickets SET created_at = '{bought}' WHERE id = '{}'",
+            uuid::Uuid::from_u128(ticket.id.as_u128())
+        ))
+        .execute(&mut conn)
+        .await
+        .expect("bought");
+    }
+    let august = report(7, 1, datetime!(2026-08-01 00:00 UTC));
+    store
+        .store_finalized_report(&august, &finalized_event(1))
+        .await
+        .expect("stored");
+    let december = datetime!(2026-12-01 00:00 UTC);
+    let august_start = datetime!(2026-08-01 00:00 UTC);
+
+    let all = store.report_periods(operator_id(1), None, 10).await.expect("periods");
+    assert_eq!(all, [december, OCTOBER, august_start]);
+    let page = store.report_periods(operator_id(1), None, 2).await.expect("periods");
+    assert_eq!(page, [december, OCTOBER]);
+    let after = store
+        .report_periods(operator_id(1), Some(OCTOBER), 10)
+        .await
+        .expect("periods");
+    assert_eq!(after, [august_start]);
+    assert!(
+        store
+            .report_periods(operator_id(2), None, 10)
+            .await
+            .expect("other")
+            .is_empty()
+    );
+
+    assert_eq!(
+        store
+            .finalized_reports(operator_id(1), august_start, december)
+            .await
+            .expect("finalized"),
+        std::slice::from_ref(&august)
+    );
+    assert_eq!(
+        store.find_report(operator_id(1), august.id).await.expect("found"),
+        Some(august.clone())
+    );
+    assert_eq!(store.find_report(operator_id(2), august.id).await.expect("other"), None);
+}
