@@ -28,7 +28,7 @@ use opinion_app::wallet::{
     WalletAdapterPorts, WalletAdapterSettings, WalletAdapterTest, WalletAdapters, WalletTestPorts,
 };
 use opinion_app::webhooks::{WebhookPorts, WebhookSettings, Webhooks};
-use opinion_flight::{ChainLength, FlightTiming};
+use opinion_flight::{AuthorizationRequirement, ChainLength, FlightTiming};
 use opinion_statement::StatementKey;
 use opinion_store_pg::{DataKey, PgStore};
 use opinion_wallet_http::{AddressPolicy, HttpWalletGateway};
@@ -89,8 +89,28 @@ pub struct Services {
     pub office: FlightOffice,
 }
 
+/// Which wallet adapter addresses an instance accepts and calls.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WalletReach {
+    /// The environment's rule: in production only public `https://` addresses.
+    ByEnvironment,
+    /// Any address, in production too. Never chosen by configuration: only tests use it,
+    /// to run a production instance against a stand-in wallet on the loopback address.
+    AnyAddress,
+}
+
 /// The use cases over the PostgreSQL store at `database_url`, after migrating it.
 pub async fn services(config: &Config, database_url: &str, keys: &Keys) -> anyhow::Result<Services> {
+    services_reaching(config, database_url, keys, WalletReach::ByEnvironment).await
+}
+
+/// `services`, calling wallets at the addresses `reach` allows.
+pub async fn services_reaching(
+    config: &Config,
+    database_url: &str,
+    keys: &Keys,
+    reach: WalletReach,
+) -> anyhow::Result<Services> {
     opinion_store_pg::run_migrations(database_url)
         .await
         .context("migrating the database")?;
@@ -103,7 +123,8 @@ pub async fn services(config: &Config, database_url: &str, keys: &Keys) -> anyho
     );
     let clock: Arc<dyn Clock> = Arc::new(SystemClock);
     let production = config.env == Environment::Production;
-    let trading = trading(config, store.clone(), clock.clone());
+    let public_wallets_only = production && reach == WalletReach::ByEnvironment;
+    let trading = trading(public_wallets_only, store.clone(), clock.clone());
     let flight = flight(config, store.clone(), clock.clone(), trading.wallet_gateway())?;
     let players = players(
         config,
@@ -118,7 +139,9 @@ pub async fn services(config: &Config, database_url: &str, keys: &Keys) -> anyho
             clock: clock.clone(),
             random: Arc::new(OsRandom),
         },
-        WalletAdapterSettings { production },
+        WalletAdapterSettings {
+            production: public_wallets_only,
+        },
     );
     let office = FlightOffice::new(
         OfficePorts {
@@ -160,6 +183,7 @@ pub async fn services(config: &Config, database_url: &str, keys: &Keys) -> anyho
             wallet: trading.wallet_gateway(),
             operators: store.clone(),
             runs: store.clone(),
+            flight_money: Arc::new(flight.clone()),
             clock: clock.clone(),
             random: Arc::new(OsRandom),
         }),
@@ -176,7 +200,8 @@ pub async fn services(config: &Config, database_url: &str, keys: &Keys) -> anyho
             store: store.clone(),
             webhooks: store.clone(),
             clock: clock.clone(),
-        }),
+        })
+        .with_production_authorization(authorization_requirement(config.env)),
         webhooks: webhooks(config, store, clock)?,
     })
 }
@@ -247,6 +272,7 @@ pub fn flight(
         settle_delay: FLIGHT_SETTLE_DELAY,
         tick: StdDuration::from_millis(config.flight_tick_ms),
         money: WorkerSettings::default(),
+        production_authorization: authorization_requirement(config.env),
     };
     Ok(FlightGame::new(ports, settings))
 }
@@ -277,10 +303,11 @@ pub fn players(
     Ok(Players::new(ports, settings))
 }
 
-fn trading(config: &Config, store: Arc<PgStore>, clock: Arc<dyn Clock>) -> Trading {
-    let policy = match config.env {
-        Environment::Production => AddressPolicy::PublicOnly,
-        Environment::Development | Environment::Staging => AddressPolicy::Any,
+fn trading(public_wallets_only: bool, store: Arc<PgStore>, clock: Arc<dyn Clock>) -> Trading {
+    let policy = if public_wallets_only {
+        AddressPolicy::PublicOnly
+    } else {
+        AddressPolicy::Any
     };
     let random = Arc::new(OsRandom);
     Trading::new(TradingPorts {
@@ -402,6 +429,14 @@ impl Application {
             sweeper.stop().await;
         }
         served
+    }
+}
+
+/// Only production needs a production authorization for flight (FLIGHT.md §3).
+pub fn authorization_requirement(env: Environment) -> AuthorizationRequirement {
+    match env {
+        Environment::Production => AuthorizationRequirement::Required,
+        Environment::Development | Environment::Staging => AuthorizationRequirement::NotRequired,
     }
 }
 

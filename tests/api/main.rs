@@ -19,6 +19,8 @@ mod flight_office_verify;
 mod flight_page;
 mod flight_payout_faults;
 mod flight_play;
+mod flight_production;
+mod flight_production_race;
 mod flight_reads;
 mod flight_reads_routes;
 mod flight_reads_seed;

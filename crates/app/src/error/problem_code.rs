@@ -85,6 +85,7 @@ problem_codes! {
     TicketNotActive => "ticket_not_active": "the ticket is not flying, so it cannot be cashed out.",
     CashOutTooEarly => "cash_out_too_early": "the multiplier has not reached the lowest cash-out, 1.01x, yet.",
     FlightCrashed => "flight_crashed": "the flight crashed before the cash-out was decided: the ticket lost.",
+    ProductionAuthorizationMissing => "production_authorization_missing": "in production, the operator holds no valid production authorization for the product.",
     MarketStatus => "market_status": "the market's status does not allow the change.",
     OpenTrades => "open_trades": "trades on the market are still pending or in review.",
     NotInReview => "not_in_review": "the wallet operation is not waiting for review.",

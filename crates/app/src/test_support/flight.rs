@@ -6,7 +6,10 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use async_trait::async_trait;
 use opinion_core::{FlightChainId, FlightId, FlightTermsId, OperatorId, TicketId, UserId, WalletOperationId};
-use opinion_flight::{ChainLength, FlightPhase, FlightTiming, Seed, TicketStatus};
+use opinion_flight::{
+    AuthorizationRequirement, ChainLength, FlightPhase, FlightTiming, ProductionAuthorization, Revocation, Seed,
+    TicketStatus, authorizes_purchase,
+};
 use opinion_wallet::Product;
 use time::OffsetDateTime;
 
@@ -52,6 +55,7 @@ pub fn settings() -> FlightSettings {
         settle_delay: std::time::Duration::from_millis(1_000),
         tick: std::time::Duration::from_millis(100),
         money: WorkerSettings::default(),
+        production_authorization: AuthorizationRequirement::NotRequired,
     }
 }
 
@@ -65,6 +69,7 @@ pub struct Memory {
     pub events: Vec<NewEvent>,
     pub enablements: BTreeMap<OperatorId, Enablement>,
     pub terms: Vec<TermsRecord>,
+    pub authorizations: Vec<ProductionAuthorization>,
 }
 
 /// The in-memory store.
@@ -271,6 +276,15 @@ impl FlightStore for MemoryFlightStore {
         }) {
             return Ok(TicketOpening::Replayed(Box::new(first.clone())));
         }
+        let own: Vec<ProductionAuthorization> = memory
+            .authorizations
+            .iter()
+            .filter(|record| record.operator_id == ticket.operator_id)
+            .cloned()
+            .collect();
+        if !authorizes_purchase(new.production_authorization, &own, ticket.created_at) {
+            return Ok(TicketOpening::NotAuthorized);
+        }
         let boarding = memory
             .flights
             .iter()
@@ -392,6 +406,40 @@ impl FlightStore for MemoryFlightStore {
             .enablements
             .insert(enablement.operator_id, enablement.clone());
         Ok(())
+    }
+
+    async fn production_authorizations(
+        &self,
+        operator: OperatorId,
+    ) -> Result<Vec<ProductionAuthorization>, StoreError> {
+        let memory = self.memory();
+        Ok(memory
+            .authorizations
+            .iter()
+            .filter(|record| record.operator_id == operator)
+            .cloned()
+            .collect())
+    }
+
+    async fn add_production_authorization(&self, authorization: &ProductionAuthorization) -> Result<(), StoreError> {
+        self.memory().authorizations.push(authorization.clone());
+        Ok(())
+    }
+
+    async fn revoke_production_authorizations(
+        &self,
+        operator: OperatorId,
+        revocation: &Revocation,
+    ) -> Result<usize, StoreError> {
+        let mut memory = self.memory();
+        let mut stopped = 0;
+        for record in &mut memory.authorizations {
+            if record.operator_id == operator && record.is_valid_at(revocation.at) {
+                record.revocation = Some(revocation.clone());
+                stopped += 1;
+            }
+        }
+        Ok(stopped)
     }
 
     async fn terms_versions(&self, operator: OperatorId) -> Result<Vec<TermsRecord>, StoreError> {

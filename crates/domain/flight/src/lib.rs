@@ -13,6 +13,7 @@
 //! | the curve `floor(100·e^(0.00006·t))` and the first millisecond it reaches a value | `curve.rs` |
 //! | auto and manual cash-outs, decided by the server's clock | `cash_out.rs` |
 //! | what blocks enabling the product for an operator, what only warns | `enablement.rs` |
+//! | production authorization: required in production only, valid from its recording until revoked or expired | `production_authorization.rs` |
 //! | IDR money is whole rupiah | `rupiah.rs` |
 //! | gross gaming revenue, `stakes − payouts − refunds` | `ggr.rs` |
 //! | a payout is `floor(stake · multiplier / 100)`, capped | `payout.rs` |
@@ -44,6 +45,7 @@ mod payout;
 mod payout_band;
 mod period;
 mod phase;
+mod production_authorization;
 mod recovery;
 mod report;
 mod rupiah;
@@ -69,6 +71,11 @@ pub use payout::payout;
 pub use payout_band::payout_band;
 pub use period::{PeriodLabelError, SettlementPeriod, UnknownSettlementPeriod};
 pub use phase::{FlightPhase, UnknownFlightPhase};
+pub use production_authorization::{
+    AuthorizationReference, AuthorizationReferenceError, AuthorizationRefusal, AuthorizationRequirement,
+    AuthorizationState, AuthorizationStatus, ProductionAuthorization, Revocation, authorization_at,
+    authorizes_purchase, check_new_authorization,
+};
 pub use recovery::{Recovery, recover};
 pub use report::{PaymentDirection, ReportLine, ReportTotals, share_of};
 pub use rupiah::{Rupiah, RupiahError, RupiahTextError};

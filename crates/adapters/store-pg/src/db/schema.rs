@@ -483,6 +483,21 @@ diesel::table! {
 }
 
 diesel::table! {
+    /// Production authorizations of an operator's flight product, never edited: a
+    /// revocation stamps one once, a renewal is a new row.
+    flight_production_authorizations (operator_id, id) {
+        operator_id -> Uuid,
+        id -> Uuid,
+        reference -> Text,
+        recorded_at -> Timestamptz,
+        recorded_by -> Text,
+        expires_at -> Nullable<Timestamptz>,
+        revoked_at -> Nullable<Timestamptz>,
+        revoked_by -> Nullable<Text>,
+    }
+}
+
+diesel::table! {
     /// Versions of an operator's flight terms.
     flight_terms (operator_id, id) {
         operator_id -> Uuid,
@@ -609,6 +624,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     flight_chains,
     flights,
     flight_enablements,
+    flight_production_authorizations,
     flight_terms,
     flight_tickets,
     statement_keys,
