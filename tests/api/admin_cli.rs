@@ -21,7 +21,9 @@ pub fn opinion_in(data_dir: &std::path::Path, database_url: &str, args: &[&str])
     command.output().expect("ran the binary")
 }
 
-/// The command `opinion <args>` over the database at `database_url`, with the test secrets.
+/// The command `opinion <args>` over the database at `database_url`, with the test secrets
+/// (the data key the test service seals with, as one deployment shares one data key: a
+/// statement the command finalizes seals its player key for the service to open).
 fn command(database_url: &str, args: &[&str]) -> Command {
     let mut command = Command::new(env!("CARGO_BIN_EXE_opinion"));
     command
@@ -31,7 +33,7 @@ fn command(database_url: &str, args: &[&str]) -> Command {
             "OPINION_SESSION_SECRET",
             "admin test secret of at least thirty-two bytes",
         )
-        .env("OPINION_DATA_KEY", "admin test data key of at least thirty-two bytes")
+        .env("OPINION_DATA_KEY", crate::helpers::TEST_DATA_KEY)
         .env("RUST_LOG", "warn")
         .env_remove("OPINION_STATEMENT_SIGNING_KEY");
     command
