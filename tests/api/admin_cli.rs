@@ -39,6 +39,17 @@ fn command(database_url: &str, args: &[&str]) -> Command {
     command
 }
 
+/// Runs `opinion <args>` with the extra environment `env`, which must succeed, and returns
+/// the JSON object it printed.
+pub fn opinion_with_env(database_url: &str, args: &[&str], env: &[(String, String)]) -> Value {
+    let mut command = command(database_url, args);
+    command.env("OPINION_STATEMENT_SIGNING_KEY", TEST_STATEMENT_KEY);
+    command.envs(env.iter().map(|(name, value)| (name, value)));
+    let output = command.output().expect("ran the binary");
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    serde_json::from_slice(&output.stdout).expect("one JSON object on stdout")
+}
+
 /// Runs `opinion <args>`, which must succeed, and returns the JSON object it printed.
 pub fn opinion(database_url: &str, args: &[&str]) -> Value {
     let output = run(database_url, args);

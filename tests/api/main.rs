@@ -13,6 +13,7 @@ mod flight_db;
 mod flight_driver_takeover;
 mod flight_fairness;
 mod flight_hostile;
+mod flight_office_proofs;
 mod flight_office_reports;
 mod flight_office_verify;
 mod flight_page;
