@@ -421,7 +421,10 @@ mod tests {
             ..Config::default()
         };
         let problems = half.validate().expect_err("refused").0;
-        assert!(problems.iter().any(|p| p.contains("OPINION_EXCHANGE_PAIR")), "{problems:?}");
+        assert!(
+            problems.iter().any(|p| p.contains("OPINION_EXCHANGE_PAIR")),
+            "{problems:?}"
+        );
         let unknown = Config {
             exchange_preset: Some("nowhere".into()),
             ..Config::default()

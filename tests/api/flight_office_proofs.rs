@@ -71,7 +71,15 @@ async fn finalize_with_exchange(app: &TestApp, url: String) -> String {
     let database = app.db.url().to_owned();
     let operator = app.operator.id.to_string();
     let finalized = tokio::task::spawn_blocking(move || {
-        let args = ["admin", "flight", "finalize", "--operator", &operator, "--period", "2026-10"];
+        let args = [
+            "admin",
+            "flight",
+            "finalize",
+            "--operator",
+            &operator,
+            "--period",
+            "2026-10",
+        ];
         opinion_with_env(&database, &args, &env)
     })
     .await
@@ -99,8 +107,16 @@ async fn share_from_ticket_export(app: &TestApp) -> i64 {
     for row in reader.records() {
         let row = row.expect("row");
         let number = |i: usize| row[i].parse::<i64>().unwrap_or(0);
-        let refund = if row[status].starts_with("refund") { number(stake) } else { 0 };
-        let paid = if &row[status] == "cashed_out" { number(payout) } else { 0 };
+        let refund = if row[status].starts_with("refund") {
+            number(stake)
+        } else {
+            0
+        };
+        let paid = if &row[status] == "cashed_out" {
+            number(payout)
+        } else {
+            0
+        };
         share += (number(stake) - paid - refund) * number(bps) / 10_000;
     }
     share
@@ -132,7 +148,9 @@ fn recompute_root(export: &Value) -> (String, u64) {
 async fn a_usd_operator_gets_an_idr_statement_with_a_frozen_usdt_quote_and_every_ticket_proves() {
     let app = spawn_app().await;
     given_two_periods(&app).await;
-    let key = app.key_with(&["flight:read", "flight_terms:read", "flight_settlements:read"]).await;
+    let key = app
+        .key_with(&["flight:read", "flight_terms:read", "flight_settlements:read"])
+        .await;
     let tickets = json_with_status(app.get("/api/operator/flight/tickets?limit=10", &key).await, 200).await;
     let ids: Vec<String> = tickets["data"]
         .as_array()
@@ -155,7 +173,13 @@ async fn a_usd_operator_gets_an_idr_statement_with_a_frozen_usdt_quote_and_every
     assert_eq!(share, 4_500);
     assert_eq!(document["amountDue"], idr(share));
     assert_eq!(document["direction"], "operator_to_platform");
-    for (field, amount) in [("stakes", 30_000), ("payouts", 0), ("refunds", 0), ("ggr", 30_000), ("share", 4_500)] {
+    for (field, amount) in [
+        ("stakes", 30_000),
+        ("payouts", 0),
+        ("refunds", 0),
+        ("ggr", 30_000),
+        ("share", 4_500),
+    ] {
         assert_eq!(document[field], json!([idr(amount)]), "{field}: IDR only");
     }
     let evidence = &document["exchangeEvidence"];
@@ -163,7 +187,12 @@ async fn a_usd_operator_gets_an_idr_statement_with_a_frozen_usdt_quote_and_every
     assert_eq!(evidence["pair"], "USDT/IDR");
     assert_eq!(evidence["rate"], "16250.5");
     assert_eq!(evidence["use"], "comparison_only");
-    assert!(evidence["source"].as_str().is_some_and(|source| source.starts_with("127.0.0.1")), "{evidence}");
+    assert!(
+        evidence["source"]
+            .as_str()
+            .is_some_and(|source| source.starts_with("127.0.0.1")),
+        "{evidence}"
+    );
     use base64::Engine;
     let raw = base64::engine::general_purpose::STANDARD
         .decode(export["exchangeAnswer"].as_str().expect("the raw answer"))
@@ -175,7 +204,10 @@ async fn a_usd_operator_gets_an_idr_statement_with_a_frozen_usdt_quote_and_every
     assert_eq!(document["merkleRoot"], root);
     assert_eq!(document["leafCount"], count);
     let detail = json_with_status(app.get(&format!("{REPORTS}/{report_id}"), &key).await, 200).await;
-    assert!(!detail.to_string().contains(export["playerKey"].as_str().expect("key")), "the key is in the export only");
+    assert!(
+        !detail.to_string().contains(export["playerKey"].as_str().expect("key")),
+        "the key is in the export only"
+    );
 
     let statement_file = std::env::temp_dir().join(format!("statement-{report_id}.json"));
     std::fs::write(&statement_file, export["statement"].to_string()).expect("written");

@@ -68,7 +68,8 @@ impl ProofStore for MemoryProofs {
     ) -> Result<(), StoreError> {
         let mut kept = self.kept.lock().expect("kept");
         for (offset, leaf) in leaves.iter().enumerate() {
-            kept.leaves.insert(((operator, report), first_index + offset as u64), *leaf);
+            kept.leaves
+                .insert(((operator, report), first_index + offset as u64), *leaf);
         }
         Ok(())
     }
@@ -80,7 +81,11 @@ impl ProofStore for MemoryProofs {
         block: u64,
         root: TreeHash,
     ) -> Result<(), StoreError> {
-        self.kept.lock().expect("kept").blocks.insert(((operator, report), block), root);
+        self.kept
+            .lock()
+            .expect("kept")
+            .blocks
+            .insert(((operator, report), block), root);
         Ok(())
     }
 
@@ -93,7 +98,8 @@ impl ProofStore for MemoryProofs {
         let mut kept = self.kept.lock().expect("kept");
         kept.leaves.retain(|(key, _), _| *key != (operator, report));
         kept.blocks.retain(|(key, _), _| *key != (operator, report));
-        kept.proofs.retain(|p| (p.operator_id, p.report_id) != (operator, report));
+        kept.proofs
+            .retain(|p| (p.operator_id, p.report_id) != (operator, report));
         Ok(())
     }
 
@@ -154,7 +160,11 @@ impl ProofStore for MemoryProofs {
             .collect())
     }
 
-    async fn ticket_line(&self, operator: OperatorId, ticket: TicketId) -> Result<Option<ReportLineRecord>, StoreError> {
+    async fn ticket_line(
+        &self,
+        operator: OperatorId,
+        ticket: TicketId,
+    ) -> Result<Option<ReportLineRecord>, StoreError> {
         let lines = self
             .office
             .report_lines(

@@ -83,7 +83,11 @@ pub fn reporting_pair(reporting: Currency) -> Option<CurrencyPair> {
     if reporting == Currency::IDR {
         return None;
     }
-    let base = if reporting.as_str() == "USD" { "USDT" } else { reporting.as_str() };
+    let base = if reporting.as_str() == "USD" {
+        "USDT"
+    } else {
+        reporting.as_str()
+    };
     Some(CurrencyPair {
         base: base.to_owned(),
         quote: Currency::IDR.as_str().to_owned(),

@@ -21,8 +21,8 @@ use time::{Duration, OffsetDateTime};
 
 use crate::error::AppError;
 use crate::flight::events::IDR;
-use crate::flight::office::FlightOffice;
 use crate::flight::exchange::ExchangeAnswer;
+use crate::flight::office::FlightOffice;
 use crate::flight::office::lines_csv::LinesHasher;
 use crate::flight::office::model::{ChainDocument, DocumentKind, FinalizedReport};
 use crate::flight::office::proof_ports::ReportProofRecord;

@@ -89,5 +89,6 @@ pub trait ProofStore: Send + Sync {
         blocks: Range<u64>,
     ) -> Result<Vec<TreeHash>, StoreError>;
     /// The ticket's report line (its money decided), whatever its period.
-    async fn ticket_line(&self, operator: OperatorId, ticket: TicketId) -> Result<Option<ReportLineRecord>, StoreError>;
+    async fn ticket_line(&self, operator: OperatorId, ticket: TicketId)
+    -> Result<Option<ReportLineRecord>, StoreError>;
 }

@@ -87,7 +87,10 @@ impl FlightOffice {
                     .map_err(|e| AppError::Internal(e.to_string()))?;
                 leaves.push((record.ticket_id, leaf));
                 if let Some((block, root)) = blocks.push(leaf) {
-                    self.ports.proofs.store_block_root(operator, report, block, root).await?;
+                    self.ports
+                        .proofs
+                        .store_block_root(operator, report, block, root)
+                        .await?;
                 }
             }
             if !leaves.is_empty() {
@@ -154,7 +157,10 @@ impl FlightOffice {
         record: &ReportLineRecord,
     ) -> Result<TicketProof, AppError> {
         let proofs = &self.ports.proofs;
-        let position = proofs.leaf_position(operator, ticket).await?.ok_or_else(not_available)?;
+        let position = proofs
+            .leaf_position(operator, ticket)
+            .await?
+            .ok_or_else(not_available)?;
         let stored = proofs
             .report_proof(operator, position.report_id)
             .await?

@@ -52,7 +52,12 @@ fn proof_not_available(error: AppError) {
 async fn every_ticket_proof_read_from_the_kept_pieces_leads_to_the_signed_root() {
     let store = store_with_tickets(2_100);
     let (office, proofs) = office(&store, Currency::IDR, Arc::new(FixedExchange::new(not_configured()))).await;
-    proof_not_available(office.ticket_proof(OPERATOR, TicketId::from_u128(5)).await.expect_err("open"));
+    proof_not_available(
+        office
+            .ticket_proof(OPERATOR, TicketId::from_u128(5))
+            .await
+            .expect_err("open"),
+    );
     let report = finalized(office.finalize_report(OPERATOR, OCTOBER).await.expect("finalized"));
     let document = &report.statement.signed.document;
     assert_eq!(check_proof_version(document), Ok(()));
@@ -76,12 +81,19 @@ async fn every_ticket_proof_read_from_the_kept_pieces_leads_to_the_signed_root()
         .collect();
     let root = root_of(&leaves);
     assert_eq!(document["merkleRoot"], root.to_hex());
-    assert_eq!(proofs.kept.lock().expect("kept").blocks.len(), 2, "2 100 leaves: two complete blocks");
+    assert_eq!(
+        proofs.kept.lock().expect("kept").blocks.len(),
+        2,
+        "2 100 leaves: two complete blocks"
+    );
 
     for index in [0u64, 1, 1_023, 1_024, 1_500, 2_047, 2_048, 2_099] {
         let ticket = lines[index as usize].ticket_id;
         let read = office.ticket_proof(OPERATOR, ticket).await.expect("proof");
-        assert_eq!(Some(read.proof.clone()), InclusionProof::from_leaf_hashes(&leaves, index));
+        assert_eq!(
+            Some(read.proof.clone()),
+            InclusionProof::from_leaf_hashes(&leaves, index)
+        );
         assert_eq!(read.merkle_root, root);
         assert_eq!(read.line["ticketId"], ticket.to_string());
         assert_eq!(read.line["playerTag"], kept.player_key.tag("player-7").as_str());
@@ -129,7 +141,13 @@ async fn an_operator_reporting_in_usd_gets_one_frozen_usdt_quote_and_idr_money()
     let exchange = Arc::new(FixedExchange::new(quote.clone()));
     let (office, proofs) = office(&store, "USD".parse().expect("usd"), exchange.clone()).await;
     let report = finalized(office.finalize_report(OPERATOR, OCTOBER).await.expect("finalized"));
-    let asked: Vec<String> = exchange.asked.lock().expect("asked").iter().map(ToString::to_string).collect();
+    let asked: Vec<String> = exchange
+        .asked
+        .lock()
+        .expect("asked")
+        .iter()
+        .map(ToString::to_string)
+        .collect();
     assert_eq!(asked, ["USDT/IDR"]);
     let document = &report.statement.signed.document;
     assert_eq!(document["exchangeEvidence"], json!(quote.evidence));

@@ -173,7 +173,10 @@ impl ProofStore for PgStore {
         let bad = |problem: &dyn std::fmt::Display| corrupt("flight_report_proofs", row.report_id, problem);
         let opened = self
             .data_key()?
-            .open(&row.player_key_sealed, &player_key_place(row.operator_id, row.report_id))
+            .open(
+                &row.player_key_sealed,
+                &player_key_place(row.operator_id, row.report_id),
+            )
             .map_err(|error| bad(&error))?;
         let player_key = std::str::from_utf8(&opened)
             .ok()
@@ -276,7 +279,11 @@ impl ProofStore for PgStore {
             .collect()
     }
 
-    async fn ticket_line(&self, operator: OperatorId, ticket: TicketId) -> Result<Option<ReportLineRecord>, StoreError> {
+    async fn ticket_line(
+        &self,
+        operator: OperatorId,
+        ticket: TicketId,
+    ) -> Result<Option<ReportLineRecord>, StoreError> {
         let mut conn = self.conn().await?;
         let row: Option<LineRow> = flight_tickets::table
             .filter(flight_tickets::operator_id.eq(uuid_of(operator)))
