@@ -12,6 +12,7 @@ use opinion_access::ApiKeyEnvironment;
 use opinion_api::ApiState;
 use opinion_api::player::flight_feed::{FlightFeed, FlightFeedTask};
 use opinion_app::access::{Access, AccessPorts, AccessSettings, SessionTokens};
+use opinion_app::flight::exchange::ExchangeRates;
 use opinion_app::flight::office::{FlightOffice, OfficePorts};
 use opinion_app::flight::ports::DriverLock;
 use opinion_app::flight::reads::{FlightReadPorts, FlightReads};
@@ -28,6 +29,7 @@ use opinion_app::wallet::{
     WalletAdapterPorts, WalletAdapterSettings, WalletAdapterTest, WalletAdapters, WalletTestPorts,
 };
 use opinion_app::webhooks::{WebhookPorts, WebhookSettings, Webhooks};
+use opinion_exchange_http::{HttpExchangeRates, NoExchangeRates};
 use opinion_flight::{AuthorizationRequirement, ChainLength, FlightTiming};
 use opinion_statement::StatementKey;
 use opinion_store_pg::{DataKey, PgStore};
@@ -99,6 +101,20 @@ pub enum WalletReach {
     AnyAddress,
 }
 
+/// The exchange statements take their comparison-only rate from: the configured ticker,
+/// else none (every statement of an operator reporting in another currency then says
+/// `not_configured`).
+fn exchange_rates(config: &Config, clock: Arc<dyn Clock>) -> anyhow::Result<Arc<dyn ExchangeRates>> {
+    let ticker = config.exchange().ticker().context("the exchange settings")?;
+    Ok(match ticker {
+        Some(source) => {
+            tracing::info!(source = %source.source_name(), pair = %source.pair(), "statements take comparison-only rates from an exchange");
+            Arc::new(HttpExchangeRates::new(source, clock).context("building the exchange client")?)
+        }
+        None => Arc::new(NoExchangeRates::new(clock)),
+    })
+}
+
 /// The use cases over the PostgreSQL store at `database_url`, after migrating it.
 pub async fn services(config: &Config, database_url: &str, keys: &Keys) -> anyhow::Result<Services> {
     services_reaching(config, database_url, keys, WalletReach::ByEnvironment).await
@@ -148,6 +164,9 @@ pub async fn services_reaching(
             keys: store.clone(),
             store: store.clone(),
             flight: store.clone(),
+            proofs: store.clone(),
+            operators: store.clone(),
+            exchange: exchange_rates(config, clock.clone())?,
             clock: clock.clone(),
             random: Arc::new(OsRandom),
         },

@@ -14,6 +14,7 @@ mod flight_driver_takeover;
 mod flight_fairness;
 mod flight_feed;
 mod flight_hostile;
+mod flight_office_proofs;
 mod flight_office_reports;
 mod flight_office_verify;
 mod flight_page;

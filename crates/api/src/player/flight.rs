@@ -24,6 +24,10 @@ pub fn mount(scope: actix_web::Scope) -> actix_web::Scope {
         .route("/flight/tickets", web::get().to(tickets))
         .route("/flight/tickets/{id}/cash-out", web::post().to(cash_out))
         .route(
+            "/flight/tickets/{id}/proof",
+            web::get().to(crate::operator::flight::proof::player_ticket_proof),
+        )
+        .route(
             "/flight/flights",
             web::get().to(crate::player::flight_fairness::crashed_flights),
         )

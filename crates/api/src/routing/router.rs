@@ -16,6 +16,7 @@ use crate::operational::handlers as operational;
 use crate::operator::api_keys::handlers as api_keys;
 use crate::operator::balance_operations::handlers as balance_operations;
 use crate::operator::flight::handlers as flight;
+use crate::operator::flight::proof as flight_proof;
 use crate::operator::flight::settlement::{export as flight_report_export, reports as flight_reports};
 use crate::operator::flight::statement_keys;
 use crate::operator::flight::terms as flight_terms;
@@ -169,6 +170,7 @@ fn handler(id: RouteId) -> Handler {
         R::FlightTicketsList => Bound(|r| r.to(flight::tickets)),
         R::FlightTicketGet => Bound(|r| r.to(flight::ticket)),
         R::FlightTicketsExport => Bound(|r| r.to(flight::export_tickets)),
+        R::FlightTicketProof => Bound(|r| r.to(flight_proof::operator_ticket_proof)),
         R::FlightWalletOperationsList => Bound(|r| r.to(flight::wallet_operations)),
         R::FlightWebhookDeliveriesList => Bound(|r| r.to(flight::webhook_deliveries)),
         R::PublicFlightChainsList => Bound(|r| r.to(public_flight::chains)),

@@ -95,6 +95,7 @@ problem_codes! {
     StatementKeyRetired => "statement_key_retired": "the statement key was retired; a retired key never becomes current again.",
     StatementKeyNotCurrent => "statement_key_not_current": "this instance's statement signing key is not the current one.",
     ReportNotFinalized => "report_not_finalized": "the settlement report is open: only a finalized report has a signed statement.",
+    ProofNotAvailable => "proof_not_available": "the ticket's settlement report is not finalized yet, so the ticket has no inclusion proof.",
     WebhookEndpointChanged => "webhook_endpoint_changed": "the endpoint changed since it was read.",
     WebhookEndpointDisabled => "webhook_endpoint_disabled": "the endpoint is disabled; enable it first.",
     SimulatedUserExists => "simulated_user_exists": "a simulated user has this external user id.",

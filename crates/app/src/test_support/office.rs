@@ -16,6 +16,8 @@ use crate::model::NewEvent;
 use crate::ports::{Clock, StoreError, UniqueKey};
 use crate::test_support::counting_random;
 use crate::test_support::flight::MemoryFlightStore;
+use crate::test_support::office_proofs::{FixedExchange, MemoryProofs, OperatorsIn, not_configured};
+use opinion_wallet::Currency;
 
 /// Statement keys in memory.
 #[derive(Default)]
@@ -226,14 +228,32 @@ impl OfficeStore for MemoryOffice {
     }
 }
 
-/// A back office signing with the key of `seed`, over `keys` and `store`, at `clock`'s time.
+/// A back office signing with the key of `seed`, over `keys` and `store`, at `clock`'s time,
+/// for an operator whose money is IDR.
 pub fn office_over(seed: u8, keys: Arc<MemoryKeys>, store: Arc<MemoryOffice>, clock: Arc<dyn Clock>) -> FlightOffice {
+    let proofs = Arc::new(MemoryProofs::over(store.clone()));
+    let exchange = Arc::new(FixedExchange::new(not_configured()));
+    office_with(seed, keys, store, clock, (proofs, Currency::IDR, exchange))
+}
+
+/// A back office signing with the key of `seed`, over `keys`, `store` and the proof ports
+/// (`proofs`, the operator's currency, the exchange), at `clock`'s time.
+pub fn office_with(
+    seed: u8,
+    keys: Arc<MemoryKeys>,
+    store: Arc<MemoryOffice>,
+    clock: Arc<dyn Clock>,
+    (proofs, currency, exchange): (Arc<MemoryProofs>, Currency, Arc<FixedExchange>),
+) -> FlightOffice {
     let flight = Arc::new(store.flight.clone());
     FlightOffice::new(
         OfficePorts {
             keys,
             store,
             flight,
+            proofs,
+            operators: Arc::new(OperatorsIn(currency)),
+            exchange,
             clock,
             random: counting_random(1, [0; 32]),
         },

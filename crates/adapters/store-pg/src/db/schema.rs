@@ -592,6 +592,39 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    /// A finalized statement's proof record: root, size, sealed player key, raw exchange answer.
+    flight_report_proofs (operator_id, report_id) {
+        operator_id -> Uuid,
+        report_id -> Uuid,
+        merkle_root -> Text,
+        leaf_count -> Int8,
+        player_key_sealed -> Text,
+        exchange_answer -> Nullable<Bytea>,
+    }
+}
+
+diesel::table! {
+    /// Each line's leaf hash in its statement's tree.
+    flight_proof_leaves (operator_id, report_id, leaf_index) {
+        operator_id -> Uuid,
+        report_id -> Uuid,
+        leaf_index -> Int8,
+        ticket_id -> Uuid,
+        leaf_hash -> Bytea,
+    }
+}
+
+diesel::table! {
+    /// The root of each complete block of 1 024 leaves of a statement's tree.
+    flight_proof_blocks (operator_id, report_id, block_index) {
+        operator_id -> Uuid,
+        report_id -> Uuid,
+        block_index -> Int8,
+        root -> Bytea,
+    }
+}
+
 diesel::allow_tables_to_appear_in_same_query!(
     operators,
     api_keys,
@@ -630,4 +663,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     statement_keys,
     flight_statements,
     flight_settlement_reports,
+    flight_report_proofs,
+    flight_proof_leaves,
+    flight_proof_blocks,
 );

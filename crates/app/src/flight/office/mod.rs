@@ -4,12 +4,15 @@
 //! period's report into a signed, chained statement (`finalize.rs`, the document in
 //! `statement.rs`, the ticket-lines CSV it hashes in `lines_csv.rs`). Reading the
 //! operator's reports, open and finalized, and exporting a finalized one (`reports.rs`).
+//! The v5 proof: the statement's Merkle tree built in the same walk, kept for proofs, and
+//! a ticket's inclusion proof read from it (`proofs.rs`, its store in `proof_ports.rs`).
 //!
 //! The rules (report arithmetic, finalization, canonical bytes, signatures, the chain)
 //! are `opinion-flight`'s and `opinion-statement`'s; this room sequences them.
 
 pub mod model;
 pub mod ports;
+pub mod proof_ports;
 
 pub mod lines_csv;
 pub mod statement;
@@ -20,19 +23,26 @@ mod finalize_tests;
 mod keys;
 #[cfg(test)]
 mod keys_tests;
+mod proofs;
+#[cfg(test)]
+mod proofs_tests;
 mod reports;
 #[cfg(test)]
 mod reports_tests;
 
 pub use finalize::{FinalizeOutcome, LINES_CHUNK};
 pub use keys::KeyRotation;
+pub use proofs::{TicketProof, proof_line};
 pub use reports::{LinesExport, PERIOD, ReportAddress, SettlementReport, period_position};
 
 use std::sync::Arc;
 
 use opinion_statement::StatementKey;
 
+use crate::access::ports::OperatorStore;
+use crate::flight::exchange::ExchangeRates;
 use crate::flight::office::ports::{OfficeStore, StatementKeyStore};
+use crate::flight::office::proof_ports::ProofStore;
 use crate::flight::ports::FlightStore;
 use crate::ports::{Clock, Random};
 
@@ -45,6 +55,12 @@ pub struct OfficePorts {
     pub store: Arc<dyn OfficeStore>,
     /// The operators' terms (payment due days).
     pub flight: Arc<dyn FlightStore>,
+    /// The statements' trees, kept for ticket proofs.
+    pub proofs: Arc<dyn ProofStore>,
+    /// The operators (their reporting currency).
+    pub operators: Arc<dyn OperatorStore>,
+    /// The exchange the comparison-only rate comes from.
+    pub exchange: Arc<dyn ExchangeRates>,
     pub clock: Arc<dyn Clock>,
     pub random: Arc<dyn Random>,
 }
