@@ -1,11 +1,13 @@
 //! `opinion admin …`: platform staff's tools, printing one JSON object on stdout:
 //! operators and their first staff here, markets (`markets.rs`), manual review
-//! (`review.rs`), the flight product (`flight.rs`) and the statement keys
-//! (`statement_keys.rs`) and verifying signed statements (`statement.rs`) beside;
-//! statement corrections and payments of settlement reports (`settlement.rs`).
+//! (`review.rs`), the flight product (`flight.rs`, its production authorization in
+//! `production_authorization.rs`), the statement keys (`statement_keys.rs`) and
+//! verifying signed statements (`statement.rs`) beside; statement corrections and
+//! payments of settlement reports (`settlement.rs`).
 
 mod flight;
 mod markets;
+mod production_authorization;
 mod review;
 mod settlement;
 mod statement;

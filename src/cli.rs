@@ -142,7 +142,8 @@ pub enum FlightCommand {
         #[arg(long)]
         by: String,
     },
-    /// Show whether flight is enabled, and what enabling would meet now.
+    /// Show whether flight is enabled, what enabling would meet now, and the production
+    /// authorization (every record, with who recorded and revoked it).
     Status {
         /// The operator (`op_…`).
         #[arg(long)]
@@ -153,6 +154,33 @@ pub enum FlightCommand {
         /// What to do.
         #[command(subcommand)]
         command: TermsCommand,
+    },
+    /// Record a production authorization for an operator (production needs one for
+    /// enabling flight and for every ticket): the signed-off change it rests on, who
+    /// records it, and optionally when it expires. A renewal is a new authorization.
+    AuthorizeProduction {
+        /// The operator (`op_…`).
+        #[arg(long)]
+        operator: String,
+        /// The reference of the signed-off change (1 to 200 characters).
+        #[arg(long)]
+        reference: String,
+        /// Who records it.
+        #[arg(long)]
+        by: String,
+        /// When it stops authorizing (RFC 3339), e.g. 2027-06-30T00:00:00Z; none: until revoked.
+        #[arg(long)]
+        expires_at: Option<String>,
+    },
+    /// Revoke the operator's production authorization at once: no new tickets in
+    /// production; tickets already bought fly and settle.
+    RevokeProduction {
+        /// The operator (`op_…`).
+        #[arg(long)]
+        operator: String,
+        /// Who revokes it.
+        #[arg(long)]
+        by: String,
     },
     /// Finalizes the operator's settlement report of an ended period into a signed
     /// statement; refused, with every reason, while the period runs or tickets of it

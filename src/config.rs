@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use figment::Figment;
 use figment::providers::{Env, Format, Serialized, Toml};
 use opinion_api::TrustedProxies;
+use opinion_exchange_http::ExchangeSettings;
 use opinion_flight::{ChainLength, FlightTiming};
 use opinion_launch::{LAUNCH_TOKEN_TTL_DEFAULT_SECS, LAUNCH_TOKEN_TTL_MAX_SECS, LAUNCH_TOKEN_TTL_MIN_SECS};
 use opinion_statement::StatementKey;
@@ -88,6 +89,21 @@ pub struct Config {
     /// service, whose `X-Forwarded-For` names the client (`OPINION_TRUSTED_PROXIES`);
     /// empty (the default) believes no forwarded header and records the peer address.
     pub trusted_proxies: String,
+    /// The exchange ticker statements take their comparison-only rate from: a preset
+    /// (`OPINION_EXCHANGE_PRESET`: `indodax` or `tokocrypto`), or a custom ticker
+    /// (`OPINION_EXCHANGE_URL`, `OPINION_EXCHANGE_PAIR`, `OPINION_EXCHANGE_PRICE_POINTER`,
+    /// all three). None by default, in every environment.
+    pub exchange_preset: Option<String>,
+    /// See `exchange_preset`.
+    pub exchange_url: Option<String>,
+    /// See `exchange_preset`.
+    pub exchange_pair: Option<String>,
+    /// See `exchange_preset`.
+    pub exchange_price_pointer: Option<String>,
+    /// The exchange call's time limit in milliseconds (`OPINION_EXCHANGE_TIMEOUT_MS`).
+    pub exchange_timeout_ms: Option<u64>,
+    /// The largest exchange answer read, in bytes (`OPINION_EXCHANGE_MAX_ANSWER_BYTES`).
+    pub exchange_max_answer_bytes: Option<usize>,
 }
 
 /// How log lines are written.
@@ -126,6 +142,12 @@ impl Default for Config {
             flight_tick_ms: 100,
             public_url: None,
             trusted_proxies: String::new(),
+            exchange_preset: None,
+            exchange_url: None,
+            exchange_pair: None,
+            exchange_price_pointer: None,
+            exchange_timeout_ms: None,
+            exchange_max_answer_bytes: None,
         }
     }
 }
@@ -247,6 +269,9 @@ impl Config {
         if let Err(problem) = TrustedProxies::parse(&self.trusted_proxies) {
             problems.push(format!("OPINION_TRUSTED_PROXIES: {problem}"));
         }
+        if let Err(problem) = self.exchange().ticker() {
+            problems.push(format!("exchange: {problem}"));
+        }
         if problems.is_empty() {
             Ok(())
         } else {
@@ -257,6 +282,18 @@ impl Config {
     /// The trusted proxies, as `validate` checked them.
     pub fn trusted_proxies(&self) -> TrustedProxies {
         TrustedProxies::parse(&self.trusted_proxies).unwrap_or_default()
+    }
+
+    /// The exchange settings, for `ExchangeSettings::ticker` (checked by `validate`).
+    pub fn exchange(&self) -> ExchangeSettings {
+        ExchangeSettings {
+            preset: self.exchange_preset.clone(),
+            url: self.exchange_url.clone(),
+            pair: self.exchange_pair.clone(),
+            price_pointer: self.exchange_price_pointer.clone(),
+            timeout_ms: self.exchange_timeout_ms,
+            max_answer_bytes: self.exchange_max_answer_bytes,
+        }
     }
 
     /// The public base URL, without a trailing slash, once the listening port is known.
@@ -368,6 +405,31 @@ mod tests {
             assert_eq!(problems.is_empty(), valid, "{seconds}: {problems:?}");
             assert!(problems.iter().all(|p| p.contains("OPINION_LAUNCH_TOKEN_TTL_SECONDS")));
         }
+    }
+
+    #[test]
+    fn no_exchange_by_default_and_a_half_configured_one_is_refused() {
+        assert_eq!(Config::default().exchange().ticker(), Ok(None));
+        let preset = Config {
+            exchange_preset: Some("indodax".into()),
+            ..Config::default()
+        };
+        assert!(preset.exchange().ticker().expect("preset").is_some());
+        let half = Config {
+            exchange_url: Some("https://rates.example/ticker".into()),
+            exchange_timeout_ms: Some(500),
+            ..Config::default()
+        };
+        let problems = half.validate().expect_err("refused").0;
+        assert!(
+            problems.iter().any(|p| p.contains("OPINION_EXCHANGE_PAIR")),
+            "{problems:?}"
+        );
+        let unknown = Config {
+            exchange_preset: Some("nowhere".into()),
+            ..Config::default()
+        };
+        assert!(unknown.validate().is_err());
     }
 
     #[test]

@@ -12,6 +12,7 @@ use opinion_access::ApiKeyEnvironment;
 use opinion_api::ApiState;
 use opinion_api::player::flight_feed::{FlightFeed, FlightFeedTask};
 use opinion_app::access::{Access, AccessPorts, AccessSettings, SessionTokens};
+use opinion_app::flight::exchange::ExchangeRates;
 use opinion_app::flight::office::{FlightOffice, OfficePorts};
 use opinion_app::flight::ports::DriverLock;
 use opinion_app::flight::reads::{FlightReadPorts, FlightReads};
@@ -28,7 +29,8 @@ use opinion_app::wallet::{
     WalletAdapterPorts, WalletAdapterSettings, WalletAdapterTest, WalletAdapters, WalletTestPorts,
 };
 use opinion_app::webhooks::{WebhookPorts, WebhookSettings, Webhooks};
-use opinion_flight::{ChainLength, FlightTiming};
+use opinion_exchange_http::{HttpExchangeRates, NoExchangeRates};
+use opinion_flight::{AuthorizationRequirement, ChainLength, FlightTiming};
 use opinion_statement::StatementKey;
 use opinion_store_pg::{DataKey, PgStore};
 use opinion_wallet_http::{AddressPolicy, HttpWalletGateway};
@@ -89,8 +91,42 @@ pub struct Services {
     pub office: FlightOffice,
 }
 
+/// Which wallet adapter addresses an instance accepts and calls.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WalletReach {
+    /// The environment's rule: in production only public `https://` addresses.
+    ByEnvironment,
+    /// Any address, in production too. Never chosen by configuration: only tests use it,
+    /// to run a production instance against a stand-in wallet on the loopback address.
+    AnyAddress,
+}
+
+/// The exchange statements take their comparison-only rate from: the configured ticker,
+/// else none (every statement of an operator reporting in another currency then says
+/// `not_configured`).
+fn exchange_rates(config: &Config, clock: Arc<dyn Clock>) -> anyhow::Result<Arc<dyn ExchangeRates>> {
+    let ticker = config.exchange().ticker().context("the exchange settings")?;
+    Ok(match ticker {
+        Some(source) => {
+            tracing::info!(source = %source.source_name(), pair = %source.pair(), "statements take comparison-only rates from an exchange");
+            Arc::new(HttpExchangeRates::new(source, clock).context("building the exchange client")?)
+        }
+        None => Arc::new(NoExchangeRates::new(clock)),
+    })
+}
+
 /// The use cases over the PostgreSQL store at `database_url`, after migrating it.
 pub async fn services(config: &Config, database_url: &str, keys: &Keys) -> anyhow::Result<Services> {
+    services_reaching(config, database_url, keys, WalletReach::ByEnvironment).await
+}
+
+/// `services`, calling wallets at the addresses `reach` allows.
+pub async fn services_reaching(
+    config: &Config,
+    database_url: &str,
+    keys: &Keys,
+    reach: WalletReach,
+) -> anyhow::Result<Services> {
     opinion_store_pg::run_migrations(database_url)
         .await
         .context("migrating the database")?;
@@ -103,7 +139,8 @@ pub async fn services(config: &Config, database_url: &str, keys: &Keys) -> anyho
     );
     let clock: Arc<dyn Clock> = Arc::new(SystemClock);
     let production = config.env == Environment::Production;
-    let trading = trading(config, store.clone(), clock.clone());
+    let public_wallets_only = production && reach == WalletReach::ByEnvironment;
+    let trading = trading(public_wallets_only, store.clone(), clock.clone());
     let flight = flight(config, store.clone(), clock.clone(), trading.wallet_gateway())?;
     let players = players(
         config,
@@ -118,13 +155,18 @@ pub async fn services(config: &Config, database_url: &str, keys: &Keys) -> anyho
             clock: clock.clone(),
             random: Arc::new(OsRandom),
         },
-        WalletAdapterSettings { production },
+        WalletAdapterSettings {
+            production: public_wallets_only,
+        },
     );
     let office = FlightOffice::new(
         OfficePorts {
             keys: store.clone(),
             store: store.clone(),
             flight: store.clone(),
+            proofs: store.clone(),
+            operators: store.clone(),
+            exchange: exchange_rates(config, clock.clone())?,
             clock: clock.clone(),
             random: Arc::new(OsRandom),
         },
@@ -160,6 +202,7 @@ pub async fn services(config: &Config, database_url: &str, keys: &Keys) -> anyho
             wallet: trading.wallet_gateway(),
             operators: store.clone(),
             runs: store.clone(),
+            flight_money: Arc::new(flight.clone()),
             clock: clock.clone(),
             random: Arc::new(OsRandom),
         }),
@@ -176,7 +219,8 @@ pub async fn services(config: &Config, database_url: &str, keys: &Keys) -> anyho
             store: store.clone(),
             webhooks: store.clone(),
             clock: clock.clone(),
-        }),
+        })
+        .with_production_authorization(authorization_requirement(config.env)),
         webhooks: webhooks(config, store, clock)?,
     })
 }
@@ -247,6 +291,7 @@ pub fn flight(
         settle_delay: FLIGHT_SETTLE_DELAY,
         tick: StdDuration::from_millis(config.flight_tick_ms),
         money: WorkerSettings::default(),
+        production_authorization: authorization_requirement(config.env),
     };
     Ok(FlightGame::new(ports, settings))
 }
@@ -277,10 +322,11 @@ pub fn players(
     Ok(Players::new(ports, settings))
 }
 
-fn trading(config: &Config, store: Arc<PgStore>, clock: Arc<dyn Clock>) -> Trading {
-    let policy = match config.env {
-        Environment::Production => AddressPolicy::PublicOnly,
-        Environment::Development | Environment::Staging => AddressPolicy::Any,
+fn trading(public_wallets_only: bool, store: Arc<PgStore>, clock: Arc<dyn Clock>) -> Trading {
+    let policy = if public_wallets_only {
+        AddressPolicy::PublicOnly
+    } else {
+        AddressPolicy::Any
     };
     let random = Arc::new(OsRandom);
     Trading::new(TradingPorts {
@@ -402,6 +448,14 @@ impl Application {
             sweeper.stop().await;
         }
         served
+    }
+}
+
+/// Only production needs a production authorization for flight (FLIGHT.md §3).
+pub fn authorization_requirement(env: Environment) -> AuthorizationRequirement {
+    match env {
+        Environment::Production => AuthorizationRequirement::Required,
+        Environment::Development | Environment::Staging => AuthorizationRequirement::NotRequired,
     }
 }
 

@@ -1,5 +1,5 @@
 //! `opinion admin flight …`: enabling the flight product per operator (every blocker
-//! listed at once, warnings beside), its terms versions (the first, scheduled ones,
+//! listed at once, warnings beside), its production authorization, its terms versions (the first, scheduled ones,
 //! cancelling one, listing them) and finalizing a period's settlement report.
 
 use anyhow::{Context, bail};
@@ -13,7 +13,7 @@ use serde_json::{Value, json};
 use time::OffsetDateTime;
 use time::format_description::well_known::Rfc3339;
 
-use crate::admin::rfc3339;
+use crate::admin::{production_authorization, rfc3339};
 use crate::cli::{FlightCommand, TermsArgs, TermsCommand};
 
 /// Runs one flight command and returns what to print; a refused enable is an error whose
@@ -58,11 +58,21 @@ pub async fn run(flight: &FlightGame, office: &FlightOffice, command: FlightComm
                     "effectiveFrom": rfc3339(t.version.effective_from),
                     "shareBps": t.version.terms.share_bps().get(),
                 })),
+                "productionAuthorization": production_authorization::status(flight, operator_id(&operator)?).await?,
             }))
         }
         FlightCommand::Terms { command } => terms(flight, command).await,
         FlightCommand::Correct(args) => crate::admin::settlement::correct(office, args).await,
         FlightCommand::Payment { command } => crate::admin::settlement::payment(office, command).await,
+        FlightCommand::AuthorizeProduction {
+            operator,
+            reference,
+            by,
+            expires_at,
+        } => production_authorization::authorize(flight, operator_id(&operator)?, reference, expires_at, &by).await,
+        FlightCommand::RevokeProduction { operator, by } => {
+            production_authorization::revoke(flight, operator_id(&operator)?, &by).await
+        }
     }
 }
 

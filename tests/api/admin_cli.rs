@@ -21,7 +21,9 @@ pub fn opinion_in(data_dir: &std::path::Path, database_url: &str, args: &[&str])
     command.output().expect("ran the binary")
 }
 
-/// The command `opinion <args>` over the database at `database_url`, with the test secrets.
+/// The command `opinion <args>` over the database at `database_url`, with the test secrets
+/// (the data key the test service seals with, as one deployment shares one data key: a
+/// statement the command finalizes seals its player key for the service to open).
 fn command(database_url: &str, args: &[&str]) -> Command {
     let mut command = Command::new(env!("CARGO_BIN_EXE_opinion"));
     command
@@ -31,10 +33,21 @@ fn command(database_url: &str, args: &[&str]) -> Command {
             "OPINION_SESSION_SECRET",
             "admin test secret of at least thirty-two bytes",
         )
-        .env("OPINION_DATA_KEY", "admin test data key of at least thirty-two bytes")
+        .env("OPINION_DATA_KEY", crate::helpers::TEST_DATA_KEY)
         .env("RUST_LOG", "warn")
         .env_remove("OPINION_STATEMENT_SIGNING_KEY");
     command
+}
+
+/// Runs `opinion <args>` with the extra environment `env`, which must succeed, and returns
+/// the JSON object it printed.
+pub fn opinion_with_env(database_url: &str, args: &[&str], env: &[(String, String)]) -> Value {
+    let mut command = command(database_url, args);
+    command.env("OPINION_STATEMENT_SIGNING_KEY", TEST_STATEMENT_KEY);
+    command.envs(env.iter().map(|(name, value)| (name, value)));
+    let output = command.output().expect("ran the binary");
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    serde_json::from_slice(&output.stdout).expect("one JSON object on stdout")
 }
 
 /// Runs `opinion <args>`, which must succeed, and returns the JSON object it printed.

@@ -8,7 +8,9 @@ use reqwest::Method;
 use serde_json::{Value, json};
 
 use crate::flight_steps::*;
-use crate::flight_support::{boarding_flight, enable_flight, flight_player, simulated_idr_user, spawn_flight_app};
+use crate::flight_support::{
+    boarding_flight, enable_flight, flight_player, simulated_idr_user, spawn_flight_app, spawn_flight_app_boarding,
+};
 use crate::helpers::{TestApp, assert_problem, json_with_status};
 
 /// Every player flight route: method, path (with a ticket id where it takes one).
@@ -28,18 +30,23 @@ fn method(name: &str) -> Method {
     Method::from_bytes(name.as_bytes()).expect("method")
 }
 
-/// Calls every route with `credential` and a valid ticket order; each must answer
-/// `status` with `code`.
+/// Calls every route with `credential`, with a valid ticket order and with a malformed
+/// body and query string; each must answer `status` with `code` (the session is judged
+/// before anything the request carries).
 async fn every_route_refuses(app: &TestApp, credential: Option<&str>, status: u16, code: &str) {
+    let valid = json!({"clientTicketId": "x", "stake": "10000"}).to_string();
     for (verb, path) in ROUTES {
-        let response = app
-            .request(method(verb), path, credential)
-            .json(&json!({"clientTicketId": "x", "stake": "10000"}))
-            .send()
-            .await
-            .expect("request");
-        let problem = assert_problem(response, status, code).await;
-        assert!(!problem.to_string().contains("tkt_"), "{verb} {path}: {problem}");
+        for (query, body) in [("", valid.as_str()), ("?limit=abc", "{\"stake\": ")] {
+            let response = app
+                .request(method(verb), &format!("{path}{query}"), credential)
+                .header("content-type", "application/json")
+                .body(body.to_owned())
+                .send()
+                .await
+                .expect("request");
+            let problem = assert_problem(response, status, code).await;
+            assert!(!problem.to_string().contains("tkt_"), "{verb} {path}{query}: {problem}");
+        }
     }
 }
 
@@ -210,7 +217,8 @@ async fn buy_body(app: &TestApp, session: &str, body: Value) -> reqwest::Respons
 
 #[tokio::test]
 async fn the_cap_replays_boarding_and_other_players_tickets_are_enforced() {
-    let app = spawn_flight_app().await;
+    // Eight purchases and replays go into one boarding: give it time on a loaded machine.
+    let app = spawn_flight_app_boarding(4_000).await;
     let key = app.operator.key.clone();
     enable_flight(&app, &app.operator).await;
     simulated_idr_user(&app, &key, "rina", 100_000).await;

@@ -18,9 +18,15 @@ pub const SHARE_BPS: u16 = 1_500;
 
 /// An instance that drives flights: one-second boarding, a short pause and a fast tick.
 pub async fn spawn_flight_app() -> TestApp {
+    spawn_flight_app_boarding(1_000).await
+}
+
+/// An instance that drives flights boarding for `boarding_ms`: for a test that sends
+/// several purchases in one boarding, which a loaded machine may not fit in one second.
+pub async fn spawn_flight_app_boarding(boarding_ms: u64) -> TestApp {
     spawn_configured_app(|config| opinion::config::Config {
         flight_driver: true,
-        flight_boarding_ms: 1_000,
+        flight_boarding_ms: boarding_ms,
         flight_pause_ms: 200,
         flight_tick_ms: 20,
         flight_chain_length: 1_000,
@@ -124,4 +130,29 @@ pub async fn boarding_flight(app: &TestApp, session: &str) -> serde_json::Value 
         tokio::time::sleep(std::time::Duration::from_millis(20)).await;
     }
     panic!("no flight boarded with time to buy within 60 s");
+}
+
+/// Buys a ticket of `stake` rupiah with an auto cash-out at 1.01× on each boarding flight
+/// until one is cashed out (a flight crashing at 1.00× loses it); that ticket as its
+/// player reads it.
+pub async fn cashed_out_ticket(app: &TestApp, session: &str, stake: &str) -> serde_json::Value {
+    for attempt in 0..6 {
+        boarding_flight(app, session).await;
+        let order = json!({"clientTicketId": format!("auto-{attempt}"), "stake": stake, "autoCashOut": "1.01"});
+        let ticket = json_with_status(app.post("/api/player/flight/tickets", session, &order).await, 200).await;
+        for _ in 0..500 {
+            let mine = json_with_status(app.get("/api/player/flight/tickets", session).await, 200).await;
+            let now = mine["data"]
+                .as_array()
+                .and_then(|tickets| tickets.iter().find(|t| t["id"] == ticket["id"]))
+                .cloned()
+                .expect("the ticket");
+            match now["status"].as_str() {
+                Some("cashed_out") => return now,
+                Some("pending" | "active") => tokio::time::sleep(std::time::Duration::from_millis(20)).await,
+                _ => break,
+            }
+        }
+    }
+    panic!("no ticket was cashed out in six flights");
 }

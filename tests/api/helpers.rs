@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use opinion::config::Config;
-use opinion::startup::{self, Application, Services};
+use opinion::startup::{self, Application, Services, WalletReach};
 use opinion::system_ports::OsRandom;
 use opinion_app::access::{Access, NewApiKey, NewStaff, RequestClient};
 use opinion_app::flight::FlightGame;
@@ -83,13 +83,19 @@ pub async fn spawn_configured_app(configure: impl FnOnce(Config) -> Config) -> T
 /// Starts the service configured as production (no simulator) over a fresh database,
 /// with a first operator holding a `*` live key.
 pub async fn spawn_production_app() -> TestApp {
+    spawn_production_app_reaching(WalletReach::ByEnvironment, |config| config).await
+}
+
+/// `spawn_production_app` with `configure` applied, calling wallets at the addresses
+/// `reach` allows (`AnyAddress` for a `FakeWallet` on the loopback address).
+pub async fn spawn_production_app_reaching(reach: WalletReach, configure: impl FnOnce(Config) -> Config) -> TestApp {
     let db = TestDatabase::create().await;
-    let config = Config {
+    let config = configure(Config {
         env: opinion::config::Environment::Production,
         public_url: Some("https://opinion.example".into()),
         ..test_config(db.url(), 0)
-    };
-    let (address, services) = start_with(config, db.url()).await;
+    });
+    let (address, services) = start_reaching(config, db.url(), reach).await;
     let created = services
         .access
         .create_operator("Production operator", "USD")
@@ -139,8 +145,15 @@ async fn start_instance(database_url: &str, workers: usize) -> (String, Services
 /// Starts one instance with `config` over `database_url`; returns its address and its
 /// use cases.
 async fn start_with(config: Config, database_url: &str) -> (String, Services) {
+    start_reaching(config, database_url, WalletReach::ByEnvironment).await
+}
+
+/// `start_with`, calling wallets at the addresses `reach` allows.
+async fn start_reaching(config: Config, database_url: &str, reach: WalletReach) -> (String, Services) {
     let keys = opinion::secrets::keys(&config).expect("keys");
-    let services: Services = startup::services(&config, database_url, &keys).await.expect("wiring");
+    let services: Services = startup::services_reaching(&config, database_url, &keys, reach)
+        .await
+        .expect("wiring");
     let application = Application::bind(&config, services.clone()).expect("bind");
     let address = format!("http://127.0.0.1:{}", application.port());
     tokio::spawn(application.run());

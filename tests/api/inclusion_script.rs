@@ -32,7 +32,7 @@ fn run_script(args: &[&str], proof: &Value) -> Output {
 }
 
 /// Whether the script accepted, after checking it printed its verdict and nothing else.
-fn accepted(args: &[&str], proof: &Value) -> bool {
+pub fn accepted(args: &[&str], proof: &Value) -> bool {
     let output = run_script(args, proof);
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(output.stderr.is_empty(), "{}", String::from_utf8_lossy(&output.stderr));

@@ -156,7 +156,12 @@ async fn every_route_is_built_and_none_answers_501() {
         .filter(|s| !staff_only(&s.requirement) && !s.requirement.is_public())
     {
         let operation = &document["paths"][spec.path][spec.method.as_str().to_ascii_lowercase()];
-        assert!(operation["responses"]["501"].is_null(), "{} {}", spec.method.as_str(), spec.path);
+        assert!(
+            operation["responses"]["501"].is_null(),
+            "{} {}",
+            spec.method.as_str(),
+            spec.path
+        );
         let response = call(&app, spec, Some(&app.operator.key)).await;
         assert_ne!(
             response.status().as_u16(),

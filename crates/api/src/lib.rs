@@ -44,7 +44,9 @@ pub fn app(
 > {
     App::new()
         .app_data(web::Data::new(state))
-        .app_data(web::Data::new(routing::openapi::document()))
+        .app_data(web::Data::new(operational::handlers::OpenApiJson(
+            routing::openapi::served_json,
+        )))
         .app_data(http::extract::json_config())
         .app_data(http::extract::query_config())
         .wrap(from_fn(http::request_id::middleware))

@@ -8,6 +8,25 @@ use serde::Deserialize;
 
 use crate::http::error::ApiError;
 
+/// A body or query string extracted after the credential: a handler takes it after its
+/// player extractor and returns its error first thing, so a refused session (401, or
+/// 409 `wrong_product`) is answered before anything the request carries is judged
+/// (actix answers the first extractor error that is ready, and a body or query error is
+/// ready before the session has been looked up).
+pub type AfterAuth<T> = Result<T, actix_web::Error>;
+
+impl From<actix_web::Error> for ApiError {
+    /// The problem an extractor configured here refused an input with (`AfterAuth`).
+    fn from(error: actix_web::Error) -> Self {
+        match error.as_error::<ApiError>() {
+            Some(ApiError::BadRequest { code, detail }) => ApiError::bad_request(*code, detail.clone()),
+            Some(ApiError::PayloadTooLarge { limit }) => ApiError::PayloadTooLarge { limit: *limit },
+            Some(ApiError::UnsupportedMediaType) => ApiError::UnsupportedMediaType,
+            _ => ApiError::bad_request(ProblemCode::InvalidBody, "the request could not be read"),
+        }
+    }
+}
+
 /// Largest JSON body accepted.
 pub const MAX_JSON_BYTES: usize = 64 * 1024;
 

@@ -17,9 +17,15 @@ use crate::http::client::request_host;
 use crate::http::error::ApiError;
 use crate::state::ApiState;
 
-/// The authenticated player of a player API request, as a handler argument.
+/// The authenticated player of a player API request of either product (the logout), as
+/// a handler argument.
 #[derive(Debug, Clone)]
 pub struct Player(pub PlayerPrincipal);
+
+/// The authenticated player of an Opinion route: a session launched into Opinion (one
+/// launched into flight is refused with `wrong_product`).
+#[derive(Debug, Clone)]
+pub struct OpinionPlayer(pub PlayerPrincipal);
 
 /// The authenticated player of a flight route: a session launched into flight (one
 /// launched into Opinion is refused with `wrong_product`).
@@ -33,6 +39,16 @@ impl FromRequest for Player {
     fn from_request(request: &HttpRequest, _: &mut Payload) -> Self::Future {
         let authenticated = authenticate(request, None);
         Box::pin(async move { authenticated.await.map(Player) })
+    }
+}
+
+impl FromRequest for OpinionPlayer {
+    type Error = ApiError;
+    type Future = Pin<Box<dyn Future<Output = Result<Self, Self::Error>>>>;
+
+    fn from_request(request: &HttpRequest, _: &mut Payload) -> Self::Future {
+        let authenticated = authenticate(request, Some(Product::Opinion));
+        Box::pin(async move { authenticated.await.map(OpinionPlayer) })
     }
 }
 

@@ -53,6 +53,8 @@ problems! {
     SimulatorNotFound: "404" => "no such object for this operator (`not_found`), or no simulator runs in this environment, as in production (`not_available_in_production`)";
     /// The export of a settlement report that is still open.
     ReportNotFinalized: "409" => "the report is open: only a finalized report has a signed statement to export, and payments (`report_not_finalized`)";
+    /// A ticket's proof asked for before its report is finalized, or a ticket that does not exist.
+    ProofNotAvailable: "404" => "no such ticket for this operator (`not_found`), or its settlement report is not finalized yet, so it has no proof (`proof_not_available`)";
     /// A route that grants scopes, called by a credential that lacks the route's scope or the scopes it would grant.
     ScopeEscalation: "403" => "the credential lacks a required scope or is of the wrong kind, or would grant scopes it does not hold (`scope_escalation`)";
 }

@@ -1,9 +1,11 @@
 //! Liveness, readiness and the OpenAPI document.
 
+use actix_web::http::header::ContentType;
 use actix_web::{HttpResponse, web};
 use opinion_access::RouteId;
 use serde_json::json;
-use utoipa::openapi::OpenApi;
+
+use opinion_app::error::AppError;
 
 use crate::http::error::ApiError;
 use crate::state::ApiState;
@@ -23,6 +25,11 @@ pub async fn readyz(state: web::Data<ApiState>) -> Result<HttpResponse, ApiError
     Ok(HttpResponse::Ok().json(json!({ "status": "ready" })))
 }
 
+/// Where the OpenAPI document's JSON comes from, registered with the application so that
+/// this handler does not import the document (which imports the router, which imports
+/// the handlers).
+pub struct OpenApiJson(pub fn() -> Result<web::Bytes, String>);
+
 /// The OpenAPI 3.1 document of every route, as the application registered it.
 #[utoipa::path(
     get,
@@ -31,6 +38,8 @@ pub async fn readyz(state: web::Data<ApiState>) -> Result<HttpResponse, ApiError
         (status = 200, description = "this document", body = serde_json::Value),
     ),
 )]
-pub async fn openapi_document(document: web::Data<OpenApi>) -> HttpResponse {
-    HttpResponse::Ok().json(document.get_ref())
+pub async fn openapi_document(source: web::Data<OpenApiJson>) -> Result<HttpResponse, ApiError> {
+    let json =
+        (source.0)().map_err(|problem| AppError::Internal(format!("serialising the OpenAPI document: {problem}")))?;
+    Ok(HttpResponse::Ok().content_type(ContentType::json()).body(json))
 }

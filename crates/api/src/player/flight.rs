@@ -8,7 +8,7 @@ use opinion_app::flight::TicketOrder;
 use opinion_flight::{Multiplier, Rupiah};
 
 use crate::http::error::ApiError;
-use crate::http::extract::path_id;
+use crate::http::extract::{AfterAuth, path_id};
 use crate::http::player_auth::FlightPlayer;
 use crate::player::flight_dto::{LiveFlightBody, PlayerTicketBody, TicketOrderBody};
 use crate::shared::list::ListBody;
@@ -24,6 +24,10 @@ pub fn mount(scope: actix_web::Scope) -> actix_web::Scope {
         .route("/flight/tickets", web::get().to(tickets))
         .route("/flight/tickets/{id}/cash-out", web::post().to(cash_out))
         .route(
+            "/flight/tickets/{id}/proof",
+            web::get().to(crate::operator::flight::proof::player_ticket_proof),
+        )
+        .route(
             "/flight/flights",
             web::get().to(crate::player::flight_fairness::crashed_flights),
         )
@@ -37,13 +41,14 @@ async fn live_flight(state: web::Data<ApiState>, _player: FlightPlayer) -> Resul
 }
 
 /// The live flight as server-sent events: `event: flight` with the snapshot at once and
-/// at every change of phase.
-async fn live_events(state: web::Data<ApiState>, _player: FlightPlayer) -> HttpResponse {
+/// at every change of phase, `event: cashouts` with the flight's counts and every
+/// player's cash-outs, anonymised (the reader's own marked `mine`).
+async fn live_events(state: web::Data<ApiState>, player: FlightPlayer) -> HttpResponse {
     HttpResponse::Ok()
         .content_type("text/event-stream")
         .insert_header(("Cache-Control", "no-store"))
         .insert_header(("X-Accel-Buffering", "no"))
-        .streaming(state.flight_feed.events())
+        .streaming(state.flight_feed.events((player.0.operator_id, player.0.user.id)))
 }
 
 /// Buys a ticket on the boarding flight; repeating a `clientTicketId` returns the first
@@ -51,8 +56,9 @@ async fn live_events(state: web::Data<ApiState>, _player: FlightPlayer) -> HttpR
 async fn buy_ticket(
     state: web::Data<ApiState>,
     player: FlightPlayer,
-    body: web::Json<TicketOrderBody>,
+    body: AfterAuth<web::Json<TicketOrderBody>>,
 ) -> Result<HttpResponse, ApiError> {
+    let body = body?;
     let order = ticket_order(&body)?;
     let ticket = state.flight.buy_ticket(&player.0, &order).await?;
     Ok(HttpResponse::Ok().json(PlayerTicketBody::from(ticket)))
@@ -72,8 +78,9 @@ async fn cash_out(
 async fn tickets(
     state: web::Data<ApiState>,
     player: FlightPlayer,
-    query: web::Query<PageQuery>,
+    query: AfterAuth<web::Query<PageQuery>>,
 ) -> Result<HttpResponse, ApiError> {
+    let query = query?;
     let page = state
         .flight
         .player_tickets(player.0.operator_id, player.0.user.id, query.page()?)

@@ -1,9 +1,11 @@
-//! The flight game on the player's wire: the live flight, a ticket order and a ticket.
+//! The flight game on the player's wire: the live flight, other players' cash-outs, a
+//! ticket order and a ticket.
 //! Stakes and payouts are whole-rupiah integer strings, multipliers two-decimal strings
 //! (`"2.35"`), times RFC 3339 UTC.
 
-use opinion_app::flight::LiveFlight;
 use opinion_app::flight::model::TicketRecord;
+use opinion_app::flight::{CashOutBoard, FeedCashOut, LiveFlight};
+use opinion_core::{OperatorId, UserId};
 use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
 use utoipa::ToSchema;
@@ -52,6 +54,66 @@ impl From<LiveFlight> for LiveFlightBody {
             revealed_seed: live.revealed_seed.map(|seed| seed.to_hex()),
             ended_at: live.ended_at,
             server_time: live.at,
+        }
+    }
+}
+
+/// The `cashouts` event of the live feed: a flight's counts and cash-outs, anonymised
+/// (every operator's players ride the same flight): no id of any player, ticket or
+/// operator, no exact amount.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CashOutsBody {
+    /// `flt_…`, the flight they belong to.
+    pub flight_id: String,
+    /// Players holding a ticket that flies or flew, over every operator.
+    pub players: u32,
+    /// Tickets that fly or flew.
+    pub tickets: u32,
+    /// Tickets cashed out so far.
+    pub cashed_out: u32,
+    /// `true` when `cashOuts` is the whole list to show (a new flight, or the stream just
+    /// opened); `false` when they come after the ones already shown.
+    pub reset: bool,
+    /// Cash-outs, oldest first (at most 20).
+    pub cash_outs: Vec<CashOutBody>,
+}
+
+/// One cash-out as every page sees it.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CashOutBody {
+    /// The multiplier it was cashed out at.
+    pub multiplier: String,
+    /// Whole rupiah: the payout is at least this, below the next step of 1, 2, 5, 10,
+    /// 20, 50, … rupiah.
+    pub payout_at_least: String,
+    /// Whether it is the reading player's own (never `true` on another player's stream).
+    pub mine: bool,
+}
+
+impl CashOutsBody {
+    /// `cash_outs` of `board`, marking those of `viewer` as theirs.
+    pub fn of(
+        board: &CashOutBoard,
+        cash_outs: &[FeedCashOut],
+        reset: bool,
+        viewer: Option<(OperatorId, UserId)>,
+    ) -> Self {
+        Self {
+            flight_id: board.flight.to_string(),
+            players: board.tally.players,
+            tickets: board.tally.tickets,
+            cashed_out: board.tally.cashed_out,
+            reset,
+            cash_outs: cash_outs
+                .iter()
+                .map(|cash_out| CashOutBody {
+                    multiplier: cash_out.multiplier.to_string(),
+                    payout_at_least: cash_out.payout_band.to_string(),
+                    mine: viewer.is_some_and(|(operator, user)| cash_out.is_of(operator, user)),
+                })
+                .collect(),
         }
     }
 }

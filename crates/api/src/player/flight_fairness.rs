@@ -6,6 +6,7 @@
 use actix_web::{HttpResponse, web};
 
 use crate::http::error::ApiError;
+use crate::http::extract::AfterAuth;
 use crate::http::player_auth::FlightPlayer;
 use crate::operator::flight::dto::FlightBody;
 use crate::shared::list::ListBody;
@@ -17,8 +18,9 @@ use crate::state::ApiState;
 pub async fn crashed_flights(
     state: web::Data<ApiState>,
     _player: FlightPlayer,
-    query: web::Query<PageQuery>,
+    query: AfterAuth<web::Query<PageQuery>>,
 ) -> Result<HttpResponse, ApiError> {
+    let query = query?;
     let page = state.flight_reads.crashed_flights(query.page()?).await?;
     Ok(HttpResponse::Ok().json(ListBody::from_page(page, FlightBody::from)))
 }

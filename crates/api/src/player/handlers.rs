@@ -1,7 +1,9 @@
 //! The hosted app's player API (`/api/player/…`): open a session with a launch token (the
 //! player's login), log out, list the markets on offer, quote, place orders, and read the
 //! player's own positions and trades. Every call but the first carries the session token; every read is confined to
-//! the player's operator and, for positions and trades, to the player.
+//! the player's operator and, for positions and trades, to the player. The market, quote,
+//! order, position and trade routes take only a session launched into Opinion (a flight
+//! session is refused with `wrong_product`); the logout takes either product's.
 
 use actix_web::{HttpRequest, HttpResponse, web};
 use opinion_app::error::AppError;
@@ -10,8 +12,8 @@ use opinion_market::Side;
 
 use crate::http::client::request_host;
 use crate::http::error::ApiError;
-use crate::http::extract::path_id;
-use crate::http::player_auth::Player;
+use crate::http::extract::{AfterAuth, path_id};
+use crate::http::player_auth::{OpinionPlayer, Player};
 use crate::operator::markets::dto::MarketBody;
 use crate::operator::users::dto::PortfolioBody;
 use crate::player::dto::{OpenSessionBody, OrderBody, PlayerTradeBody, QuoteBody, SessionOpenedBody};
@@ -58,9 +60,10 @@ async fn log_out(state: web::Data<ApiState>, player: Player) -> Result<HttpRespo
 /// their prices, newest first.
 async fn markets(
     state: web::Data<ApiState>,
-    player: Player,
-    query: web::Query<PageQuery>,
+    player: OpinionPlayer,
+    query: AfterAuth<web::Query<PageQuery>>,
 ) -> Result<HttpResponse, ApiError> {
+    let query = query?;
     let page = state
         .reads
         .markets_on_offer(player.0.operator_id, query.page()?)
@@ -69,7 +72,7 @@ async fn markets(
 }
 
 /// The player's own positions with their valuation.
-async fn positions(state: web::Data<ApiState>, player: Player) -> Result<HttpResponse, ApiError> {
+async fn positions(state: web::Data<ApiState>, player: OpinionPlayer) -> Result<HttpResponse, ApiError> {
     let portfolio = state.reads.portfolio_of(player.0.user).await?;
     Ok(HttpResponse::Ok().json(PortfolioBody::from(portfolio)))
 }
@@ -77,9 +80,10 @@ async fn positions(state: web::Data<ApiState>, player: Player) -> Result<HttpRes
 /// The player's own trades, newest first.
 async fn trades(
     state: web::Data<ApiState>,
-    player: Player,
-    query: web::Query<PageQuery>,
+    player: OpinionPlayer,
+    query: AfterAuth<web::Query<PageQuery>>,
 ) -> Result<HttpResponse, ApiError> {
+    let query = query?;
     let page = state.reads.trades_of_player(&player.0.user, query.page()?).await?;
     Ok(HttpResponse::Ok().json(ListBody::from_page(page, PlayerTradeBody::from)))
 }
@@ -87,9 +91,10 @@ async fn trades(
 /// Prices an order without trading.
 async fn quote(
     state: web::Data<ApiState>,
-    player: Player,
-    body: web::Json<OrderBody>,
+    player: OpinionPlayer,
+    body: AfterAuth<web::Json<OrderBody>>,
 ) -> Result<HttpResponse, ApiError> {
+    let body = body?;
     let request = order_request(&body)?;
     let quote = state.trading.quote(&player.0, &request).await?;
     Ok(HttpResponse::Ok().json(QuoteBody::from(quote)))
@@ -98,9 +103,10 @@ async fn quote(
 /// Places a buy or a sale; repeating a client order id returns the first trade.
 async fn place_order(
     state: web::Data<ApiState>,
-    player: Player,
-    body: web::Json<OrderBody>,
+    player: OpinionPlayer,
+    body: AfterAuth<web::Json<OrderBody>>,
 ) -> Result<HttpResponse, ApiError> {
+    let body = body?;
     let request = order_request(&body)?;
     let client_order_id = body
         .client_order_id

@@ -16,6 +16,7 @@ use crate::operational::handlers as operational;
 use crate::operator::api_keys::handlers as api_keys;
 use crate::operator::balance_operations::handlers as balance_operations;
 use crate::operator::flight::handlers as flight;
+use crate::operator::flight::proof as flight_proof;
 use crate::operator::flight::settlement::{
     corrections as flight_corrections, export as flight_report_export, payments as flight_payments,
     reports as flight_reports,
@@ -164,6 +165,7 @@ fn handler(id: RouteId) -> Bind {
         R::FlightTicketsList => |r| r.to(flight::tickets),
         R::FlightTicketGet => |r| r.to(flight::ticket),
         R::FlightTicketsExport => |r| r.to(flight::export_tickets),
+        R::FlightTicketProof => |r| r.to(flight_proof::operator_ticket_proof),
         R::FlightWalletOperationsList => |r| r.to(flight::wallet_operations),
         R::FlightWebhookDeliveriesList => |r| r.to(flight::webhook_deliveries),
         R::PublicFlightChainsList => |r| r.to(public_flight::chains),

@@ -5,8 +5,10 @@
 //! take-off instant, on the server's clock (corrected by each event's `serverTime`), until
 //! the stream announces the crash. Nothing is asked of the server per frame, so a
 //! thousand pages cost the server a thousand idle streams. The player buys tickets (with
-//! an optional auto cash-out), cashes out, sees their tickets and the fairness data of
-//! past flights; every value is written with `textContent`, never as markup.
+//! an optional auto cash-out), cashes out, sees their tickets, the flight's other players
+//! cashing out (anonymised: multiplier and payout band, with the counts of players aboard
+//! and cashed out, from the stream's `cashouts` events) and the fairness data of past
+//! flights; every value is written with `textContent`, never as markup.
 
 use std::sync::LazyLock;
 
@@ -20,10 +22,12 @@ use crate::views::hosted::{Assets, BASE_STYLE, serve};
 const STYLE: &str = "\
 #multiplier{font-size:3rem;font-weight:700;font-variant-numeric:tabular-nums;margin:.5rem 0}\
 #phase{color:#5b6475;min-height:1.5rem}#buying{background:#fff;padding:.75rem;margin-bottom:1.5rem}\
-#buying input{width:8rem;margin-right:.75rem}code{font-size:.75rem;word-break:break-all}";
+#buying input{width:8rem;margin-right:.75rem}code{font-size:.75rem;word-break:break-all}\
+#crowd{color:#5b6475}#cashouts{list-style:none;padding:0;margin:0 0 1.5rem;max-height:12rem;overflow:hidden}\
+#cashouts li{font-variant-numeric:tabular-nums}#cashouts li.mine{font-weight:700}";
 
 const SCRIPT: &str = r#"
-  var PAGE = 20;
+  var PAGE = 20, LISTED = 20;
   var offset = 0, live = null, tickets = [], flights = [], next = null, shown = '';
   var multiplier = document.getElementById('multiplier'), phase = document.getElementById('phase');
   var hundredths = function (m) { return Math.floor(m / 100) + '.' + ('0' + (m % 100)).slice(-2); };
@@ -116,6 +120,19 @@ const SCRIPT: &str = r#"
     if (f.revealedSeed && !(same && before.revealedSeed)) { revealed(f); }
     showTickets();
   };
+  var onCashOuts = function (c) {
+    var list = document.getElementById('cashouts');
+    if (c.reset) { list.replaceChildren(); }
+    c.cashOuts.forEach(function (o) {
+      var item = document.createElement('li');
+      item.textContent = o.multiplier + '\u00d7 \u2014 ' + o.payoutAtLeast + '+ IDR' + (o.mine ? ' (you)' : '');
+      if (o.mine) { item.className = 'mine'; }
+      list.insertBefore(item, list.firstChild);
+    });
+    while (list.children.length > LISTED) { list.removeChild(list.lastChild); }
+    document.getElementById('crowd').textContent = c.players + ' players aboard, ' + c.cashedOut + ' of '
+      + c.tickets + ' tickets cashed out';
+  };
   var onEvent = function (text) {
     var name = '', data = null;
     text.split('\n').forEach(function (line) {
@@ -123,6 +140,7 @@ const SCRIPT: &str = r#"
       if (line.indexOf('data: ') === 0) { data = (data === null ? '' : data + '\n') + line.slice(6); }
     });
     if (name === 'flight' && data !== null) { onFlight(JSON.parse(data)); }
+    if (name === 'cashouts' && data !== null) { onCashOuts(JSON.parse(data)); }
   };
   var listen = function (delay) {
     var headers = { Authorization: 'Bearer ' + sessionStorage.getItem('opinion.session') };
@@ -166,6 +184,8 @@ pub async fn flight_page(state: web::Data<ApiState>, request: HttpRequest) -> Re
     let body = html! {
         p #multiplier { "—" }
         p #phase {}
+        p #crowd {}
+        ul #cashouts {}
         div #buying {
             label { "Stake (IDR) " input #stake type="number" min="1" step="1" value="10000"; }
             label { "Auto cash-out at " input #auto type="text" inputmode="decimal" placeholder="e.g. 2.00"; }
@@ -215,5 +235,17 @@ mod tests {
             .expect("the frame function");
         assert!(SCRIPT.contains("Math.floor(100 * Math.exp(0.00006 * t))"));
         assert!(!frame.contains("api(") && !frame.contains("fetch("));
+    }
+
+    #[test]
+    fn other_players_cash_outs_are_written_as_text_from_the_stream() {
+        let shown = SCRIPT
+            .split("var onCashOuts = function (c) {")
+            .nth(1)
+            .and_then(|rest| rest.split("var onEvent").next())
+            .expect("the cash-outs function");
+        assert!(shown.contains("item.textContent = "));
+        assert!(!shown.contains("api(") && !shown.contains("fetch("));
+        assert!(SCRIPT.contains("name === 'cashouts'"));
     }
 }

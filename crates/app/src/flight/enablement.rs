@@ -1,6 +1,7 @@
 //! Whether an operator's players may buy flight tickets (FLIGHT.md §3). Platform staff
-//! enable it, and only once nothing blocks it (`opinion_flight::check_enablement`):
-//! every blocker is listed at once, so staff fix them all in one go. Disabling stops new
+//! enable it, and only once nothing blocks it (`opinion_flight::check_enablement`; in
+//! production a valid production authorization is one of the conditions): every blocker
+//! is listed at once, so staff fix them all in one go. Disabling stops new
 //! tickets; tickets already bought fly and settle.
 
 use opinion_core::{OperatorId, PageRequest};
@@ -110,6 +111,7 @@ impl FlightGame {
                 .is_some_and(|adapter| flight_section_passed(adapter, run.as_ref())),
             has_current_terms: self.current_terms(operator).await?.is_some(),
             subscribes_to_flight_events: self.subscribes_to_flight_events(operator).await?,
+            production_authorized: self.production_authorized(operator).await?,
         };
         Ok(check_enablement(facts))
     }

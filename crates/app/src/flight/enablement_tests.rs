@@ -5,13 +5,16 @@
 use std::sync::Arc;
 
 use opinion_core::{Page, WalletTestRunId};
-use opinion_flight::{EnablementBlocker, EnablementWarning, Rupiah, SettlementPeriod, ShareBps, Terms, TicketLimits};
+use opinion_flight::{
+    AuthorizationRequirement, EnablementBlocker, EnablementWarning, Rupiah, SettlementPeriod, ShareBps, Terms,
+    TicketLimits,
+};
 use opinion_wallet::{AdapterBaseUrl, AdapterSecrets, AdapterTimeout};
 use opinion_webhook::{EventType, SigningSecret, Subscription};
 
 use crate::access::ports::MockOperatorStore;
 use crate::error::AppError;
-use crate::flight::{EnableOutcome, FlightGame, FlightPorts};
+use crate::flight::{EnableOutcome, FlightGame, FlightPorts, FlightSettings, NewProductionAuthorization};
 use crate::model::{Operator, WalletAdapterConfig};
 use crate::test_support::flight::{ManualClock, MemoryFlightStore, settings};
 use crate::test_support::{NOW, OPERATOR, counting_random};
@@ -26,12 +29,15 @@ struct Setup {
     adapter: bool,
     flight_test_passed: bool,
     flight_subscription: bool,
+    /// Staging (none needed) or production (a production authorization needed).
+    environment: AuthorizationRequirement,
 }
 
 const READY: Setup = Setup {
     adapter: true,
     flight_test_passed: true,
     flight_subscription: true,
+    environment: AuthorizationRequirement::NotRequired,
 };
 
 fn game(setup: &Setup, store: &MemoryFlightStore) -> FlightGame {
@@ -92,7 +98,11 @@ fn game(setup: &Setup, store: &MemoryFlightStore) -> FlightGame {
         clock: ManualClock::at(NOW),
         random: counting_random(1_000, [5; 32]),
     };
-    FlightGame::new(ports, settings())
+    let settings = FlightSettings {
+        production_authorization: setup.environment,
+        ..settings()
+    };
+    FlightGame::new(ports, settings)
 }
 
 fn terms() -> Terms {
@@ -155,6 +165,68 @@ async fn a_refusal_lists_every_blocker_and_stores_nothing() {
     assert_eq!(check.warnings, [EnablementWarning::NoFlightWebhookSubscription]);
     assert!(store.memory().enablements.is_empty());
     assert!(!game.is_enabled(OPERATOR).await.expect("read"));
+}
+
+#[tokio::test]
+async fn in_production_enabling_needs_a_valid_production_authorization() {
+    let store = MemoryFlightStore::default();
+    let setup = Setup {
+        environment: AuthorizationRequirement::Required,
+        ..READY
+    };
+    let game = game(&setup, &store);
+    game.set_first_terms(OPERATOR, terms(), "Ops Staff")
+        .await
+        .expect("terms");
+    let outcome = game.enable(OPERATOR, "Ops Staff").await.expect("enable");
+    let EnableOutcome::Refused(check) = outcome else {
+        panic!("enabled: {outcome:?}")
+    };
+    assert_eq!(check.blockers, [EnablementBlocker::ProductionAuthorizationMissing]);
+    assert!(store.memory().enablements.is_empty());
+
+    let new = NewProductionAuthorization {
+        reference: "CHG-1042".into(),
+        expires_at: None,
+    };
+    game.authorize_production(OPERATOR, &new, "Compliance")
+        .await
+        .expect("authorized");
+    let outcome = game.enable(OPERATOR, "Ops Staff").await.expect("enable");
+    assert!(matches!(outcome, EnableOutcome::Enabled(_)), "{outcome:?}");
+
+    game.revoke_production(OPERATOR, "Compliance").await.expect("revoked");
+    let status = game.enablement_status(OPERATOR).await.expect("status");
+    assert_eq!(
+        status.check.blockers,
+        [EnablementBlocker::ProductionAuthorizationMissing]
+    );
+}
+
+#[tokio::test]
+async fn in_production_a_flight_section_not_passed_and_a_missing_authorization_are_both_named() {
+    let store = MemoryFlightStore::default();
+    let setup = Setup {
+        flight_test_passed: false,
+        environment: AuthorizationRequirement::Required,
+        ..READY
+    };
+    let game = game(&setup, &store);
+    game.set_first_terms(OPERATOR, terms(), "Ops Staff")
+        .await
+        .expect("terms");
+    let outcome = game.enable(OPERATOR, "Ops Staff").await.expect("enable");
+    let EnableOutcome::Refused(check) = outcome else {
+        panic!("enabled: {outcome:?}")
+    };
+    assert_eq!(
+        check.blockers,
+        [
+            EnablementBlocker::FlightWalletTestNotPassed,
+            EnablementBlocker::ProductionAuthorizationMissing
+        ]
+    );
+    assert!(store.memory().enablements.is_empty());
 }
 
 #[tokio::test]

@@ -6,7 +6,8 @@
 //!   finds.
 //! - `purchase` and `cash_out`: the player's tickets; `money` sends payouts and refunds
 //!   and recovers lost answers; `events` builds the `mini_app.flight.ticket.*` events.
-//! - `enablement` and `terms`: what platform staff decide per operator.
+//! - `enablement`, `production_authorization` and `terms`: what platform staff decide
+//!   per operator.
 //! - `reads`: the operator's and the player's views.
 //! - `exchange`: the port of the third-party exchange a statement's comparison-only rate
 //!   comes from.
@@ -29,9 +30,15 @@ mod engine;
 mod engine_tests;
 mod events;
 mod live;
+mod live_board;
+#[cfg(test)]
+mod live_board_tests;
 mod money;
 mod money_worker;
 mod moves;
+mod production_authorization;
+#[cfg(test)]
+mod production_authorization_tests;
 mod purchase;
 mod review;
 #[cfg(test)]
@@ -44,7 +51,9 @@ mod terms_tests;
 pub use enablement::{EnableOutcome, EnablementStatus};
 pub use engine::{DriverStep, FlightMove};
 pub use live::LiveFlight;
+pub use live_board::{BoardKeeper, CashOutBoard, FeedCashOut, LOOKBACK, MAX_LISTED, READ_LIMIT};
 pub use money_worker::MoneyPass;
+pub use production_authorization::{AuthorizationBook, NewProductionAuthorization};
 pub use purchase::TicketOrder;
 pub(crate) use purchase::check_client_ticket_id;
 pub use review::ResolvedFlightOperation;
@@ -54,7 +63,7 @@ pub use terms_schedule::MAX_SCHEDULED_TERMS;
 use std::sync::Arc;
 use std::time::Duration;
 
-use opinion_flight::{ChainLength, FlightTiming};
+use opinion_flight::{AuthorizationRequirement, ChainLength, FlightTiming};
 
 use crate::access::ports::OperatorStore;
 use crate::flight::ports::FlightStore;
@@ -97,6 +106,8 @@ pub struct FlightSettings {
     pub tick: Duration,
     /// The money worker's batch, grace and retry delays.
     pub money: WorkerSettings,
+    /// Whether flight needs a production authorization here (production only).
+    pub production_authorization: AuthorizationRequirement,
 }
 
 /// The flight product's use cases.

@@ -7,7 +7,9 @@
 
 use async_trait::async_trait;
 use opinion_core::{FlightChainId, FlightId, FlightTermsId, OperatorId, TicketId, UserId, WalletOperationId};
-use opinion_flight::{FlightPhase, Seed, TicketStatus};
+use opinion_flight::{
+    AuthorizationRequirement, FlightPhase, Multiplier, ProductionAuthorization, Revocation, Rupiah, Seed, TicketStatus,
+};
 use time::OffsetDateTime;
 
 use crate::flight::model::{ChainRecord, Enablement, FlightRecord, TermsCancellation, TermsRecord, TicketRecord};
@@ -60,6 +62,9 @@ pub struct NewTicket {
     pub purchase: NewOperation,
     /// How many tickets the player may hold on the flight.
     pub cap: u8,
+    /// Whether the operator needs a valid production authorization at the ticket's
+    /// `created_at`, checked again in the transaction (a revocation is never missed).
+    pub production_authorization: AuthorizationRequirement,
 }
 
 /// What storing a new ticket did.
@@ -73,6 +78,9 @@ pub enum TicketOpening {
     CapReached,
     /// Nothing stored: the flight is no longer boarding.
     BoardingClosed,
+    /// Nothing stored: the operator holds no valid production authorization (revoked or
+    /// expired meanwhile).
+    NotAuthorized,
 }
 
 /// A page of the player's or the operator's tickets, newest first.
@@ -86,6 +94,31 @@ pub struct TicketFilter {
     pub from: Option<OffsetDateTime>,
     /// Only tickets bought before.
     pub to: Option<OffsetDateTime>,
+}
+
+/// A flight's counts for the live feed, over every operator's tickets.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct FeedTally {
+    /// Players holding a ticket that flies or flew (`active`, `cashed_out`, `lost`).
+    pub players: u32,
+    /// Tickets that fly or flew.
+    pub tickets: u32,
+    /// Tickets cashed out.
+    pub cashed_out: u32,
+}
+
+/// One cash-out as the live feed reads it. Whose it is stays inside the service: the
+/// feed uses it to mark a player's own cash-outs on that player's stream only.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FeedCashOutRow {
+    pub operator_id: OperatorId,
+    pub ticket_id: TicketId,
+    pub user_id: UserId,
+    /// The multiplier it was cashed out at.
+    pub multiplier: Multiplier,
+    pub payout: Rupiah,
+    /// The instant of the cash-out (an auto cash-out's is when the curve reached it).
+    pub cashed_out_at: OffsetDateTime,
 }
 
 /// Flights, chains, tickets, terms and enablement.
@@ -121,11 +154,21 @@ pub trait FlightStore: Send + Sync {
         statuses: &[TicketStatus],
     ) -> Result<Vec<TicketRecord>, StoreError>;
 
+    /// The live feed's read of a flight, over every operator: its counts, and up to
+    /// `limit` of its cash-outs at or after `since`, newest first.
+    async fn live_feed(
+        &self,
+        flight: FlightId,
+        since: OffsetDateTime,
+        limit: u32,
+    ) -> Result<(FeedTally, Vec<FeedCashOutRow>), StoreError>;
+
     /// Applies the step atomically; `false` (nothing stored) when a precondition failed.
     async fn apply_flight_change(&self, change: &FlightChange) -> Result<bool, StoreError>;
 
-    /// Stores a new ticket and its debit if the flight is boarding, the player holds
-    /// fewer than the cap and the client id is new, in one transaction.
+    /// Stores a new ticket and its debit if the client id is new, the operator is
+    /// authorized as `new` requires, the flight is boarding and the player holds fewer
+    /// than the cap, in one transaction.
     async fn open_ticket(&self, new: &NewTicket) -> Result<TicketOpening, StoreError>;
     /// A flight wallet operation by id (`None` for another product's).
     async fn find_flight_operation(&self, id: WalletOperationId) -> Result<Option<WalletOperationRecord>, StoreError>;
@@ -169,6 +212,18 @@ pub trait FlightStore: Send + Sync {
     async fn find_enablement(&self, operator: OperatorId) -> Result<Option<Enablement>, StoreError>;
     /// Stores the operator's enablement.
     async fn save_enablement(&self, enablement: &Enablement) -> Result<(), StoreError>;
+    /// Every production authorization of the operator, revoked and expired ones included.
+    async fn production_authorizations(&self, operator: OperatorId)
+    -> Result<Vec<ProductionAuthorization>, StoreError>;
+    /// Stores a new production authorization.
+    async fn add_production_authorization(&self, authorization: &ProductionAuthorization) -> Result<(), StoreError>;
+    /// Stamps `revocation` on every authorization of the operator in force at its
+    /// instant; how many it stopped (none: nothing was in force).
+    async fn revoke_production_authorizations(
+        &self,
+        operator: OperatorId,
+        revocation: &Revocation,
+    ) -> Result<usize, StoreError>;
     /// Every terms version of the operator (cancelled ones included).
     async fn terms_versions(&self, operator: OperatorId) -> Result<Vec<TermsRecord>, StoreError>;
     /// Stores a new terms version.

@@ -3,7 +3,10 @@
 //! boarding phase, the player to the ticket cap and the player's client ticket id to one
 //! ticket. The debit's answer then decides: applied while the flight still boards, the
 //! ticket flies; applied after boarding closed, it is refunded (FLIGHT.md §2); refused,
-//! it never flies; ambiguous, it goes to manual review and never flies.
+//! it never flies; ambiguous, it goes to manual review and never flies. In production the
+//! operator's production authorization is checked before anything is stored and again in
+//! the transaction that stores the ticket: a debit is sent only for a ticket stored while
+//! the operator was authorized.
 
 use opinion_core::{TicketId, WalletOperationId};
 use opinion_flight::{FlightPhase, Multiplier, Rupiah, TicketEvent, TicketStatus, check_ticket};
@@ -17,6 +20,7 @@ use crate::flight::model::{FlightRecord, TermsRecord, TicketRecord};
 use crate::flight::money::purchase_mutation;
 use crate::flight::moves::moved;
 use crate::flight::ports::{FlightChange, NewTicket, TicketOpening, TicketUpdate};
+use crate::flight::production_authorization;
 use crate::opinion::trading::ports::OperationUpdate;
 use crate::players::PlayerPrincipal;
 use crate::wallet::call::call_wallet;
@@ -41,6 +45,7 @@ impl FlightGame {
     pub async fn buy_ticket(&self, player: &PlayerPrincipal, order: &TicketOrder) -> Result<TicketRecord, AppError> {
         check_client_ticket_id(&order.client_ticket_id)?;
         self.ensure_enabled(player.operator_id).await?;
+        self.ensure_production_authorized(player.operator_id).await?;
         let target = self.wallet_target(player.operator_id).await?;
         let now = self.ports.clock.now();
         let flight = self.boarding_flight(now).await?;
@@ -72,12 +77,14 @@ impl FlightGame {
             ticket: ticket.clone(),
             purchase: purchase.clone(),
             cap: limits.tickets_per_flight(),
+            production_authorization: self.settings.production_authorization,
         };
         match self.ports.store.open_ticket(&new).await? {
             TicketOpening::Opened => {}
             TicketOpening::Replayed(first) => return same_order(*first, order),
             TicketOpening::CapReached => return Err(cap_reached(limits.tickets_per_flight())),
             TicketOpening::BoardingClosed => return Err(boarding_closed()),
+            TicketOpening::NotAuthorized => return Err(production_authorization::missing()),
         }
         let (classification, update) = call_wallet(
             self.ports.wallet.as_ref(),

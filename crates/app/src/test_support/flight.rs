@@ -6,13 +6,18 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use async_trait::async_trait;
 use opinion_core::{FlightChainId, FlightId, FlightTermsId, OperatorId, TicketId, UserId, WalletOperationId};
-use opinion_flight::{ChainLength, FlightPhase, FlightTiming, Seed, TicketStatus};
+use opinion_flight::{
+    AuthorizationRequirement, ChainLength, FlightPhase, FlightTiming, ProductionAuthorization, Revocation, Seed,
+    TicketStatus, authorizes_purchase,
+};
 use opinion_wallet::Product;
 use time::OffsetDateTime;
 
 use crate::flight::FlightSettings;
 use crate::flight::model::{ChainRecord, Enablement, FlightRecord, TermsCancellation, TermsRecord, TicketRecord};
-use crate::flight::ports::{FlightChange, FlightStore, NewTicket, TicketFilter, TicketOpening};
+use crate::flight::ports::{
+    FeedCashOutRow, FeedTally, FlightChange, FlightStore, NewTicket, TicketFilter, TicketOpening,
+};
 use crate::model::{NewEvent, WalletOperationRecord};
 use crate::opinion::settlement::WorkerSettings;
 use crate::ports::{Clock, StoreError};
@@ -50,6 +55,7 @@ pub fn settings() -> FlightSettings {
         settle_delay: std::time::Duration::from_millis(1_000),
         tick: std::time::Duration::from_millis(100),
         money: WorkerSettings::default(),
+        production_authorization: AuthorizationRequirement::NotRequired,
     }
 }
 
@@ -63,6 +69,7 @@ pub struct Memory {
     pub events: Vec<NewEvent>,
     pub enablements: BTreeMap<OperatorId, Enablement>,
     pub terms: Vec<TermsRecord>,
+    pub authorizations: Vec<ProductionAuthorization>,
 }
 
 /// The in-memory store.
@@ -162,6 +169,48 @@ impl FlightStore for MemoryFlightStore {
             .collect())
     }
 
+    async fn live_feed(
+        &self,
+        flight: FlightId,
+        since: OffsetDateTime,
+        limit: u32,
+    ) -> Result<(FeedTally, Vec<FeedCashOutRow>), StoreError> {
+        let memory = self.memory();
+        let flying = [TicketStatus::Active, TicketStatus::CashedOut, TicketStatus::Lost];
+        let aboard: Vec<&TicketRecord> = memory
+            .tickets
+            .values()
+            .filter(|ticket| ticket.flight_id == flight && flying.contains(&ticket.status))
+            .collect();
+        let players: std::collections::BTreeSet<_> = aboard
+            .iter()
+            .map(|ticket| (ticket.operator_id, ticket.user_id))
+            .collect();
+        let mut rows: Vec<FeedCashOutRow> = aboard
+            .iter()
+            .filter(|ticket| ticket.status == TicketStatus::CashedOut)
+            .filter_map(|ticket| {
+                Some(FeedCashOutRow {
+                    operator_id: ticket.operator_id,
+                    ticket_id: ticket.id,
+                    user_id: ticket.user_id,
+                    multiplier: ticket.cash_out?,
+                    payout: ticket.payout?,
+                    cashed_out_at: ticket.cashed_out_at.filter(|at| *at >= since)?,
+                })
+            })
+            .collect();
+        let tally = FeedTally {
+            players: u32::try_from(players.len()).unwrap_or(u32::MAX),
+            tickets: u32::try_from(aboard.len()).unwrap_or(u32::MAX),
+            cashed_out: u32::try_from(aboard.iter().filter(|t| t.status == TicketStatus::CashedOut).count())
+                .unwrap_or(u32::MAX),
+        };
+        rows.sort_by_key(|row| std::cmp::Reverse((row.cashed_out_at, row.ticket_id)));
+        rows.truncate(limit as usize);
+        Ok((tally, rows))
+    }
+
     async fn apply_flight_change(&self, change: &FlightChange) -> Result<bool, StoreError> {
         let mut memory = self.memory();
         let phase_of = |memory: &Memory, id: FlightId| {
@@ -226,6 +275,15 @@ impl FlightStore for MemoryFlightStore {
                 && other.client_ticket_id == ticket.client_ticket_id
         }) {
             return Ok(TicketOpening::Replayed(Box::new(first.clone())));
+        }
+        let own: Vec<ProductionAuthorization> = memory
+            .authorizations
+            .iter()
+            .filter(|record| record.operator_id == ticket.operator_id)
+            .cloned()
+            .collect();
+        if !authorizes_purchase(new.production_authorization, &own, ticket.created_at) {
+            return Ok(TicketOpening::NotAuthorized);
         }
         let boarding = memory
             .flights
@@ -348,6 +406,40 @@ impl FlightStore for MemoryFlightStore {
             .enablements
             .insert(enablement.operator_id, enablement.clone());
         Ok(())
+    }
+
+    async fn production_authorizations(
+        &self,
+        operator: OperatorId,
+    ) -> Result<Vec<ProductionAuthorization>, StoreError> {
+        let memory = self.memory();
+        Ok(memory
+            .authorizations
+            .iter()
+            .filter(|record| record.operator_id == operator)
+            .cloned()
+            .collect())
+    }
+
+    async fn add_production_authorization(&self, authorization: &ProductionAuthorization) -> Result<(), StoreError> {
+        self.memory().authorizations.push(authorization.clone());
+        Ok(())
+    }
+
+    async fn revoke_production_authorizations(
+        &self,
+        operator: OperatorId,
+        revocation: &Revocation,
+    ) -> Result<usize, StoreError> {
+        let mut memory = self.memory();
+        let mut stopped = 0;
+        for record in &mut memory.authorizations {
+            if record.operator_id == operator && record.is_valid_at(revocation.at) {
+                record.revocation = Some(revocation.clone());
+                stopped += 1;
+            }
+        }
+        Ok(stopped)
     }
 
     async fn terms_versions(&self, operator: OperatorId) -> Result<Vec<TermsRecord>, StoreError> {

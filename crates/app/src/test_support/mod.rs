@@ -5,6 +5,7 @@
 pub mod flight;
 pub mod flight_reads;
 pub mod office;
+pub mod office_proofs;
 pub mod reads;
 pub mod settlement;
 pub mod simulator;

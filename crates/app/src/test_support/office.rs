@@ -4,16 +4,13 @@
 use std::sync::{Arc, Mutex};
 
 use async_trait::async_trait;
-use opinion_core::{
-    OperatorId, Page, PageRequest, SettlementPaymentKind, SettlementReportId, StatementCorrectionKind,
-};
+use opinion_core::{OperatorId, Page, PageRequest, SettlementPaymentKind, SettlementReportId, StatementCorrectionKind};
 use opinion_flight::SettlementPeriod;
 use opinion_flight::{ReportLine, TicketStatus};
 use time::OffsetDateTime;
 
 use crate::flight::office::model::{
-    BalanceMoves, ChainDocument, Correction, FinalizedReport, LineCursor, Payment, ReportLineRecord,
-    StatementKeyRecord,
+    BalanceMoves, ChainDocument, Correction, FinalizedReport, LineCursor, Payment, ReportLineRecord, StatementKeyRecord,
 };
 use crate::flight::office::ports::{OfficeStore, PeriodTicketCounts, StatementKeyStore};
 use crate::flight::office::{FlightOffice, OfficePorts};
@@ -21,6 +18,8 @@ use crate::model::NewEvent;
 use crate::ports::{ChangedRecord, Clock, StoreError, UniqueKey};
 use crate::test_support::counting_random;
 use crate::test_support::flight::MemoryFlightStore;
+use crate::test_support::office_proofs::{FixedExchange, MemoryProofs, OperatorsIn, not_configured};
+use opinion_wallet::Currency;
 
 /// Statement keys in memory.
 #[derive(Default)]
@@ -76,7 +75,12 @@ impl MemoryOffice {
             self.chain.lock().expect("chain").push(correction.document.clone());
             self.corrections.lock().expect("corrections").push(correction);
         }
-        let landed: Vec<Payment> = self.interleaved_payments.lock().expect("interleaved").drain(..).collect();
+        let landed: Vec<Payment> = self
+            .interleaved_payments
+            .lock()
+            .expect("interleaved")
+            .drain(..)
+            .collect();
         self.payments.lock().expect("payments").extend(landed);
     }
 
@@ -365,15 +369,32 @@ impl OfficeStore for MemoryOffice {
     }
 }
 
-
-/// A back office signing with the key of `seed`, over `keys` and `store`, at `clock`'s time.
+/// A back office signing with the key of `seed`, over `keys` and `store`, at `clock`'s time,
+/// for an operator whose money is IDR.
 pub fn office_over(seed: u8, keys: Arc<MemoryKeys>, store: Arc<MemoryOffice>, clock: Arc<dyn Clock>) -> FlightOffice {
+    let proofs = Arc::new(MemoryProofs::over(store.clone()));
+    let exchange = Arc::new(FixedExchange::new(not_configured()));
+    office_with(seed, keys, store, clock, (proofs, Currency::IDR, exchange))
+}
+
+/// A back office signing with the key of `seed`, over `keys`, `store` and the proof ports
+/// (`proofs`, the operator's currency, the exchange), at `clock`'s time.
+pub fn office_with(
+    seed: u8,
+    keys: Arc<MemoryKeys>,
+    store: Arc<MemoryOffice>,
+    clock: Arc<dyn Clock>,
+    (proofs, currency, exchange): (Arc<MemoryProofs>, Currency, Arc<FixedExchange>),
+) -> FlightOffice {
     let flight = Arc::new(store.flight.clone());
     FlightOffice::new(
         OfficePorts {
             keys,
             store,
             flight,
+            proofs,
+            operators: Arc::new(OperatorsIn(currency)),
+            exchange,
             clock,
             random: counting_random(1, [0; 32]),
         },

@@ -21,6 +21,6 @@ pub use adapters::{
 };
 pub use contract_test::{
     CheckResult, DEFAULT_FLIGHT_TEST_AMOUNT, DEFAULT_FLIGHT_TEST_USER, DEFAULT_TEST_AMOUNT, DEFAULT_TEST_USER,
-    Exchange, SectionReport, Verdict, WalletAdapterTest, WalletTestPorts, WalletTestReport, WalletTestRequest,
+    Exchange, NotRun, SectionReport, Verdict, WalletAdapterTest, WalletTestPorts, WalletTestReport, WalletTestRequest,
 };
 pub use review::{ReviewDecision, ReviewFinding};

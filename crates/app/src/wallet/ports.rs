@@ -195,3 +195,15 @@ pub trait WalletTestRunStore: Send + Sync {
     /// The operator's latest run (by start, then id), if it ran the test at all.
     async fn latest_wallet_test_run(&self, operator: OperatorId) -> Result<Option<WalletTestRun>, StoreError>;
 }
+
+/// Whether flight money may move for an operator now (FLIGHT.md §3): outside production
+/// always, in production only while the operator holds a valid production
+/// authorization. The flight game answers it; the wallet test asks it before its flight
+/// section, so that section makes no wallet call for an operator the flight game would
+/// not let move money.
+#[cfg_attr(any(test, feature = "mock"), mockall::automock)]
+#[async_trait]
+pub trait FlightMoneyGate: Send + Sync {
+    /// Whether a flight wallet call may be made for `operator` at this instant.
+    async fn flight_money_may_move(&self, operator: OperatorId) -> Result<bool, StoreError>;
+}

@@ -123,6 +123,7 @@ routes! {
     FlightTicketsList: Get "/api/operator/flight/tickets" => TICKETS,
     FlightTicketGet: Get "/api/operator/flight/tickets/{id}" => TICKETS,
     FlightTicketsExport: Get "/api/operator/flight/tickets/export" => TICKETS,
+    FlightTicketProof: Get "/api/operator/flight/tickets/{id}/proof" => TICKETS,
     FlightWalletOperationsList: Get "/api/operator/flight/wallet-operations" => FLIGHT_BALANCE_OPERATIONS,
     FlightWebhookDeliveriesList: Get "/api/operator/flight/webhook-deliveries" => FLIGHT_DELIVERY_EVIDENCE,
     FlightTermsCurrent: Get "/api/operator/flight/terms/current" => scope(&[FlightTermsRead]),

@@ -161,7 +161,7 @@ fn flight_routes_are_reads_under_flight_and_need_their_compound_scopes() {
         .iter()
         .filter(|r| r.path.starts_with("/api/operator/flight/"))
         .collect();
-    assert_eq!(flight.len(), 18);
+    assert_eq!(flight.len(), 19, "with a ticket's proof");
     for spec in &flight {
         assert_eq!(spec.method, HttpMethod::Get, "{}", spec.path);
         let scopes = spec.requirement.scopes();

@@ -88,6 +88,13 @@ id_kind!(
 );
 
 id_kind!(
+    ProductionAuthorizationKind,
+    ProductionAuthorizationId,
+    "fpa",
+    "a production authorization of an operator's flight product"
+);
+
+id_kind!(
     SettlementReportKind,
     SettlementReportId,
     "fsr",

@@ -20,6 +20,7 @@ pub use id::{
 };
 pub use id::{LaunchId, LaunchKind, PlayerSessionId, PlayerSessionKind, UserId, UserKind};
 pub use id::{MarketKind, RedemptionKind, TradeKind, WalletOperationKind};
+pub use id::{ProductionAuthorizationId, ProductionAuthorizationKind};
 pub use id::{
     SettlementPaymentId, SettlementPaymentKind, SettlementReportId, SettlementReportKind, StatementCorrectionId,
     StatementCorrectionKind,

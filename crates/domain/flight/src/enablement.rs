@@ -17,6 +17,9 @@ pub struct EnablementFacts {
     /// At least one of the operator's enabled webhook endpoints subscribes to a
     /// `mini_app.flight.*` event.
     pub subscribes_to_flight_events: bool,
+    /// The operator holds a valid production authorization, or the environment needs
+    /// none (`authorization_at(…).allows()`).
+    pub production_authorized: bool,
 }
 
 /// A reason enabling is refused.
@@ -29,6 +32,9 @@ pub enum EnablementBlocker {
     FlightWalletTestNotPassed,
     /// No terms in force: a ticket could not freeze a share or its limits.
     NoCurrentTerms,
+    /// In production, no valid production authorization: the service may make no flight
+    /// wallet call for the operator.
+    ProductionAuthorizationMissing,
 }
 
 /// Something staff should know but that does not block enabling.
@@ -66,6 +72,9 @@ pub fn check_enablement(facts: EnablementFacts) -> EnablementCheck {
     if !facts.has_current_terms {
         blockers.push(EnablementBlocker::NoCurrentTerms);
     }
+    if !facts.production_authorized {
+        blockers.push(EnablementBlocker::ProductionAuthorizationMissing);
+    }
     let mut warnings = Vec::new();
     if !facts.subscribes_to_flight_events {
         warnings.push(EnablementWarning::NoFlightWebhookSubscription);
@@ -80,6 +89,7 @@ impl EnablementBlocker {
             Self::NoWalletAdapter => "no_wallet_adapter",
             Self::FlightWalletTestNotPassed => "flight_wallet_test_not_passed",
             Self::NoCurrentTerms => "no_current_terms",
+            Self::ProductionAuthorizationMissing => "production_authorization_missing",
         }
     }
 }
@@ -92,6 +102,9 @@ impl fmt::Display for EnablementBlocker {
                 "the wallet test has not passed with the flight reasons in IDR since the adapter was last changed"
             }
             Self::NoCurrentTerms => "the operator has no flight terms in force",
+            Self::ProductionAuthorizationMissing => {
+                "in production the operator needs a valid production authorization (record one with `opinion admin flight authorize-production`)"
+            }
         })
     }
 }
@@ -115,6 +128,7 @@ mod tests {
         flight_wallet_test_passed: true,
         has_current_terms: true,
         subscribes_to_flight_events: true,
+        production_authorized: true,
     };
 
     #[test]
@@ -131,13 +145,15 @@ mod tests {
             flight_wallet_test_passed: false,
             has_current_terms: false,
             subscribes_to_flight_events: false,
+            production_authorized: false,
         });
         assert!(!check.allows());
         assert_eq!(
             check.blockers,
             [
                 EnablementBlocker::FlightWalletTestNotPassed,
-                EnablementBlocker::NoCurrentTerms
+                EnablementBlocker::NoCurrentTerms,
+                EnablementBlocker::ProductionAuthorizationMissing,
             ]
         );
         assert_eq!(check.warnings, [EnablementWarning::NoFlightWebhookSubscription]);
@@ -151,6 +167,15 @@ mod tests {
             ..READY
         });
         assert_eq!(check.blockers, [EnablementBlocker::NoWalletAdapter]);
+    }
+
+    #[test]
+    fn a_missing_production_authorization_alone_blocks() {
+        let check = check_enablement(EnablementFacts {
+            production_authorized: false,
+            ..READY
+        });
+        assert_eq!(check.blockers, [EnablementBlocker::ProductionAuthorizationMissing]);
     }
 
     #[test]
@@ -169,11 +194,17 @@ mod tests {
             EnablementBlocker::NoWalletAdapter,
             EnablementBlocker::FlightWalletTestNotPassed,
             EnablementBlocker::NoCurrentTerms,
+            EnablementBlocker::ProductionAuthorizationMissing,
         ]
         .map(EnablementBlocker::code);
         assert_eq!(
             codes,
-            ["no_wallet_adapter", "flight_wallet_test_not_passed", "no_current_terms"]
+            [
+                "no_wallet_adapter",
+                "flight_wallet_test_not_passed",
+                "no_current_terms",
+                "production_authorization_missing"
+            ]
         );
     }
 }

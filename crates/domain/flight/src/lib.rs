@@ -13,9 +13,11 @@
 //! | the curve `floor(100·e^(0.00006·t))` and the first millisecond it reaches a value | `curve.rs` |
 //! | auto and manual cash-outs, decided by the server's clock | `cash_out.rs` |
 //! | what blocks enabling the product for an operator, what only warns | `enablement.rs` |
+//! | production authorization: required in production only, valid from its recording until revoked or expired | `production_authorization.rs` |
 //! | IDR money is whole rupiah | `rupiah.rs` |
 //! | gross gaming revenue, `stakes − payouts − refunds` | `ggr.rs` |
 //! | a payout is `floor(stake · multiplier / 100)`, capped | `payout.rs` |
+//! | the coarse 1-2-5 band the live feed shows of another player's payout | `payout_band.rs` |
 //! | stake limits, auto cash-out bounds, tickets per flight | `ticket_rules.rs` |
 //! | a ticket's statuses and the events that move it | `ticket_status.rs` |
 //! | a flight's phases | `phase.rs` |
@@ -42,8 +44,10 @@ mod finalization;
 mod ggr;
 mod multiplier;
 mod payout;
+mod payout_band;
 mod period;
 mod phase;
+mod production_authorization;
 mod recovery;
 mod report;
 mod rupiah;
@@ -67,8 +71,14 @@ pub use finalization::{FinalizationBlocker, PeriodState, due_date, finalization_
 pub use ggr::gross_gaming_revenue;
 pub use multiplier::{Multiplier, MultiplierTextError};
 pub use payout::payout;
+pub use payout_band::payout_band;
 pub use period::{PeriodLabelError, SettlementPeriod, UnknownSettlementPeriod};
 pub use phase::{FlightPhase, UnknownFlightPhase};
+pub use production_authorization::{
+    AuthorizationReference, AuthorizationReferenceError, AuthorizationRefusal, AuthorizationRequirement,
+    AuthorizationState, AuthorizationStatus, ProductionAuthorization, Revocation, authorization_at,
+    authorizes_purchase, check_new_authorization,
+};
 pub use recovery::{Recovery, recover};
 pub use report::{PaymentDirection, ReportLine, ReportTotals, share_of};
 pub use rupiah::{Rupiah, RupiahError, RupiahTextError};

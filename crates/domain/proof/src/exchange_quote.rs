@@ -5,6 +5,7 @@
 use std::fmt;
 use std::str::FromStr;
 
+use opinion_wallet::Currency;
 use serde_with::{DeserializeFromStr, SerializeDisplay};
 
 /// Longest rate accepted, in characters.
@@ -73,6 +74,26 @@ impl CurrencyPair {
     }
 }
 
+/// The pair a statement's comparison-only evidence prices: the operator's reporting
+/// currency (its Opinion currency) in IDR, the currency every statement is owed in; `None`
+/// when the reporting currency is IDR (nothing to compare). The US dollar is priced as
+/// `USDT/IDR`: the IDR exchanges' public tickers quote the dollar only through that
+/// dollar-pegged token, and the evidence names the pair it used.
+pub fn reporting_pair(reporting: Currency) -> Option<CurrencyPair> {
+    if reporting == Currency::IDR {
+        return None;
+    }
+    let base = if reporting.as_str() == "USD" {
+        "USDT"
+    } else {
+        reporting.as_str()
+    };
+    Some(CurrencyPair {
+        base: base.to_owned(),
+        quote: Currency::IDR.as_str().to_owned(),
+    })
+}
+
 impl FromStr for CurrencyPair {
     type Err = CurrencyPairError;
 
@@ -125,6 +146,14 @@ mod tests {
         ] {
             assert!(bad.parse::<ExchangeRate>().is_err(), "{bad:?}");
         }
+    }
+
+    #[test]
+    fn the_reporting_pair_prices_the_operator_currency_in_idr() {
+        let pair = |code: &str| reporting_pair(code.parse().expect("currency")).map(|p| p.to_string());
+        assert_eq!(pair("IDR"), None);
+        assert_eq!(pair("USD").as_deref(), Some("USDT/IDR"));
+        assert_eq!(pair("EUR").as_deref(), Some("EUR/IDR"));
     }
 
     #[test]

@@ -18,6 +18,7 @@
 //! | an exchange rate (a positive decimal string) and a currency pair | `exchange_quote.rs` |
 //! | the exchange evidence: a frozen quote or why there is none | `exchange_evidence.rs` |
 //! | what a statement carries of the proof, its money from the totals alone | `statement.rs` |
+//! | what a store keeps (leaf hashes, block roots) and how a proof is rebuilt from it | `stored.rs` |
 
 #![warn(missing_docs)]
 
@@ -29,18 +30,20 @@ mod money;
 mod player_tag;
 mod root_builder;
 mod statement;
+mod stored;
 mod tree_hash;
 mod version;
 
 pub use exchange_evidence::{
     EvidenceUse, ExchangeEvidence, Quote, RawSha256, RawSha256Error, Unavailable, UnavailableReason,
 };
-pub use exchange_quote::{CurrencyPair, CurrencyPairError, ExchangeRate, ExchangeRateError};
+pub use exchange_quote::{CurrencyPair, CurrencyPairError, ExchangeRate, ExchangeRateError, reporting_pair};
 pub use inclusion::{InclusionProof, ProofError, audit_path_ranges};
 pub use line::{LineOutcome, ProofLine};
 pub use money::{Money, MoneyError, MoneyTotals};
 pub use player_tag::{PlayerKey, PlayerKeyError, PlayerTag, PlayerTagError};
 pub use root_builder::{MisalignedSubtree, RootBuilder, root_of};
 pub use statement::{ProofSummary, StatementMoney, StatementProofBuilder, write_proof_fields};
+pub use stored::{BLOCK_LEAVES, BlockRoots, SubtreePieces};
 pub use tree_hash::{TreeHash, TreeHashError, empty_root, leaf_hash, node_hash};
 pub use version::{PROOF_VERSION, PROOF_VERSION_FIELD, ProofVersionError, check_proof_version};

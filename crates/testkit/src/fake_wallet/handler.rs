@@ -29,13 +29,39 @@ pub(super) async fn handle(mut stream: TcpStream, shared: Shared) {
     };
     let answer = match (request.method.as_str(), request.path.as_str()) {
         ("POST", MUTATIONS_PATH) => mutation(&shared, &request).await,
-        ("POST", BALANCE_PATH) => Some(balance(&shared, &request)),
-        _ => Some(WalletAnswer::error(404, "not_found", "no such path")),
+        ("POST", BALANCE_PATH) => Some(Reply::of(&balance(&shared, &request))),
+        _ => Some(Reply::of(&WalletAnswer::error(404, "not_found", "no such path"))),
     };
     if let Some(answer) = answer {
         write(&mut stream, &answer).await;
     }
 }
+
+/// What the wallet writes back: a contract answer's bytes, or whatever a fault sends.
+struct Reply {
+    status: u16,
+    body: Vec<u8>,
+}
+
+impl Reply {
+    fn of(answer: &WalletAnswer) -> Self {
+        Self {
+            status: answer.status,
+            body: answer.body_bytes().unwrap_or_default(),
+        }
+    }
+
+    /// A 200 with `GARBAGE`.
+    fn garbage() -> Self {
+        Self {
+            status: 200,
+            body: GARBAGE.to_vec(),
+        }
+    }
+}
+
+/// The body a `Fault::Garbage` answers: neither JSON nor anything the contract knows.
+const GARBAGE: &[u8] = b"<html><body>Bad Gateway</body></html>";
 
 fn balance(shared: &Shared, request: &WireRequest) -> WalletAnswer {
     let state = lock(shared);
@@ -46,10 +72,10 @@ fn balance(shared: &Shared, request: &WireRequest) -> WalletAnswer {
 }
 
 /// Handles a mutation; `None` when the connection is to be dropped without an answer.
-async fn mutation(shared: &Shared, request: &WireRequest) -> Option<WalletAnswer> {
+async fn mutation(shared: &Shared, request: &WireRequest) -> Option<Reply> {
     let (entry, step) = admit(shared, request);
     let (answer, applied) = match step {
-        Step::Answer(answer) => (Some(answer), false),
+        Step::Answer(answer) => (Some(Reply::of(&answer)), false),
         Step::Proceed(admitted, fault) => commit(shared, &admitted, fault).await,
     };
     let mut state = lock(shared);
@@ -58,10 +84,7 @@ async fn mutation(shared: &Shared, request: &WireRequest) -> Option<WalletAnswer
         recorded.answer = match &answer {
             Some(answer) => LedgerAnswer::Answered {
                 status: answer.status,
-                body: answer
-                    .body_bytes()
-                    .map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
-                    .unwrap_or_default(),
+                body: String::from_utf8_lossy(&answer.body).into_owned(),
             },
             None => LedgerAnswer::Dropped,
         };
@@ -160,11 +183,11 @@ fn broken_body(state: &State, body: &[u8]) -> Vec<u8> {
 
 /// Carries out an admitted request under its fault: the answer (`None`: drop the
 /// connection) and whether money moved.
-async fn commit(shared: &Shared, admitted: &MutationRequest, fault: Option<Fault>) -> (Option<WalletAnswer>, bool) {
+async fn commit(shared: &Shared, admitted: &MutationRequest, fault: Option<Fault>) -> (Option<Reply>, bool) {
     let settle = || {
         let answer = lock(shared).wallet.settle(admitted);
         let applied = answer.is_applied();
-        (answer, applied)
+        (Reply::of(&answer), applied)
     };
     let release = || lock(shared).wallet.release(admitted);
     match fault {
@@ -180,18 +203,22 @@ async fn commit(shared: &Shared, admitted: &MutationRequest, fault: Option<Fault
         Some(Fault::ServerError(status)) => {
             release();
             (
-                Some(WalletAnswer::error(
+                Some(Reply::of(&WalletAnswer::error(
                     status,
                     "injected_fault",
                     "a fault injected by the test",
-                )),
+                ))),
                 false,
             )
         }
         Some(Fault::ApplyThenServerError) => {
             let (_, applied) = settle();
             (
-                Some(WalletAnswer::error(500, "injected_fault", "applied, then failed")),
+                Some(Reply::of(&WalletAnswer::error(
+                    500,
+                    "injected_fault",
+                    "applied, then failed",
+                ))),
                 applied,
             )
         }
@@ -200,7 +227,12 @@ async fn commit(shared: &Shared, admitted: &MutationRequest, fault: Option<Fault
             release();
             (None, false)
         }
-        Some(Fault::Refuse(code)) => (Some(lock(shared).wallet.refuse(admitted, code)), false),
+        Some(Fault::Refuse(code)) => (Some(Reply::of(&lock(shared).wallet.refuse(admitted, code))), false),
+        Some(Fault::Garbage { applied: true }) => (Some(Reply::garbage()), settle().1),
+        Some(Fault::Garbage { applied: false }) => {
+            release();
+            (Some(Reply::garbage()), false)
+        }
     }
 }
 
@@ -230,9 +262,8 @@ fn signature(state: &State, request: &WireRequest) -> SignatureCheck {
     }
 }
 
-async fn write(stream: &mut TcpStream, answer: &WalletAnswer) {
-    let body = answer.body_bytes().unwrap_or_default();
+async fn write(stream: &mut TcpStream, answer: &Reply) {
     let headers = [("content-type".to_owned(), "application/json".to_owned())];
     // The caller may have given up (a slow answer); that is not the wallet's failure.
-    let _ = write_and_close(stream, &answer_bytes(answer.status, &headers, &body)).await;
+    let _ = write_and_close(stream, &answer_bytes(answer.status, &headers, &answer.body)).await;
 }

@@ -23,6 +23,12 @@ pub enum Fault {
         /// Whether the mutation is applied before the connection is closed.
         applied: bool,
     },
+    /// Answers 200 with a body that is not JSON (a proxy's page, a broken wallet), after
+    /// applying the mutation (`applied: true`) or without applying it.
+    Garbage {
+        /// Whether the mutation is applied before the answer.
+        applied: bool,
+    },
     /// Refuses with this code whatever the balance (e.g. `InsufficientFunds`,
     /// `LimitExceeded`), recorded under the key like any refusal.
     Refuse(RefusalCode),

@@ -483,6 +483,21 @@ diesel::table! {
 }
 
 diesel::table! {
+    /// Production authorizations of an operator's flight product, never edited: a
+    /// revocation stamps one once, a renewal is a new row.
+    flight_production_authorizations (operator_id, id) {
+        operator_id -> Uuid,
+        id -> Uuid,
+        reference -> Text,
+        recorded_at -> Timestamptz,
+        recorded_by -> Text,
+        expires_at -> Nullable<Timestamptz>,
+        revoked_at -> Nullable<Timestamptz>,
+        revoked_by -> Nullable<Text>,
+    }
+}
+
+diesel::table! {
     /// Versions of an operator's flight terms.
     flight_terms (operator_id, id) {
         operator_id -> Uuid,
@@ -593,6 +608,18 @@ diesel::table! {
 }
 
 diesel::table! {
+    /// A finalized statement's proof record: root, size, sealed player key, raw exchange answer.
+    flight_report_proofs (operator_id, report_id) {
+        operator_id -> Uuid,
+        report_id -> Uuid,
+        merkle_root -> Text,
+        leaf_count -> Int8,
+        player_key_sealed -> Text,
+        exchange_answer -> Nullable<Bytea>,
+    }
+}
+
+diesel::table! {
     /// Payments recorded against finalized settlement reports.
     flight_settlement_payments (operator_id, id) {
         operator_id -> Uuid,
@@ -606,6 +633,27 @@ diesel::table! {
         remaining_due -> Int8,
         remaining_direction -> Text,
         recorded_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
+    /// Each line's leaf hash in its statement's tree.
+    flight_proof_leaves (operator_id, report_id, leaf_index) {
+        operator_id -> Uuid,
+        report_id -> Uuid,
+        leaf_index -> Int8,
+        ticket_id -> Uuid,
+        leaf_hash -> Bytea,
+    }
+}
+
+diesel::table! {
+    /// The root of each complete block of 1 024 leaves of a statement's tree.
+    flight_proof_blocks (operator_id, report_id, block_index) {
+        operator_id -> Uuid,
+        report_id -> Uuid,
+        block_index -> Int8,
+        root -> Bytea,
     }
 }
 
@@ -641,6 +689,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     flight_chains,
     flights,
     flight_enablements,
+    flight_production_authorizations,
     flight_terms,
     flight_tickets,
     statement_keys,
@@ -648,4 +697,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     flight_settlement_reports,
     flight_statement_corrections,
     flight_settlement_payments,
+    flight_report_proofs,
+    flight_proof_leaves,
+    flight_proof_blocks,
 );

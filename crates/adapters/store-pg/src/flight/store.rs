@@ -3,16 +3,18 @@
 
 use async_trait::async_trait;
 use opinion_app::flight::model::{ChainRecord, Enablement, FlightRecord, TermsCancellation, TermsRecord, TicketRecord};
-use opinion_app::flight::ports::{FlightChange, FlightStore, NewTicket, TicketFilter, TicketOpening};
+use opinion_app::flight::ports::{
+    FeedCashOutRow, FeedTally, FlightChange, FlightStore, NewTicket, TicketFilter, TicketOpening,
+};
 use opinion_app::model::{NewEvent, WalletOperationRecord};
 use opinion_app::ports::StoreError;
 use opinion_core::{FlightChainId, FlightId, FlightTermsId, OperatorId, TicketId, UserId, WalletOperationId};
-use opinion_flight::{Seed, TicketStatus};
+use opinion_flight::{ProductionAuthorization, Revocation, Seed, TicketStatus};
 use opinion_wallet::Product;
 use time::OffsetDateTime;
 
 use crate::db::pool::PgStore;
-use crate::flight::{chains, change, enablement, money, terms, tickets};
+use crate::flight::{chains, change, enablement, live_feed, money, production_authorizations, terms, tickets};
 use crate::opinion::settlement::review::find_operation_by_id;
 
 #[async_trait]
@@ -62,6 +64,15 @@ impl FlightStore for PgStore {
         statuses: &[TicketStatus],
     ) -> Result<Vec<TicketRecord>, StoreError> {
         tickets::flight_tickets(self, flight, statuses).await
+    }
+
+    async fn live_feed(
+        &self,
+        flight: FlightId,
+        since: OffsetDateTime,
+        limit: u32,
+    ) -> Result<(FeedTally, Vec<FeedCashOutRow>), StoreError> {
+        live_feed::live_feed(self, flight, since, limit).await
     }
 
     #[tracing::instrument(skip_all)]
@@ -131,6 +142,27 @@ impl FlightStore for PgStore {
     #[tracing::instrument(skip_all, fields(operator_id = %enablement.operator_id))]
     async fn save_enablement(&self, enablement: &Enablement) -> Result<(), StoreError> {
         enablement::save_enablement(self, enablement).await
+    }
+
+    async fn production_authorizations(
+        &self,
+        operator: OperatorId,
+    ) -> Result<Vec<ProductionAuthorization>, StoreError> {
+        production_authorizations::production_authorizations(self, operator).await
+    }
+
+    #[tracing::instrument(skip_all, fields(operator_id = %authorization.operator_id))]
+    async fn add_production_authorization(&self, authorization: &ProductionAuthorization) -> Result<(), StoreError> {
+        production_authorizations::add_production_authorization(self, authorization).await
+    }
+
+    #[tracing::instrument(skip_all, fields(operator_id = %operator))]
+    async fn revoke_production_authorizations(
+        &self,
+        operator: OperatorId,
+        revocation: &Revocation,
+    ) -> Result<usize, StoreError> {
+        production_authorizations::revoke_production_authorizations(self, operator, revocation).await
     }
 
     async fn terms_versions(&self, operator: OperatorId) -> Result<Vec<TermsRecord>, StoreError> {

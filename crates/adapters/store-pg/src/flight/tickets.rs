@@ -2,7 +2,9 @@
 //! decided under a lock on its player's row (`users … FOR UPDATE`), so two purchases of
 //! one player are serialized and the cap of tickets per flight holds however many arrive
 //! at once; the flight's row is read `FOR SHARE`, so a driver closing boarding waits for
-//! the purchase to commit instead of missing it.
+//! the purchase to commit instead of missing it. In production the operator's production
+//! authorizations are read `FOR SHARE` in the same transaction, so a revocation either
+//! precedes the ticket (refused, nothing stored) or follows its stored debit.
 
 use diesel::dsl::count_star;
 use diesel::prelude::*;
@@ -19,6 +21,7 @@ use crate::db::error::from_diesel;
 use crate::db::ids::uuid_of;
 use crate::db::pool::PgStore;
 use crate::db::schema::{flight_tickets, flights, users};
+use crate::flight::production_authorizations::authorized_in;
 use crate::flight::rows::TicketRow;
 use crate::opinion::trading::apply::insert_operations;
 
@@ -28,6 +31,8 @@ enum Found {
     Replayed(Box<TicketRow>),
     CapReached,
     BoardingClosed,
+    NotAuthorized,
+    Corrupt(StoreError),
 }
 
 pub(crate) async fn open_ticket(store: &PgStore, new: &NewTicket) -> Result<TicketOpening, StoreError> {
@@ -41,6 +46,8 @@ pub(crate) async fn open_ticket(store: &PgStore, new: &NewTicket) -> Result<Tick
         Found::Replayed(row) => TicketOpening::Replayed(Box::new(row.into_record()?)),
         Found::CapReached => TicketOpening::CapReached,
         Found::BoardingClosed => TicketOpening::BoardingClosed,
+        Found::NotAuthorized => TicketOpening::NotAuthorized,
+        Found::Corrupt(error) => return Err(error),
     })
 }
 
@@ -63,6 +70,11 @@ async fn open_in(conn: &mut AsyncPgConnection, new: &NewTicket) -> QueryResult<F
         .optional()?;
     if let Some(first) = first {
         return Ok(Found::Replayed(Box::new(first)));
+    }
+    match authorized_in(conn, op, new.production_authorization, ticket.created_at).await? {
+        Ok(true) => {}
+        Ok(false) => return Ok(Found::NotAuthorized),
+        Err(corrupt) => return Ok(Found::Corrupt(corrupt)),
     }
     let phase: Option<String> = flights::table
         .find(uuid_of(ticket.flight_id))

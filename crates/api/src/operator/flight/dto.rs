@@ -8,8 +8,8 @@ use std::collections::BTreeMap;
 use opinion_app::flight::model::{TermsRecord, TicketRecord};
 use opinion_app::flight::reads::ports::TicketTotals;
 use opinion_app::flight::reads::{
-    FlightDetail, FlightOperation, FlightOperationQuery, FlightQuery, FlightView, Overview, OverviewQuery,
-    TicketDetail, TicketQuery,
+    AuthorizationSummary, FlightDetail, FlightOperation, FlightOperationQuery, FlightQuery, FlightView, Overview,
+    OverviewQuery, TicketDetail, TicketQuery,
 };
 use opinion_flight::{Multiplier, Rupiah};
 use serde::{Deserialize, Serialize};
@@ -305,6 +305,46 @@ pub struct WindowBody {
     pub to: Option<OffsetDateTime>,
 }
 
+/// Whether the operator may have flight in production: platform staff record a production
+/// authorization per operator (the reference of the signed-off change, an optional
+/// expiry) and may revoke it. Staging and development need none. Who recorded or revoked
+/// it is not shown.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ProductionAuthorizationBody {
+    /// Whether this environment needs one: true in production only.
+    pub required: bool,
+    /// Whether enabling and ticket purchases may go ahead now (always true when not
+    /// required). False: every purchase is refused with `production_authorization_missing`.
+    pub authorized: bool,
+    /// The reference of the signed-off change of the authorization in force, or of the
+    /// latest one when none is (null when none was ever recorded or none is required).
+    pub reference: Option<String>,
+    /// When that authorization was recorded (UTC).
+    #[serde(with = "time::serde::rfc3339::option")]
+    pub authorized_at: Option<OffsetDateTime>,
+    /// When it expires, null if it does not.
+    #[serde(with = "time::serde::rfc3339::option")]
+    pub expires_at: Option<OffsetDateTime>,
+    /// When it was revoked, null if it was not.
+    #[serde(with = "time::serde::rfc3339::option")]
+    pub revoked_at: Option<OffsetDateTime>,
+}
+
+impl From<AuthorizationSummary> for ProductionAuthorizationBody {
+    fn from(summary: AuthorizationSummary) -> Self {
+        let latest = summary.latest.as_ref();
+        Self {
+            required: summary.required,
+            authorized: summary.authorized,
+            reference: latest.map(|record| record.reference.as_str().to_owned()),
+            authorized_at: latest.map(|record| record.recorded_at),
+            expires_at: latest.and_then(|record| record.expires_at),
+            revoked_at: latest.and_then(|record| record.revocation.as_ref().map(|revocation| revocation.at)),
+        }
+    }
+}
+
 /// What an operator's flight dashboard shows first.
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
@@ -314,6 +354,8 @@ pub struct OverviewBody {
     /// When platform staff last enabled or disabled the product, null if never.
     #[serde(with = "time::serde::rfc3339::option")]
     pub enablement_changed_at: Option<OffsetDateTime>,
+    /// The production authorization (needed in production only).
+    pub production_authorization: ProductionAuthorizationBody,
     /// The terms in force now, null when the operator has none.
     pub terms: Option<TermsSummaryBody>,
     /// The window of `totals` (the current calendar month, UTC, unless asked).
@@ -336,6 +378,7 @@ impl From<Overview> for OverviewBody {
                 .as_ref()
                 .is_some_and(|enablement| enablement.enabled),
             enablement_changed_at: overview.enablement.map(|enablement| enablement.changed_at),
+            production_authorization: overview.production_authorization.into(),
             terms,
             window: WindowBody {
                 from: overview.window.from,

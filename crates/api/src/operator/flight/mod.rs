@@ -6,6 +6,7 @@
 pub mod csv;
 pub mod dto;
 pub mod handlers;
+pub mod proof;
 pub mod settlement;
 pub mod statement_keys;
 pub mod terms;

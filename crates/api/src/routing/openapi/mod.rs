@@ -7,12 +7,27 @@ mod requirements;
 #[cfg(test)]
 mod tests;
 
+use std::sync::LazyLock;
+
+use actix_web::web::Bytes;
 use opinion_access::{HttpMethod, ROUTES};
 use utoipa::OpenApi as _;
 use utoipa::openapi::path::{Operation, PathItem};
 use utoipa::openapi::{Info, InfoBuilder, OpenApi};
 
 use crate::routing::openapi::operations::HandlerOperations;
+
+/// The document's JSON as `GET /api/operator/openapi.json` serves it: made once per
+/// process, on its first request, and shared by every worker. Each worker builds its own
+/// `App`, and a document per worker showed in the service's resident memory.
+pub fn served_json() -> Result<Bytes, String> {
+    static SERVED: LazyLock<Result<Bytes, String>> = LazyLock::new(|| {
+        serde_json::to_vec(&document())
+            .map(Bytes::from)
+            .map_err(|e| e.to_string())
+    });
+    SERVED.clone()
+}
 
 /// The whole document, as `GET /api/operator/openapi.json` serves it.
 pub fn document() -> OpenApi {

@@ -8,6 +8,7 @@ use crate::operational::handlers as operational;
 use crate::operator::api_keys::handlers as api_keys;
 use crate::operator::balance_operations::handlers as balance_operations;
 use crate::operator::flight::handlers as flight;
+use crate::operator::flight::proof as flight_proof;
 use crate::operator::flight::settlement::{
     corrections as flight_corrections, export as flight_report_export, payments as flight_payments,
     reports as flight_reports,
@@ -64,6 +65,7 @@ use crate::views::handlers as views;
         flight::tickets,
         flight::ticket,
         flight::export_tickets,
+        flight_proof::operator_ticket_proof,
         flight::wallet_operations,
         flight::webhook_deliveries,
         public_flight::chains,

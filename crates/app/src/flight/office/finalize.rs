@@ -1,14 +1,19 @@
 //! Finalizing an operator's settlement report of one period: once the period has ended
 //! and every ticket of it has settled, its lines are walked in keyset chunks (constant
-//! memory), summed by the domain (`ReportTotals::plus`) and hashed as the ticket-lines
-//! CSV; the statement is chained after the operator's last document, signed, and stored
-//! with the report and `mini_app.flight.settlement_report.finalized` in one transaction.
-//! Two instances finalizing at once end with one report: the loser finds it stored.
+//! memory), summed by the domain (`ReportTotals::plus`), hashed as the ticket-lines CSV
+//! and built into the v5 proof's tree (players tagged with a fresh player key, every leaf
+//! hash and block root kept for proofs, `proofs.rs`). One exchange quote is taken when
+//! the operator reports in another currency than IDR, and frozen. The statement is
+//! chained after the operator's last document, signed, and stored with the report and
+//! `mini_app.flight.settlement_report.finalized` in one transaction. Two instances
+//! finalizing at once end with one report: the loser finds it stored and forgets its
+//! proof's pieces.
 
 use opinion_core::{EventId, OperatorId, SettlementReportId};
 use opinion_flight::{
     FinalizationBlocker, PeriodState, ReportTotals, SettlementPeriod, due_date, finalization_blockers,
 };
+use opinion_proof::{ExchangeEvidence, PlayerKey, reporting_pair};
 use opinion_statement::{ChainLink, document_hash, sign};
 use opinion_webhook::EventType;
 use serde_json::json;
@@ -16,9 +21,11 @@ use time::{Duration, OffsetDateTime};
 
 use crate::error::AppError;
 use crate::flight::events::IDR;
+use crate::flight::exchange::ExchangeAnswer;
 use crate::flight::office::FlightOffice;
 use crate::flight::office::lines_csv::LinesHasher;
 use crate::flight::office::model::{ChainDocument, DocumentKind, FinalizedReport};
+use crate::flight::office::proof_ports::ReportProofRecord;
 use crate::flight::office::statement::{StatementFacts, statement_document};
 use crate::flight::terms::terms_in_force;
 use crate::model::{NewEvent, rfc3339};
@@ -72,9 +79,25 @@ impl FlightOffice {
             end - Duration::microseconds(1),
         )
         .ok_or(AppError::NotFound("flight terms in force during the period"))?;
-        let (totals, lines_sha256) = self.walk_lines(operator, start, end).await?;
         let due = due_date(end, terms.version.terms.payment_due_days());
         let report_id = SettlementReportId::from_ulid(self.ports.random.ulid());
+        let player_key = PlayerKey::from_bytes(self.ports.random.secret_bytes());
+        let walked = self
+            .walk_statement_lines(operator, (start, end), report_id, &player_key)
+            .await?;
+        let (totals, lines_sha256) = (walked.totals, walked.lines_sha256);
+        let (evidence, exchange_answer) = self.exchange_evidence(operator).await?;
+        self.ports
+            .proofs
+            .store_report_proof(&ReportProofRecord {
+                operator_id: operator,
+                report_id,
+                merkle_root: walked.summary.merkle_root,
+                leaf_count: walked.summary.leaf_count,
+                player_key,
+                exchange_answer,
+            })
+            .await?;
         for _ in 0..CHAIN_ATTEMPTS {
             let issued_at = self.ports.clock.now();
             let link = match self.ports.store.last_chain_document(operator).await? {
@@ -88,6 +111,8 @@ impl FlightOffice {
                 totals: &totals,
                 due_date: due,
                 lines_sha256: &lines_sha256,
+                proof: &walked.summary,
+                evidence: evidence.as_ref(),
                 issued_at,
                 link: &link,
             });
@@ -120,6 +145,7 @@ impl FlightOffice {
                 }
                 Err(StoreError::Duplicate(_)) => {
                     if let Some(stored) = self.ports.store.report_of_period(operator, start).await? {
+                        self.ports.proofs.discard_report_proof(operator, report_id).await?;
                         return Ok(FinalizeOutcome::AlreadyFinalized(Box::new(stored)));
                     }
                 }
@@ -130,6 +156,26 @@ impl FlightOffice {
             "the operator's statement chain kept moving; finalize {} again",
             rfc3339(start)
         )))
+    }
+
+    /// The comparison-only evidence of the operator's statement, with the raw answer to
+    /// keep: one quote of its reporting currency in IDR, taken now; none when it reports
+    /// in IDR.
+    async fn exchange_evidence(
+        &self,
+        operator: OperatorId,
+    ) -> Result<(Option<ExchangeEvidence>, Option<Vec<u8>>), AppError> {
+        let found = self
+            .ports
+            .operators
+            .find_operator(operator)
+            .await?
+            .ok_or(AppError::NotFound("operator"))?;
+        let Some(pair) = reporting_pair(found.currency) else {
+            return Ok((None, None));
+        };
+        let ExchangeAnswer { evidence, raw_answer } = self.ports.exchange.evidence(&pair).await;
+        Ok((Some(evidence), raw_answer))
     }
 
     /// The period's lines, walked chunk by chunk: their totals and the SHA-256 of their

@@ -110,8 +110,16 @@ async fn a_finalized_report_sums_every_line_in_chunks_and_signs_a_chained_statem
     let document = &report.statement.signed.document;
     assert_eq!(document["type"], "flight_settlement_statement");
     assert_eq!(document["reportId"], report.id.to_string());
-    assert_eq!(document["share"], totals.share.to_string());
-    assert_eq!(document["amountDue"], totals.share.abs().to_string());
+    assert_eq!(
+        document["share"],
+        serde_json::json!([{"amount": totals.share.to_string(), "currency": "IDR"}])
+    );
+    assert_eq!(
+        document["amountDue"],
+        serde_json::json!({"amount": totals.share.abs().to_string(), "currency": "IDR"})
+    );
+    assert_eq!(document["proofVersion"], 5);
+    assert_eq!(document["leafCount"], 1_201);
     assert_eq!(document["direction"], "platform_to_operator");
     assert_eq!(document["linesSha256"], report.lines_sha256);
     assert_eq!(document["sequence"], 1);

@@ -7,12 +7,15 @@
 //! Correcting a finalized statement with a signed, chained correction (`correct.rs`) and
 //! listing corrections (`corrections.rs`); recording payments and reading them with
 //! what remains due (`payments.rs`).
+//! The v5 proof: the statement's Merkle tree built in the same walk, kept for proofs, and
+//! a ticket's inclusion proof read from it (`proofs.rs`, its store in `proof_ports.rs`).
 //!
 //! The rules (report arithmetic, finalization, canonical bytes, signatures, the chain)
 //! are `opinion-flight`'s and `opinion-statement`'s; this room sequences them.
 
 pub mod model;
 pub mod ports;
+pub mod proof_ports;
 
 pub mod lines_csv;
 pub mod statement;
@@ -30,6 +33,9 @@ mod keys_tests;
 mod payments;
 #[cfg(test)]
 mod payments_tests;
+mod proofs;
+#[cfg(test)]
+mod proofs_tests;
 mod reports;
 #[cfg(test)]
 mod reports_tests;
@@ -38,13 +44,17 @@ pub use correct::{CORRECTION_TYPE, CorrectionRequest, MAX_CHANGE, MAX_REASON};
 pub use finalize::{FinalizeOutcome, LINES_CHUNK};
 pub use keys::KeyRotation;
 pub use payments::{MAX_REFERENCE, PaymentRequest, ReportPayments};
+pub use proofs::{TicketProof, proof_line};
 pub use reports::{LinesExport, PERIOD, ReportAddress, SettlementReport, period_position};
 
 use std::sync::Arc;
 
 use opinion_statement::StatementKey;
 
+use crate::access::ports::OperatorStore;
+use crate::flight::exchange::ExchangeRates;
 use crate::flight::office::ports::{OfficeStore, StatementKeyStore};
+use crate::flight::office::proof_ports::ProofStore;
 use crate::flight::ports::FlightStore;
 use crate::ports::{Clock, Random};
 
@@ -57,6 +67,12 @@ pub struct OfficePorts {
     pub store: Arc<dyn OfficeStore>,
     /// The operators' terms (payment due days).
     pub flight: Arc<dyn FlightStore>,
+    /// The statements' trees, kept for ticket proofs.
+    pub proofs: Arc<dyn ProofStore>,
+    /// The operators (their reporting currency).
+    pub operators: Arc<dyn OperatorStore>,
+    /// The exchange the comparison-only rate comes from.
+    pub exchange: Arc<dyn ExchangeRates>,
     pub clock: Arc<dyn Clock>,
     pub random: Arc<dyn Random>,
 }

@@ -72,19 +72,25 @@ fn refused(refusal: PaymentRefusal) -> AppError {
 impl FlightOffice {
     /// Records a payment against the operator's finalized report.
     pub async fn record_payment(&self, request: PaymentRequest) -> Result<Payment, AppError> {
-        let amount = Rupiah::new(request.amount).map_err(|_| AppError::invalid("amount", "more than 0 whole rupiah"))?;
-        let direction = payment_direction(&request.direction).ok_or_else(|| {
-            AppError::invalid("direction", "`operator_to_platform` or `platform_to_operator`")
-        })?;
+        let amount =
+            Rupiah::new(request.amount).map_err(|_| AppError::invalid("amount", "more than 0 whole rupiah"))?;
+        let direction = payment_direction(&request.direction)
+            .ok_or_else(|| AppError::invalid("direction", "`operator_to_platform` or `platform_to_operator`"))?;
         let reference = request.reference.trim();
         if reference.is_empty() || reference.chars().count() > MAX_REFERENCE {
-            return Err(AppError::invalid("reference", format!("1 to {MAX_REFERENCE} characters")));
+            return Err(AppError::invalid(
+                "reference",
+                format!("1 to {MAX_REFERENCE} characters"),
+            ));
         }
         if request.by.trim().is_empty() {
             return Err(AppError::invalid("by", "who records the payment"));
         }
         if request.paid_on > self.ports.clock.now().date() {
-            return Err(AppError::invalid("paidOn", "a payment is recorded once it was made: not after today (UTC)"));
+            return Err(AppError::invalid(
+                "paidOn",
+                "a payment is recorded once it was made: not after today (UTC)",
+            ));
         }
         let report = self.finalized_for(request.operator, request.report).await?;
         let id = SettlementPaymentId::from_ulid(self.ports.random.ulid());
@@ -115,7 +121,9 @@ impl FlightOffice {
                 Err(StoreError::Duplicate(UniqueKey::PaymentReference)) => {
                     return Err(AppError::Conflict {
                         code: ProblemCode::PaymentReferenceTaken,
-                        detail: format!("a payment with the reference `{reference}` is already recorded for the operator"),
+                        detail: format!(
+                            "a payment with the reference `{reference}` is already recorded for the operator"
+                        ),
                     });
                 }
                 Err(error) => return Err(error.into()),

@@ -89,7 +89,10 @@ async fn partial_payments_pay_down_what_remains_after_corrections_and_no_more() 
     );
     let mut back = payment(10, "BCA-3");
     back.direction = "platform_to_operator".into();
-    assert_eq!(code_of(office.record_payment(back).await), ProblemCode::PaymentExceedsDue);
+    assert_eq!(
+        code_of(office.record_payment(back).await),
+        ProblemCode::PaymentExceedsDue
+    );
     assert_eq!(
         code_of(office.record_payment(payment(10, "bca-1")).await),
         ProblemCode::PaymentReferenceTaken,
@@ -139,7 +142,10 @@ async fn bad_fields_and_an_open_report_record_nothing() {
     }
     let mut open = payment(5, "R");
     open.report = ReportAddress::Period(time::macros::datetime!(2026-11-01 00:00 UTC));
-    assert_eq!(code_of(office.record_payment(open).await), ProblemCode::ReportNotFinalized);
+    assert_eq!(
+        code_of(office.record_payment(open).await),
+        ProblemCode::ReportNotFinalized
+    );
     assert!(store.payments.lock().expect("payments").is_empty());
 }
 

@@ -8,8 +8,7 @@ use opinion_core::{OperatorId, Page, PageRequest, SettlementPaymentKind, Settlem
 use time::OffsetDateTime;
 
 use crate::flight::office::model::{
-    BalanceMoves, ChainDocument, Correction, FinalizedReport, LineCursor, Payment, ReportLineRecord,
-    StatementKeyRecord,
+    BalanceMoves, ChainDocument, Correction, FinalizedReport, LineCursor, Payment, ReportLineRecord, StatementKeyRecord,
 };
 use crate::model::NewEvent;
 use crate::ports::StoreError;
@@ -114,8 +113,12 @@ pub trait OfficeStore: Send + Sync {
     /// `Conflict(SettlementBalance)` when the report's balance is no longer `expected`,
     /// `Duplicate(PaymentReference)` when the operator has a payment with its reference
     /// (nothing stored).
-    async fn record_payment(&self, payment: &Payment, expected: &BalanceMoves, event: &NewEvent)
-    -> Result<(), StoreError>;
+    async fn record_payment(
+        &self,
+        payment: &Payment,
+        expected: &BalanceMoves,
+        event: &NewEvent,
+    ) -> Result<(), StoreError>;
     /// One page of the operator's payments, newest first, of one report or all.
     async fn list_payments(
         &self,

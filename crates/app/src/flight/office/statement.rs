@@ -1,10 +1,13 @@
 //! The signed statement of a finalized report: its document's fields, in the shape
-//! `docs/flight.md` documents and `opinion admin statement verify` reads. Money is
-//! integer strings of whole rupiah (never floats), so the canonical bytes are any
-//! language's sorted compact JSON.
+//! `docs/flight.md` documents and `opinion admin statement verify` reads. It is a v5
+//! statement: `opinion-proof` writes its proof fields (`proofVersion`, `merkleRoot`,
+//! `leafCount`), its money (every amount with its currency, totals per currency) and the
+//! comparison-only exchange evidence. Money is integer strings (never floats), so the
+//! canonical bytes are any language's sorted compact JSON.
 
 use opinion_core::{OperatorId, SettlementReportId};
 use opinion_flight::ReportTotals;
+use opinion_proof::{ExchangeEvidence, ProofSummary, StatementMoney, write_proof_fields};
 use opinion_statement::ChainLink;
 use serde_json::{Map, Value, json};
 use time::{Date, OffsetDateTime};
@@ -29,6 +32,10 @@ pub struct StatementFacts<'a> {
     pub due_date: Date,
     /// The SHA-256 of the ticket-lines CSV.
     pub lines_sha256: &'a str,
+    /// The root and size of the lines' tree.
+    pub proof: &'a ProofSummary,
+    /// The comparison-only rate, `None` when the operator reports in IDR.
+    pub evidence: Option<&'a ExchangeEvidence>,
     /// When it is issued.
     pub issued_at: OffsetDateTime,
     /// Its place in the operator's chain.
@@ -38,7 +45,6 @@ pub struct StatementFacts<'a> {
 /// The statement's document, before signing (signing adds `keyId`).
 pub fn statement_document(facts: &StatementFacts<'_>) -> Value {
     let totals = facts.totals;
-    let (amount_due, direction) = totals.amount_due();
     let mut fields: Map<String, Value> = match json!({
         "type": STATEMENT_TYPE,
         "operatorId": facts.operator_id,
@@ -46,13 +52,6 @@ pub fn statement_document(facts: &StatementFacts<'_>) -> Value {
         "periodStart": rfc3339(facts.period.0),
         "periodEnd": rfc3339(facts.period.1),
         "ticketCount": totals.ticket_count,
-        "stakes": totals.stakes.to_string(),
-        "payouts": totals.payouts.to_string(),
-        "refunds": totals.refunds.to_string(),
-        "ggr": totals.ggr.to_string(),
-        "share": totals.share.to_string(),
-        "amountDue": amount_due.get().to_string(),
-        "direction": direction.as_str(),
         "dueDate": facts.due_date.to_string(),
         "currency": IDR,
         "linesSha256": facts.lines_sha256,
@@ -61,6 +60,7 @@ pub fn statement_document(facts: &StatementFacts<'_>) -> Value {
         Value::Object(fields) => fields,
         _ => Map::new(),
     };
+    write_proof_fields(&mut fields, facts.proof, &StatementMoney::of(totals), facts.evidence);
     facts.link.write_into(&mut fields);
     Value::Object(fields)
 }

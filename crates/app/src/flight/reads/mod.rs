@@ -22,13 +22,15 @@ mod wallet_operations;
 
 use std::sync::Arc;
 
+use opinion_flight::AuthorizationRequirement;
+
 use crate::flight::reads::ports::FlightReadStore;
 use crate::ports::Clock;
 use crate::webhooks::store::WebhookStore;
 
 pub use export::{EXPORT_CHUNK, Export};
 pub use flights::{FlightDetail, FlightQuery};
-pub use overview::{Overview, OverviewQuery};
+pub use overview::{AuthorizationSummary, Overview, OverviewQuery};
 pub use tickets::{TicketDetail, TicketQuery};
 pub use view::FlightView;
 pub use wallet_operations::{FlightOperation, FlightOperationQuery};
@@ -47,11 +49,23 @@ pub struct FlightReadPorts {
 #[derive(Clone)]
 pub struct FlightReads {
     pub(crate) ports: FlightReadPorts,
+    /// Whether the overview reports a production authorization as needed.
+    pub(crate) production_authorization: AuthorizationRequirement,
 }
 
 impl FlightReads {
-    /// Builds the service from its ports.
+    /// Builds the service from its ports, for an environment that needs no production
+    /// authorization.
     pub fn new(ports: FlightReadPorts) -> Self {
-        Self { ports }
+        Self {
+            ports,
+            production_authorization: AuthorizationRequirement::NotRequired,
+        }
+    }
+
+    /// The same reads in an environment with `requirement` (production: `Required`).
+    pub fn with_production_authorization(mut self, requirement: AuthorizationRequirement) -> Self {
+        self.production_authorization = requirement;
+        self
     }
 }

@@ -7,7 +7,7 @@ use opinion_core::{
     FlightChainId, FlightChainKind, FlightId, FlightKind, OperatorId, Page, PageRequest, TicketId, TicketKind,
     WalletOperationId, WalletOperationKind,
 };
-use opinion_flight::{FlightPhase, Rupiah, TicketStatus, gross_gaming_revenue};
+use opinion_flight::{FlightPhase, ProductionAuthorization, Rupiah, TicketStatus, gross_gaming_revenue};
 use opinion_wallet::{OperationState, WalletFlow};
 
 use crate::flight::model::{ChainRecord, Enablement, FlightRecord, TermsRecord, TicketRecord};
@@ -100,6 +100,9 @@ pub trait FlightReadStore: Send + Sync {
     async fn enablement(&self, operator: OperatorId) -> Result<Option<Enablement>, StoreError>;
     /// Every terms version of the operator, cancelled ones included.
     async fn terms_versions(&self, operator: OperatorId) -> Result<Vec<TermsRecord>, StoreError>;
+    /// Every production authorization of the operator, revoked and expired ones included.
+    async fn production_authorizations(&self, operator: OperatorId)
+    -> Result<Vec<ProductionAuthorization>, StoreError>;
     /// The newest flight, whatever its phase.
     async fn latest_flight(&self) -> Result<Option<FlightRecord>, StoreError>;
     /// One page of flights, newest first.

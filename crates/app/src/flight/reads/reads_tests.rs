@@ -378,3 +378,70 @@ async fn delivery_evidence_is_the_flight_events_only() {
         .expect_err("refused");
     assert_eq!(field_of(error), "eventType");
 }
+
+#[tokio::test]
+async fn the_overview_says_whether_production_needs_and_holds_an_authorization() {
+    use opinion_core::ProductionAuthorizationId;
+    use opinion_flight::{AuthorizationReference, AuthorizationRequirement, ProductionAuthorization, Revocation};
+
+    let record = |n: u128, revoked: bool| ProductionAuthorization {
+        id: ProductionAuthorizationId::from_u128(n),
+        operator_id: OPERATOR,
+        reference: AuthorizationReference::new(&format!("CHG-{n}")).expect("reference"),
+        recorded_at: NOW - time::Duration::days(10 - i64::try_from(n).expect("small")),
+        recorded_by: "compliance@platform.example".into(),
+        expires_at: None,
+        revocation: revoked.then(|| Revocation {
+            at: NOW - time::Duration::days(1),
+            by: "ops@platform.example".into(),
+        }),
+    };
+    let overview = |records: Vec<ProductionAuthorization>, requirement| {
+        let mut mocks = FlightReadMocks::default();
+        mocks.store.expect_enablement().returning(|_| Ok(None));
+        mocks.store.expect_terms_versions().returning(|_| Ok(Vec::new()));
+        mocks.store.expect_latest_flight().returning(|| Ok(None));
+        mocks
+            .store
+            .expect_ticket_totals()
+            .returning(|_, _| Ok(TicketTotals::default()));
+        mocks
+            .store
+            .expect_production_authorizations()
+            .returning(move |_| Ok(records.clone()));
+        let reads = mocks.build().with_production_authorization(requirement);
+        async move {
+            reads
+                .overview(OPERATOR, &OverviewQuery::default())
+                .await
+                .expect("overview")
+                .production_authorization
+        }
+    };
+
+    let staging = overview(vec![record(1, false)], AuthorizationRequirement::NotRequired).await;
+    assert_eq!(
+        (staging.required, staging.authorized, staging.latest),
+        (false, true, None)
+    );
+
+    let never = overview(Vec::new(), AuthorizationRequirement::Required).await;
+    assert_eq!((never.required, never.authorized, never.latest), (true, false, None));
+
+    let revoked = overview(
+        vec![record(1, false), record(2, true)],
+        AuthorizationRequirement::Required,
+    )
+    .await;
+    assert!(revoked.authorized, "the first one is still in force");
+    assert_eq!(
+        revoked.latest.map(|latest| latest.id),
+        Some(ProductionAuthorizationId::from_u128(1))
+    );
+
+    let only_revoked = overview(vec![record(2, true)], AuthorizationRequirement::Required).await;
+    assert!(!only_revoked.authorized);
+    let latest = only_revoked.latest.expect("the revoked one is shown");
+    assert_eq!(latest.reference.as_str(), "CHG-2");
+    assert!(latest.revocation.is_some());
+}

@@ -11,10 +11,16 @@
 //! money it should have refused, a last cleanup mutation brings the balance back to
 //! where the section found it.
 //!
+//! In production the flight section runs only for an operator that holds a valid
+//! production authorization when the section is due (FLIGHT.md §3: no flight wallet
+//! call without one); otherwise it makes no call and reports why it did not run.
+//!
 //! Every run is kept with its verdicts and report (`verdict.rs`): enabling the flight
 //! product needs the latest run against the current adapter to have passed the flight
-//! section.
+//! section, which a section that did not run has not.
 
+#[cfg(test)]
+mod authorization_tests;
 mod checks;
 mod probes;
 mod report;
@@ -34,11 +40,11 @@ use crate::access::operator_currency;
 use crate::access::ports::OperatorStore;
 use crate::error::{AppError, ProblemCode};
 use crate::ports::{Clock, Random};
-use crate::wallet::ports::{WalletAdapterStore, WalletGateway, WalletTestRunStore};
+use crate::wallet::ports::{FlightMoneyGate, WalletAdapterStore, WalletGateway, WalletTestRunStore};
 
 use checks::{Section, TestRun};
 
-pub use report::{CheckResult, Exchange, SectionReport, Verdict, WalletTestReport};
+pub use report::{CheckResult, Exchange, NotRun, SectionReport, Verdict, WalletTestReport};
 
 /// The test player used when the request names none.
 pub const DEFAULT_TEST_USER: &str = "opinion-wallet-test";
@@ -66,6 +72,9 @@ pub struct WalletTestPorts {
     pub operators: Arc<dyn OperatorStore>,
     /// Where each run is kept with its verdicts.
     pub runs: Arc<dyn WalletTestRunStore>,
+    /// Whether the flight section may call the wallet (in production, the operator's
+    /// production authorization).
+    pub flight_money: Arc<dyn FlightMoneyGate>,
     /// When a run started.
     pub clock: Arc<dyn Clock>,
     /// Ids of the test's mutations and secrets nobody knows.
@@ -118,7 +127,9 @@ impl WalletAdapterTest {
     }
 
     /// Runs every check of both sections against the caller's operator's configured
-    /// adapter, and keeps the run with its verdicts.
+    /// adapter, and keeps the run with its verdicts. The flight section runs only if
+    /// flight money may move for the operator when it is due; otherwise it reports
+    /// `NotRun` and makes no call.
     #[tracing::instrument(skip_all, fields(operator_id = %caller.operator_id))]
     pub async fn run(&self, caller: &Principal, request: WalletTestRequest) -> Result<WalletTestReport, AppError> {
         let user = test_user("externalUserId", request.external_user_id, DEFAULT_TEST_USER)?;
@@ -152,13 +163,32 @@ impl WalletAdapterTest {
             amount: flight_amount,
             currency: Currency::IDR,
         };
+        let base_url = target.base_url.clone();
+        let timeout = target.timeout;
+        let opinion = TestRun::new(&self.ports, target.clone(), opinion).run_opinion().await;
+        let flight = if self
+            .ports
+            .flight_money
+            .flight_money_may_move(caller.operator_id)
+            .await?
+        {
+            TestRun::new(&self.ports, target, flight).run_flight().await
+        } else {
+            tracing::info!("flight section not run: no valid production authorization");
+            SectionReport::not_run(
+                flight.user,
+                flight.amount,
+                flight.currency,
+                NotRun::ProductionAuthorizationMissing,
+            )
+        };
         let report = WalletTestReport {
             id,
             ran_at,
-            base_url: target.base_url.clone(),
-            timeout: target.timeout,
-            opinion: TestRun::new(&self.ports, target.clone(), opinion).run_opinion().await,
-            flight: TestRun::new(&self.ports, target, flight).run_flight().await,
+            base_url,
+            timeout,
+            opinion,
+            flight,
         };
         self.keep(caller.operator_id, &report).await?;
         tracing::info!(

@@ -50,6 +50,52 @@ pub struct SectionReport {
     /// The test player's balance change over the section, cleanup included, when both
     /// balance reads worked.
     pub net_change: Option<i64>,
+    /// Why the section made no call at all, when it did not run (then it has not passed
+    /// and has no checks).
+    pub not_run: Option<NotRun>,
+}
+
+impl SectionReport {
+    /// A section that made no call, for `reason`.
+    pub(super) fn not_run(external_user_id: String, amount: i64, currency: Currency, reason: NotRun) -> Self {
+        Self {
+            passed: false,
+            external_user_id,
+            amount,
+            currency,
+            checks: Vec::new(),
+            cleanup: Vec::new(),
+            net_change: None,
+            not_run: Some(reason),
+        }
+    }
+}
+
+/// Why a section of the test made no wallet call.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum NotRun {
+    /// In production, the operator held no valid production authorization when the
+    /// flight section was due: no flight wallet call may be made for it.
+    ProductionAuthorizationMissing,
+}
+
+impl NotRun {
+    /// Its stable code, as on the wire.
+    pub const fn code(self) -> &'static str {
+        match self {
+            Self::ProductionAuthorizationMissing => "production_authorization_missing",
+        }
+    }
+
+    /// What the operator can do about it.
+    pub const fn detail(self) -> &'static str {
+        match self {
+            Self::ProductionAuthorizationMissing => {
+                "in production no flight wallet call is made for an operator without a valid production authorization; ask platform staff to record one, then run the test again"
+            }
+        }
+    }
 }
 
 /// One check.

@@ -20,8 +20,8 @@ use crate::model::{Operator, WalletAdapterConfig};
 use crate::ports::StoreError;
 use crate::test_support::{NOW, OPERATOR, api_key_caller, counting_random, fixed_clock};
 use crate::wallet::ports::{
-    MockWalletAdapterStore, MockWalletGateway, MockWalletTestRunStore, ProbeObserved, ProbeOutcome, ProbePath,
-    ProbeSigning, WalletAdapterTarget, WalletProbe, WalletTestRun,
+    MockFlightMoneyGate, MockWalletAdapterStore, MockWalletGateway, MockWalletTestRunStore, ProbeObserved,
+    ProbeOutcome, ProbePath, ProbeSigning, WalletAdapterTarget, WalletProbe, WalletTestRun,
 };
 
 const BASE_URL: &str = "https://wallet.example.com/opinion";
@@ -33,7 +33,7 @@ fn eur() -> Currency {
 
 /// How the in-memory wallet behind the probes treats the flight flows.
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Wallet {
+pub(super) enum Wallet {
     /// Obeys the contract.
     Abiding,
     /// Fills in every missing required metadata key before acting, so applies what it
@@ -43,7 +43,7 @@ enum Wallet {
 
 /// An EUR wallet with the Opinion test player in EUR and the flight test player in
 /// `flight_currency`.
-fn wallet(flight_currency: Currency) -> Arc<Mutex<ReferenceWallet>> {
+pub(super) fn wallet(flight_currency: Currency) -> Arc<Mutex<ReferenceWallet>> {
     let mut wallet = ReferenceWallet::new(eur());
     wallet.set_balance(DEFAULT_TEST_USER, 10_000);
     wallet.open_account(FLIGHT_USER, 50_000, flight_currency);
@@ -68,35 +68,40 @@ fn body(probe: &WalletProbe, behaviour: Wallet) -> Vec<u8> {
     serde_json::to_vec(&Value::Object(fields)).expect("body")
 }
 
-/// A gateway answering probes from `wallet`; another secret or a stale timestamp is
-/// refused as the signature check of a real wallet would.
+/// `wallet`'s answer to `probe`; another secret or a stale timestamp is refused as the
+/// signature check of a real wallet would.
+pub(super) fn answer(wallet: &Mutex<ReferenceWallet>, behaviour: Wallet, probe: &WalletProbe) -> ProbeOutcome {
+    let sent = body(probe, behaviour);
+    let mut wallet = wallet.lock().unwrap_or_else(PoisonError::into_inner);
+    let forged = matches!(probe.signing, ProbeSigning::With(_)) || probe.timestamp_shift_secs < -300;
+    let answer = if forged {
+        opinion_wallet::WalletAnswer::refused(opinion_wallet::RefusalCode::InvalidSignature, "bad signature")
+    } else {
+        match probe.path {
+            ProbePath::Mutations => wallet.receive(&sent, probe.idempotency_key.as_deref()),
+            ProbePath::Balance => wallet.read_balance(&sent),
+        }
+    };
+    ProbeOutcome {
+        sent_body: String::from_utf8_lossy(&sent).into_owned(),
+        observed: ProbeObserved::Answered {
+            status: answer.status,
+            body: answer.body_bytes().expect("answer"),
+        },
+        elapsed: Duration::from_millis(5),
+    }
+}
+
+/// A gateway answering probes from `wallet`.
 fn gateway(wallet: Arc<Mutex<ReferenceWallet>>, behaviour: Wallet) -> MockWalletGateway {
     let mut gateway = MockWalletGateway::new();
-    gateway.expect_probe().returning(move |_, probe| {
-        let sent = body(probe, behaviour);
-        let mut wallet = wallet.lock().unwrap_or_else(PoisonError::into_inner);
-        let forged = matches!(probe.signing, ProbeSigning::With(_)) || probe.timestamp_shift_secs < -300;
-        let answer = if forged {
-            opinion_wallet::WalletAnswer::refused(opinion_wallet::RefusalCode::InvalidSignature, "bad signature")
-        } else {
-            match probe.path {
-                ProbePath::Mutations => wallet.receive(&sent, probe.idempotency_key.as_deref()),
-                ProbePath::Balance => wallet.read_balance(&sent),
-            }
-        };
-        ProbeOutcome {
-            sent_body: String::from_utf8_lossy(&sent).into_owned(),
-            observed: ProbeObserved::Answered {
-                status: answer.status,
-                body: answer.body_bytes().expect("answer"),
-            },
-            elapsed: Duration::from_millis(5),
-        }
-    });
+    gateway
+        .expect_probe()
+        .returning(move |_, probe| answer(&wallet, behaviour, probe));
     gateway
 }
 
-fn adapter(updated_at: time::OffsetDateTime) -> WalletAdapterConfig {
+pub(super) fn adapter(updated_at: time::OffsetDateTime) -> WalletAdapterConfig {
     WalletAdapterConfig {
         operator_id: OPERATOR,
         base_url: AdapterBaseUrl::parse(BASE_URL, true).expect("url"),
@@ -108,7 +113,7 @@ fn adapter(updated_at: time::OffsetDateTime) -> WalletAdapterConfig {
     }
 }
 
-fn adapters(config: Option<WalletAdapterConfig>) -> MockWalletAdapterStore {
+pub(super) fn adapters(config: Option<WalletAdapterConfig>) -> MockWalletAdapterStore {
     let mut adapters = MockWalletAdapterStore::new();
     let target = config.as_ref().map(|config| WalletAdapterTarget {
         operator_id: OPERATOR,
@@ -139,7 +144,7 @@ fn operators() -> MockOperatorStore {
 }
 
 /// Runs that record into the returned list and answer `latest` when asked.
-fn runs(latest: Option<WalletTestRun>) -> (MockWalletTestRunStore, Arc<Mutex<Vec<WalletTestRun>>>) {
+pub(super) fn runs(latest: Option<WalletTestRun>) -> (MockWalletTestRunStore, Arc<Mutex<Vec<WalletTestRun>>>) {
     let kept = Arc::new(Mutex::new(Vec::new()));
     let sink = kept.clone();
     let mut runs = MockWalletTestRunStore::new();
@@ -152,16 +157,34 @@ fn runs(latest: Option<WalletTestRun>) -> (MockWalletTestRunStore, Arc<Mutex<Vec
     (runs, kept)
 }
 
+/// A gate that lets flight money move (staging, or an authorized operator).
+fn flight_money_moves() -> MockFlightMoneyGate {
+    let mut gate = MockFlightMoneyGate::new();
+    gate.expect_flight_money_may_move().returning(|_| Ok(true));
+    gate
+}
+
 fn service(
     adapters: MockWalletAdapterStore,
     gateway: MockWalletGateway,
     runs: MockWalletTestRunStore,
+) -> WalletAdapterTest {
+    gated_service(adapters, gateway, runs, flight_money_moves())
+}
+
+/// The test whose flight section asks `gate` whether it may call the wallet.
+pub(super) fn gated_service(
+    adapters: MockWalletAdapterStore,
+    gateway: MockWalletGateway,
+    runs: MockWalletTestRunStore,
+    gate: MockFlightMoneyGate,
 ) -> WalletAdapterTest {
     WalletAdapterTest::new(WalletTestPorts {
         adapters: Arc::new(adapters),
         wallet: Arc::new(gateway),
         operators: Arc::new(operators()),
         runs: Arc::new(runs),
+        flight_money: Arc::new(gate),
         clock: fixed_clock(),
         random: counting_random(1_000, [7; 32]),
     })
@@ -183,7 +206,7 @@ async fn run_against(wallet: Arc<Mutex<ReferenceWallet>>, behaviour: Wallet) -> 
     (report, kept)
 }
 
-fn names(section: &SectionReport) -> Vec<&str> {
+pub(super) fn names(section: &SectionReport) -> Vec<&str> {
     section.checks.iter().map(|check| check.name.as_str()).collect()
 }
 

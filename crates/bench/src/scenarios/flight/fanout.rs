@@ -3,8 +3,11 @@
 //! with several tabs would), then the run watches the flight change phase. For every
 //! page and change, the delay is from the instant of the change the event names
 //! (`boardingAt`, `takeOffAt` or `endedAt`) to the page reading the event; the figure of
-//! a change is its last page. The service's memory is watched throughout.
+//! a change is its last page. The `cashouts` events the pages read (the flight's counts
+//! and other players' cash-outs, batched by the feed) are counted beside them. The
+//! service's memory is watched throughout.
 
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
@@ -39,6 +42,7 @@ pub async fn run(flight: &FlightBench<'_>) -> anyhow::Result<Scenario> {
     let client = Client::builder().build()?;
     let url = format!("{}/api/player/flight/live", bench.api.base());
     let deliveries: Arc<Mutex<Vec<Delivery>>> = Arc::default();
+    let cash_out_events = Arc::new(AtomicU64::new(0));
     let connected = Arc::new(Semaphore::new(0));
     let connecting = Arc::new(Semaphore::new(CONNECTING));
     let started = Instant::now();
@@ -46,10 +50,11 @@ pub async fn run(flight: &FlightBench<'_>) -> anyhow::Result<Scenario> {
     for page in 0..pages {
         let session = flight.players.session(page).to_owned();
         let (client, url, deliveries) = (client.clone(), url.clone(), deliveries.clone());
+        let cash_out_events = cash_out_events.clone();
         let (connected, connecting) = (connected.clone(), connecting.clone());
         tasks.push(tokio::spawn(async move {
             let permit = connecting.acquire_owned().await.ok();
-            read_page(&client, &url, &session, &deliveries, move || {
+            read_page(&client, &url, &session, &deliveries, &cash_out_events, move || {
                 drop(permit);
                 connected.add_permits(1);
             })
@@ -82,6 +87,7 @@ pub async fn run(flight: &FlightBench<'_>) -> anyhow::Result<Scenario> {
             .with_figure("pages", pages as f64)
             .with_figure("connect_seconds", connect_seconds)
             .with_figure("rss_all_connected_mib", rss_connected as f64 / 1024.0)
+            .with_figure("cash_out_events", cash_out_events.load(Ordering::Relaxed) as f64)
     })
 }
 
@@ -91,6 +97,7 @@ async fn read_page(
     url: &str,
     session: &str,
     deliveries: &Mutex<Vec<Delivery>>,
+    cash_out_events: &AtomicU64,
     on_first: impl FnOnce(),
 ) -> Result<(), String> {
     let mut response = client
@@ -110,6 +117,10 @@ async fn read_page(
             let Some(data) = event.lines().find_map(|line| line.strip_prefix("data: ")) else {
                 continue;
             };
+            if event.lines().any(|line| line == "event: cashouts") {
+                cash_out_events.fetch_add(1, Ordering::Relaxed);
+                continue;
+            }
             let Ok(snapshot) = serde_json::from_str::<Value>(data) else {
                 continue;
             };

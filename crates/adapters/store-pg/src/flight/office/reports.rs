@@ -28,7 +28,7 @@ use crate::db::schema::{flight_settlement_reports, flight_statements, flight_tic
 use crate::webhooks::outbox::enqueue_events;
 
 /// Statuses whose money a report counts.
-const WITH_MONEY: [&str; 4] = ["cashed_out", "lost", "refunding", "refunded"];
+pub(super) const WITH_MONEY: [&str; 4] = ["cashed_out", "lost", "refunding", "refunded"];
 
 /// A row of `flight_statements`: one signed document of an operator's chain.
 #[derive(Debug, Queryable, Selectable, Insertable)]
@@ -167,7 +167,7 @@ impl ReportRow {
 }
 
 #[derive(Debug, Queryable)]
-struct LineRow {
+pub(super) struct LineRow {
     id: Uuid,
     flight_id: Uuid,
     external_user_id: String,
@@ -179,7 +179,7 @@ struct LineRow {
 }
 
 impl LineRow {
-    fn into_record(self) -> Result<ReportLineRecord, StoreError> {
+    pub(super) fn into_record(self) -> Result<ReportLineRecord, StoreError> {
         let bad = |problem: &dyn std::fmt::Display| corrupt("flight_tickets", self.id, problem);
         let status: TicketStatus = self.status.parse().map_err(|e| bad(&e))?;
         let outcome = match status {

@@ -12,10 +12,11 @@ use opinion_core::{
     FlightChainId, FlightChainKind, FlightId, FlightKind, OperatorId, Page, PageRequest, TicketId, TicketKind,
     WalletOperationId, WalletOperationKind,
 };
+use opinion_flight::ProductionAuthorization;
 
 use crate::db::pool::PgStore;
 use crate::flight::reads::{chains as flight_chains, flights, tickets, totals, wallet_operations};
-use crate::flight::{chains, enablement, terms, tickets as flight_tickets};
+use crate::flight::{chains, enablement, production_authorizations, terms, tickets as flight_tickets};
 use crate::opinion::reads::wallet_operations::steps;
 
 #[async_trait]
@@ -28,6 +29,14 @@ impl FlightReadStore for PgStore {
     #[tracing::instrument(skip_all, fields(operator_id = %operator))]
     async fn terms_versions(&self, operator: OperatorId) -> Result<Vec<TermsRecord>, StoreError> {
         terms::terms_versions(self, operator).await
+    }
+
+    #[tracing::instrument(skip_all, fields(operator_id = %operator))]
+    async fn production_authorizations(
+        &self,
+        operator: OperatorId,
+    ) -> Result<Vec<ProductionAuthorization>, StoreError> {
+        production_authorizations::production_authorizations(self, operator).await
     }
 
     #[tracing::instrument(skip_all)]

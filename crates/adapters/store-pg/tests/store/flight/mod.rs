@@ -1,6 +1,6 @@
 //! The flight store: chains and their sealed terminal seeds, flights, tickets, whole
-//! steps of the game, the money worker's claims, enablement and terms, and the driver
-//! lock. Records are built here with fixed ids; the rules that make them are the app's.
+//! steps of the game, the money worker's claims, enablement, production authorizations
+//! and terms, and the driver lock. Records are built here with fixed ids; the rules that make them are the app's.
 
 mod chains;
 mod change;
@@ -10,6 +10,7 @@ mod office_corrections;
 mod office_keys;
 mod office_payments;
 mod office_reports;
+mod production_authorizations;
 mod published;
 mod reads;
 mod settings;
@@ -29,8 +30,8 @@ use opinion_core::{
     EventId, FlightChainId, FlightId, FlightTermsId, LaunchId, OperatorId, TicketId, UserId, WalletOperationId,
 };
 use opinion_flight::{
-    ChainLength, FlightPhase, Multiplier, Rupiah, Salt, Seed, SettlementPeriod, ShareBps, Terms, TermsVersion,
-    TicketLimits, TicketStatus, commitment,
+    AuthorizationRequirement, ChainLength, FlightPhase, Multiplier, Rupiah, Salt, Seed, SettlementPeriod, ShareBps,
+    Terms, TermsVersion, TicketLimits, TicketStatus, commitment,
 };
 use opinion_store_pg::{DataKey, PgStore};
 use opinion_testkit::TestDatabase;
@@ -237,6 +238,7 @@ pub fn new_ticket(ticket: &TicketRecord) -> NewTicket {
             None,
         ),
         cap: 2,
+        production_authorization: AuthorizationRequirement::NotRequired,
     }
 }
 

@@ -86,7 +86,11 @@ async fn payments_are_stored_with_their_event_sum_into_the_balance_and_list_newe
             .is_empty()
     );
     assert_eq!(
-        count(&db, "SELECT count(*) AS count FROM webhook_events WHERE event_type = 'mini_app.flight.payment.recorded'").await,
+        count(
+            &db,
+            "SELECT count(*) AS count FROM webhook_events WHERE event_type = 'mini_app.flight.payment.recorded'"
+        )
+        .await,
         2
     );
 }
@@ -96,7 +100,10 @@ async fn two_payments_at_once_on_the_same_balance_land_once() {
     let (db, store) = flight_store().await;
     let october = given_finalized_october(&store).await;
     let store = Arc::new(store);
-    let (one, other) = (payment(10, &october, 2_000, "BCA-1"), payment(11, &october, 2_000, "BCA-2"));
+    let (one, other) = (
+        payment(10, &october, 2_000, "BCA-1"),
+        payment(11, &october, 2_000, "BCA-2"),
+    );
     let (first_event, second_event) = (payment_event(10), payment_event(11));
     let nothing_paid = paid(0);
     let (a, b) = tokio::join!(
@@ -114,7 +121,11 @@ async fn two_payments_at_once_on_the_same_balance_land_once() {
         1
     );
     assert_eq!(
-        count(&db, "SELECT count(*) AS count FROM webhook_events WHERE event_type = 'mini_app.flight.payment.recorded'").await,
+        count(
+            &db,
+            "SELECT count(*) AS count FROM webhook_events WHERE event_type = 'mini_app.flight.payment.recorded'"
+        )
+        .await,
         1
     );
 }

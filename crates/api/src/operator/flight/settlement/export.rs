@@ -1,7 +1,10 @@
 //! The export of a finalized report: its signed statement and its ticket-lines CSV, whose
 //! SHA-256 is the statement's `linesSha256`. By default one JSON document
-//! `{"statement": {...}, "lines": "<the CSV>"}` (the CSV as one JSON string, so decoding
-//! it gives back exactly the hashed bytes); `?part=statement` serves the signed statement
+//! `{"statement": {...}, "playerKey": "<64 hex>", "exchangeAnswer": "<base64>", "lines":
+//! "<the CSV>"}` (the CSV as one JSON string, so decoding it gives back exactly the hashed
+//! bytes; the statement's player key, which maps the proof's player tags back to the
+//! operator's players, is given to the operator here and nowhere public; the exchange's
+//! raw answer, whose SHA-256 the evidence names, or null); `?part=statement` serves the signed statement
 //! alone, `?part=lines` the CSV alone. The lines are written by the same function that
 //! hashed them at finalization, read in the same order, and streamed chunk by chunk: an
 //! export of any size holds one chunk. As with every export, the first chunk is read
@@ -10,12 +13,15 @@
 use actix_web::http::header::{CacheControl, CacheDirective, ContentDisposition, DispositionParam, DispositionType};
 use actix_web::web::Bytes;
 use actix_web::{HttpResponse, web};
+use base64::Engine;
+use base64::engine::general_purpose::STANDARD;
 use futures_util::{StreamExt, stream};
 use opinion_access::RouteId;
 use opinion_app::error::AppError;
 use opinion_app::flight::office::lines_csv::{header_row, line_row};
 use opinion_app::flight::office::model::ReportLineRecord;
 use opinion_app::flight::office::{LinesExport, PERIOD};
+use serde_json::json;
 
 use crate::http::auth::Caller;
 use crate::http::error::ApiError;
@@ -121,7 +127,7 @@ fn attachment(name: String) -> ContentDisposition {
     path = RouteId::FlightSettlementReportExport.spec().path,
     params(("id" = String, Path, description = "`fsr_…`, or the period `YYYY-MM`"), ExportParams),
     responses(
-        (status = 200, description = "`{\"statement\": {signed statement}, \"lines\": \"<CSV>\"}`; with `part=statement` the signed statement alone; with `part=lines` the CSV alone (`text/csv`)", content((Object = "application/json"), (String = "text/csv"))),
+        (status = 200, description = "`{\"statement\": {signed statement}, \"playerKey\": \"<64 hex>\", \"exchangeAnswer\": \"<base64>\" or null, \"lines\": \"<CSV>\"}`; with `part=statement` the signed statement alone; with `part=lines` the CSV alone (`text/csv`)", content((Object = "application/json"), (String = "text/csv"))),
         InvalidRequest,
         NotFound,
         ReportNotFinalized,
@@ -154,9 +160,16 @@ pub async fn export(
                 .streaming(body))
         }
         None => {
+            let secrets = state.office.report_secrets(caller.0.operator_id, report.id).await?;
+            let (player_key, exchange_answer) = match secrets {
+                Some((key, answer)) => (Some(key.to_hex()), answer.map(|raw| STANDARD.encode(raw))),
+                None => (None, None),
+            };
             let mut prefix = b"{\"statement\":".to_vec();
             prefix.extend(signed);
-            prefix.extend_from_slice(b",\"lines\":\"");
+            prefix.extend(format!(",\"playerKey\":{},", json!(player_key)).into_bytes());
+            prefix.extend(format!("\"exchangeAnswer\":{},", json!(exchange_answer)).into_bytes());
+            prefix.extend_from_slice(b"\"lines\":\"");
             let body = body(
                 lines,
                 LinesIn::JsonString,

@@ -1,7 +1,7 @@
 //! The full-contract wallet test on the wire. The Opinion section's fields are the
 //! report's top level, as they were before the flight section was added beside them.
 
-use opinion_app::wallet::{CheckResult, Exchange, SectionReport, Verdict, WalletTestReport};
+use opinion_app::wallet::{CheckResult, Exchange, NotRun, SectionReport, Verdict, WalletTestReport};
 use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
 use utoipa::ToSchema;
@@ -67,8 +67,9 @@ pub struct WalletTestReportBody {
 pub struct ProductVerdictsBody {
     /// `passed` or `failed`: the Opinion section (the top-level `verdict`).
     pub opinion: String,
-    /// `passed` or `failed`: the flight section. Enabling the flight product needs it
-    /// passed, by the latest run against the adapter as configured now.
+    /// `passed`, `failed` or `not_run` (see the section's `notRun`): the flight section.
+    /// Enabling the flight product needs it passed, by the latest run against the
+    /// adapter as configured now.
     pub flight: String,
 }
 
@@ -76,7 +77,8 @@ pub struct ProductVerdictsBody {
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct WalletTestSectionBody {
-    /// `passed` when every check of the section passed, else `failed`.
+    /// `passed` when every check of the section passed, `not_run` when the section made
+    /// no call (see `notRun`), else `failed`.
     pub verdict: String,
     /// The section's test player.
     pub external_user_id: String,
@@ -92,6 +94,30 @@ pub struct WalletTestSectionBody {
     pub cleanup: Vec<ExchangeBody>,
     /// The test player's balance change over the section (zero for a passing wallet).
     pub net_change: Option<String>,
+    /// Why the section made no call, when its verdict is `not_run`; else null.
+    pub not_run: Option<NotRunBody>,
+}
+
+/// Why a section of the test made no call.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct NotRunBody {
+    /// Stable code: `production_authorization_missing` (in production, the flight
+    /// section calls the wallet only while platform staff's production authorization of
+    /// your operator is valid).
+    #[schema(example = "production_authorization_missing")]
+    pub reason: String,
+    /// What to do about it.
+    pub detail: String,
+}
+
+impl From<NotRun> for NotRunBody {
+    fn from(reason: NotRun) -> Self {
+        Self {
+            reason: reason.code().to_owned(),
+            detail: reason.detail().to_owned(),
+        }
+    }
 }
 
 /// One check.
@@ -163,13 +189,18 @@ impl From<CheckResult> for CheckBody {
 impl From<SectionReport> for WalletTestSectionBody {
     fn from(section: SectionReport) -> Self {
         Self {
-            verdict: Verdict::of(section.passed).as_str().to_owned(),
+            verdict: match section.not_run {
+                Some(_) => "not_run",
+                None => Verdict::of(section.passed).as_str(),
+            }
+            .to_owned(),
             external_user_id: section.external_user_id,
             amount: section.amount.to_string(),
             currency: section.currency.as_str().to_owned(),
             checks: section.checks.into_iter().map(CheckBody::from).collect(),
             cleanup: section.cleanup.into_iter().map(ExchangeBody::from).collect(),
             net_change: section.net_change.map(|change| change.to_string()),
+            not_run: section.not_run.map(NotRunBody::from),
         }
     }
 }

@@ -222,6 +222,7 @@ impl<'a> TestRun<'a> {
             checks: self.checks,
             cleanup,
             net_change,
+            not_run: None,
         }
     }
 

@@ -1,0 +1,3 @@
+DROP TRIGGER flight_production_authorizations_never_edited ON flight_production_authorizations;
+DROP FUNCTION flight_production_authorizations_never_edited();
+DROP TABLE flight_production_authorizations;

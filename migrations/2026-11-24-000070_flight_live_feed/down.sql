@@ -1,0 +1,1 @@
+DROP INDEX flight_tickets_of_flight;
