@@ -2,7 +2,7 @@
 //! operator's terms and tickets, exactly as the schema allows them, whatever writes them.
 
 use diesel::sql_query;
-use diesel::sql_types::{BigInt, Integer, Nullable, Text, Timestamptz, Uuid as SqlUuid};
+use diesel::sql_types::{BigInt, Integer, Nullable, SmallInt, Text, Timestamptz, Uuid as SqlUuid};
 use diesel_async::RunQueryDsl;
 use time::OffsetDateTime;
 
@@ -132,15 +132,22 @@ impl Seeder {
     /// Inserts an operator's terms version: 1 000 to 5 000 000 IDR stakes, payouts up to
     /// 500 000 000, two tickets per flight, due 15 days after each calendar month.
     pub async fn flight_terms(&mut self, terms: &TermsSeed) -> &mut Self {
+        self.flight_terms_due(terms, 15).await
+    }
+
+    /// Inserts an operator's terms version like [`Seeder::flight_terms`], its payment due
+    /// `payment_due_days` after each calendar month: operators whose due dates differ.
+    pub async fn flight_terms_due(&mut self, terms: &TermsSeed, payment_due_days: i16) -> &mut Self {
         sql_query(
             "INSERT INTO flight_terms (operator_id, id, effective_from, share_bps, min_stake, max_stake, max_payout, \
              tickets_per_flight, settlement_period, payment_due_days, created_at, created_by) \
-             VALUES ($1, $2, $3, $4, 1000, 5000000, 500000000, 2, 'calendar_month', 15, $3, 'Test staff')",
+             VALUES ($1, $2, $3, $4, 1000, 5000000, 500000000, 2, 'calendar_month', $5, $3, 'Test staff')",
         )
         .bind::<SqlUuid, _>(uuid(terms.operator))
         .bind::<SqlUuid, _>(uuid(terms.id))
         .bind::<Timestamptz, _>(terms.effective_from)
         .bind::<Integer, _>(terms.share_bps)
+        .bind::<SmallInt, _>(payment_due_days)
         .execute(&mut self.conn)
         .await
         .unwrap_or_else(|err| panic!("inserting terms {terms:?}: {err}"));
