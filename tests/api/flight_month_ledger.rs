@@ -8,6 +8,8 @@
 
 use std::collections::{BTreeSet, HashMap};
 
+use sha2::{Digest, Sha256};
+
 use serde_json::{Value, json};
 use time::format_description::well_known::Rfc3339;
 use time::{Duration, OffsetDateTime};
@@ -80,6 +82,8 @@ pub struct ExportedTicket {
     pub cash_out_multiplier: Option<String>,
     pub share_bps: i64,
     pub purchased_at: OffsetDateTime,
+    /// `purchasedAt` as written, what a ticket line's leaf carries.
+    pub purchased_at_text: String,
 }
 
 /// Every ticket of a ticket export.
@@ -100,6 +104,7 @@ pub fn exported_tickets(csv: &str) -> Vec<ExportedTicket> {
                 cash_out_multiplier: optional("cashOutMultiplier"),
                 share_bps: integer(&row["shareBps"]),
                 purchased_at: instant(&row["purchasedAt"]),
+                purchased_at_text: row["purchasedAt"].clone(),
             }
         })
         .collect()
@@ -126,6 +131,7 @@ pub struct Line {
     pub flight_id: String,
     pub external_user_id: String,
     pub purchased_at: OffsetDateTime,
+    pub purchased_at_text: String,
     pub outcome: &'static str,
     pub stake: i64,
     pub payout: i64,
@@ -150,6 +156,7 @@ pub fn line_of(ticket: &ExportedTicket) -> Option<Line> {
         flight_id: ticket.flight_id.clone(),
         external_user_id: ticket.external_user_id.clone(),
         purchased_at: ticket.purchased_at,
+        purchased_at_text: ticket.purchased_at_text.clone(),
         outcome,
         stake: ticket.stake,
         payout,
@@ -268,6 +275,81 @@ pub fn balance(share: i64, corrections: i64, to_platform: i64, to_operator: i64)
     })
 }
 
+/// HMAC-SHA256 (RFC 2104) over SHA-256, for a key of at most one block.
+pub fn hmac_sha256(key: &[u8], message: &[u8]) -> [u8; 32] {
+    assert!(key.len() <= 64, "a key of one block");
+    let mut block = [0u8; 64];
+    block[..key.len()].copy_from_slice(key);
+    let pad = |byte: u8| block.iter().map(|k| k ^ byte).collect::<Vec<u8>>();
+    let inner = Sha256::new().chain_update(pad(0x36)).chain_update(message).finalize();
+    Sha256::new()
+        .chain_update(pad(0x5c))
+        .chain_update(inner)
+        .finalize()
+        .into()
+}
+
+/// Lower-case hex digits as bytes.
+pub fn unhex(text: &str) -> Vec<u8> {
+    assert!(text.len().is_multiple_of(2), "{text}");
+    (0..text.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&text[i..i + 2], 16).expect("hex"))
+        .collect()
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// The line's v5 leaf as canonical JSON (sorted keys, no white space; every value here
+/// is plain ASCII), its player tagged with the statement's key.
+pub fn leaf_json(line: &Line, player_key: &[u8]) -> String {
+    let tag = hex(&hmac_sha256(player_key, line.external_user_id.as_bytes()));
+    let money = |amount: i64| format!(r#"{{"amount":"{amount}","currency":"IDR"}}"#);
+    format!(
+        r#"{{"flightId":"{}","ggr":{},"outcome":"{}","payout":{},"playerTag":"{tag}","purchasedAt":"{}","refund":{},"share":{},"shareBps":{},"stake":{},"ticketId":"{}"}}"#,
+        line.flight_id,
+        money(line.ggr),
+        line.outcome,
+        money(line.payout),
+        line.purchased_at_text,
+        money(line.refund),
+        money(line.share),
+        line.share_bps,
+        money(line.stake),
+        line.ticket_id,
+    )
+}
+
+/// The RFC 6962 root of these leaves' JSON: leaf `SHA-256(0x00 ‖ json)`, node
+/// `SHA-256(0x01 ‖ left ‖ right)`, split at the largest power of two below the count.
+pub fn merkle_root(leaves: &[String]) -> String {
+    fn root(leaves: &[String]) -> [u8; 32] {
+        match leaves.len() {
+            0 => Sha256::digest(b"").into(),
+            1 => Sha256::new()
+                .chain_update([0])
+                .chain_update(&leaves[0])
+                .finalize()
+                .into(),
+            n => {
+                let mut split = 1;
+                while split * 2 < n {
+                    split *= 2;
+                }
+                Sha256::new()
+                    .chain_update([1])
+                    .chain_update(root(&leaves[..split]))
+                    .chain_update(root(&leaves[split..]))
+                    .finalize()
+                    .into()
+            }
+        }
+    }
+    hex(&root(leaves))
+}
+
 #[test]
 fn the_operators_own_arithmetic_says_the_documented_rules() {
     assert_eq!(truncated_share(100_500, 150), 1_507, "1 507.5 is 1 507");
@@ -279,4 +361,18 @@ fn the_operators_own_arithmetic_says_the_documented_rules() {
         [vec!["a", "b, \"c\"", ""], vec!["x\r\ny", "z", ""]]
     );
     assert_eq!(balance(-10, 4, 0, 6)["remainingDirection"], "none");
+    assert_eq!(
+        hex(&hmac_sha256(b"key", b"The quick brown fox jumps over the lazy dog")),
+        "f7bc83f430538424b13298e6aa6fb143ef4d59a14946175997479dbc2d1a3cd8",
+        "RFC 4231-style vector"
+    );
+    assert_eq!(
+        merkle_root(&[]),
+        "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+    );
+    assert_eq!(
+        merkle_root(&[String::new()]),
+        "6e340b9cffb37a989ca544e6bb780a2c78901d3fb33738768511a30617afa01d",
+        "RFC 6962's one empty leaf"
+    );
 }

@@ -18,7 +18,9 @@ use time::Duration;
 use time::format_description::well_known::Rfc3339;
 
 use crate::admin_settlement::{admin, admin_fails};
-use crate::flight_month_ledger::{Expected, ExportedTicket, balance, csv_rows, exported_tickets, instant, payout_at};
+use crate::flight_month_ledger::{
+    Expected, ExportedTicket, balance, csv_rows, exported_tickets, leaf_json, merkle_root, payout_at, unhex,
+};
 use crate::flight_month_play::{
     CHANGE, NOVEMBER, OCTOBER, TERMS_A, TERMS_B, TermsPlan, given_month_of_flights, given_month_of_play,
 };
@@ -123,7 +125,10 @@ fn assert_lines(csv: &str, expected: &Expected) {
         assert_eq!(row["ticketId"], line.ticket_id, "purchase order");
         assert_eq!(row["flightId"], line.flight_id, "{at}");
         assert_eq!(row["externalUserId"], line.external_user_id, "{at}");
-        assert_eq!(instant(&row["purchasedAt"]), line.purchased_at, "{at}");
+        assert_eq!(
+            row["purchasedAt"], line.purchased_at_text,
+            "{at}: as the ticket export writes it"
+        );
         assert_eq!(row["outcome"], line.outcome, "{at}");
         for (column, value) in [
             ("stake", line.stake),
@@ -135,6 +140,27 @@ fn assert_lines(csv: &str, expected: &Expected) {
         ] {
             assert_eq!(row[column], value.to_string(), "{at} {column}");
         }
+    }
+}
+
+/// The statement's v5 tree, rebuilt from the ticket export and the export's player key:
+/// its root and size, and the inclusion proofs of the first and last lines.
+async fn assert_tree(app: &TestApp, book: &Book, export: &Value, expected: &Expected) {
+    let player_key = unhex(export["playerKey"].as_str().expect("the player key"));
+    assert_eq!(player_key.len(), 32);
+    let leaves: Vec<String> = expected.lines.iter().map(|line| leaf_json(line, &player_key)).collect();
+    let document = &export["statement"]["document"];
+    assert_eq!(document["merkleRoot"], merkle_root(&leaves));
+    for index in [0, leaves.len() - 1] {
+        let path = format!("/api/operator/flight/tickets/{}/proof", expected.lines[index].ticket_id);
+        let proof = json_with_status(app.get(&path, &book.key).await, 200).await;
+        let leaf: Value = serde_json::from_str(&leaves[index]).expect("JSON");
+        assert_eq!(proof["line"], leaf, "{path}");
+        assert_eq!(
+            (&proof["leafIndex"], &proof["treeSize"]),
+            (&json!(index), &json!(leaves.len()))
+        );
+        assert_eq!(proof["merkleRoot"], document["merkleRoot"]);
     }
 }
 
@@ -243,8 +269,8 @@ async fn given_the_month(app: &TestApp) -> (Book, Book) {
     given_month_of_flights(&mut seed).await;
     let players_a = ["a-ayu", "a-budi", "Dewi, \"VIP\" Ω", "shared-7", "a-eko", "a-citra"];
     let players_b = ["b-fajar", "shared-7", "b-gita", "b-hadi", "b-indah"];
-    let played_a = given_month_of_play(&mut seed, &app.operator, TERMS_A, &players_a, 1_000, 0x5eed_a).await;
-    let played_b = given_month_of_play(&mut seed, &second, TERMS_B, &players_b, 5_000, 0x5eed_b).await;
+    let played_a = given_month_of_play(&mut seed, &app.operator, TERMS_A, &players_a, 1_000, 0x0005_eeda).await;
+    let played_b = given_month_of_play(&mut seed, &second, TERMS_B, &players_b, 5_000, 0x0005_eedb).await;
     let key_a = app.key_with(&SCOPES).await;
     let key_b = app.key_of(&second, &SCOPES).await;
     let a = Book {
@@ -374,16 +400,34 @@ async fn a_month_of_two_operators_settles_and_every_figure_matches_the_operators
         assert_eq!(items[2]["ticketCount"], 1, "September's last millisecond");
         assert_eq!(items[2]["status"], "open");
 
-        let window = format!(
-            "/api/operator/flight/overview?from={}&to={}",
-            rfc3339(OCTOBER),
-            rfc3339(NOVEMBER)
-        );
-        let overview = json_with_status(app.get(&window, &book.key).await, 200).await;
+        let window = format!("from={}&to={}", rfc3339(OCTOBER), rfc3339(NOVEMBER));
+        let overview = json_with_status(
+            app.get(&format!("/api/operator/flight/overview?{window}"), &book.key)
+                .await,
+            200,
+        )
+        .await;
         assert_eq!(
             overview["totals"],
             crate::flight_month_ledger::window_totals(&book.tickets, OCTOBER, NOVEMBER)
         );
+        let (_, month) = export_bytes(
+            &app,
+            &format!("/api/operator/flight/tickets/export?{window}"),
+            &book.key,
+        )
+        .await;
+        let month: BTreeSet<String> = exported_tickets(&String::from_utf8(month).expect("UTF-8"))
+            .into_iter()
+            .map(|ticket| ticket.id)
+            .collect();
+        let bought_in_october: BTreeSet<String> = book
+            .tickets
+            .iter()
+            .filter(|ticket| OCTOBER <= ticket.purchased_at && ticket.purchased_at < NOVEMBER)
+            .map(|ticket| ticket.id.clone())
+            .collect();
+        assert_eq!(month, bought_in_october, "the export of the period's window");
         let in_force = book.terms.changed_bps.unwrap_or(book.terms.share_bps);
         assert_eq!(overview["terms"]["shareBps"], in_force, "the terms in force now");
 
@@ -398,6 +442,7 @@ async fn a_month_of_two_operators_settles_and_every_figure_matches_the_operators
             document["linesSha256"].as_str().expect("hash")
         );
         assert_lines(lines, &october);
+        assert_tree(&app, book, &whole, &october).await;
         let theirs = if book.operator.id == a.operator.id { &b } else { &a };
         assert!(
             october
