@@ -92,7 +92,11 @@ fn refused(verdicts: &Verdicts, rust_failed: &[&str], python_failed: &[&str], wh
             "{what}: `{check}` in the command's failures\n{stderr}"
         );
     }
-    assert!(!verdicts.python_ok, "{what}: the script accepted it\n{}", verdicts.python);
+    assert!(
+        !verdicts.python_ok,
+        "{what}: the script accepted it\n{}",
+        verdicts.python
+    );
     for check in python_failed {
         assert!(
             verdicts.python.contains(&format!("FAIL {check}")),
@@ -158,7 +162,10 @@ async fn both_verifiers_check_the_v5_statement_and_name_each_tampering() {
     let genuine = both(&app, &export, &[], &keys).await;
     let verified = genuine.rust.as_ref().expect("the genuine export verifies");
     assert_eq!(verified["proofVersion"], "5");
-    assert_eq!(verified["proof"], "merkleRoot and leafCount (3) recomputed from the lines");
+    assert_eq!(
+        verified["proof"],
+        "merkleRoot and leafCount (3) recomputed from the lines"
+    );
     assert_eq!(verified["totals"], "the lines sum to the signed totals and amount due");
     assert!(genuine.python_ok, "{}", genuine.python);
     for check in ["proofVersion:", "proof:", "totals:"] {
@@ -181,7 +188,11 @@ async fn both_verifiers_check_the_v5_statement_and_name_each_tampering() {
         parts.rust.as_ref().expect("the parts verify")["proof"],
         verified["proof"]
     );
-    assert!(parts.python_ok && parts.python.contains("OK   proof:"), "{}", parts.python);
+    assert!(
+        parts.python_ok && parts.python.contains("OK   proof:"),
+        "{}",
+        parts.python
+    );
 
     let fixed_up = changed(&export, "fixed-up.json", |v| {
         let csv = doubled_first_stake(v["lines"].as_str().expect("lines"));
@@ -333,7 +344,10 @@ async fn both_verifiers_check_a_v5_corrections_arithmetic_and_the_statement_it_a
     for extra in [&["--previous", path(&export)][..], &["--amends", path(&export)][..]] {
         let verdicts = both(&app, &good, extra, &keys).await;
         let verified = verdicts.rust.as_ref().expect("a genuine correction verifies");
-        assert_eq!(verified["arithmetic"], "amountDue is amountDueBefore moved by amountChange");
+        assert_eq!(
+            verified["arithmetic"],
+            "amountDue is amountDueBefore moved by amountChange"
+        );
         assert_eq!(verified["amendment"], "names the amended statement and its tree");
         assert!(verdicts.python_ok, "{}", verdicts.python);
         assert!(verdicts.python.contains("OK   arithmetic:") && verdicts.python.contains("OK   amendment:"));
