@@ -52,9 +52,18 @@ pub fn opinion_with_env(database_url: &str, args: &[&str], env: &[(String, Strin
 
 /// Runs `opinion <args>`, which must succeed, and returns the JSON object it printed.
 pub fn opinion(database_url: &str, args: &[&str]) -> Value {
+    opinion_result(database_url, args).unwrap_or_else(|stderr| panic!("{stderr}"))
+}
+
+/// Runs `opinion <args>`: the JSON object it printed, or its stderr when it failed (with
+/// nothing on stdout), for commands that may go either way.
+pub fn opinion_result(database_url: &str, args: &[&str]) -> Result<Value, String> {
     let output = run(database_url, args);
-    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
-    serde_json::from_slice(&output.stdout).expect("one JSON object on stdout")
+    if output.status.success() {
+        return Ok(serde_json::from_slice(&output.stdout).expect("one JSON object on stdout"));
+    }
+    assert!(output.stdout.is_empty(), "{}", String::from_utf8_lossy(&output.stdout));
+    Err(String::from_utf8_lossy(&output.stderr).into_owned())
 }
 
 /// Runs `opinion <args>`, which must fail printing nothing on stdout; returns its stderr.

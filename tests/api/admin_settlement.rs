@@ -8,7 +8,7 @@ use serde_json::Value;
 use time::format_description::well_known::Rfc3339;
 use time::{Duration, OffsetDateTime};
 
-use crate::admin_cli::{opinion, opinion_fails};
+use crate::admin_cli::{opinion, opinion_fails, opinion_result};
 use crate::helpers::{TestApp, spawn_app};
 use crate::wallet_worker::{given_positions, given_wallet};
 
@@ -16,6 +16,14 @@ use crate::wallet_worker::{given_positions, given_wallet};
 pub async fn admin(app: &TestApp, args: &[&str]) -> Value {
     let (url, args) = command(app, args);
     tokio::task::spawn_blocking(move || opinion(&url, &strs(&args)))
+        .await
+        .expect("joined")
+}
+
+/// Runs `opinion admin <args>`: its JSON object, or its stderr when it failed.
+pub async fn admin_result(app: &TestApp, args: &[&str]) -> Result<Value, String> {
+    let (url, args) = command(app, args);
+    tokio::task::spawn_blocking(move || opinion_result(&url, &strs(&args)))
         .await
         .expect("joined")
 }

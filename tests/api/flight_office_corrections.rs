@@ -78,9 +78,13 @@ async fn a_correction_is_signed_chained_listed_announced_and_moves_the_reports_b
     assert_eq!(issued["issuedBy"], "Ana");
     let document = &issued["document"]["document"];
     assert_eq!(document["type"], "flight_statement_correction");
-    assert_eq!(document["amountChange"], "-1500");
-    assert_eq!(document["amountDueBefore"], "4500");
-    assert_eq!(document["amountDue"], "3000");
+    assert_eq!(document["proofVersion"], 5);
+    assert_eq!(document["amountChange"], json!({"amount": "-1500", "currency": "IDR"}));
+    assert_eq!(
+        document["amountDueBefore"],
+        json!({"amount": "4500", "currency": "IDR"})
+    );
+    assert_eq!(document["amountDue"], json!({"amount": "3000", "currency": "IDR"}));
     assert_eq!(document["direction"], "operator_to_platform");
     assert_eq!(document["sequence"], 2);
     assert_eq!(document["statementSequence"], 1);
@@ -261,7 +265,7 @@ async fn a_listed_correction_verifies_after_its_statement_and_its_tampering_is_c
     assert_eq!(verified["amends"], page["data"][0]["statementHash"]);
 
     let mut changed = page["data"][0].clone();
-    changed["document"]["document"]["amountChange"] = "-250".into();
+    changed["document"]["document"]["amountChange"]["amount"] = "-250".into();
     let tampered = dir.join("tampered.json");
     std::fs::write(&tampered, serde_json::to_vec(&changed).expect("JSON")).expect("written");
     let refused = admin_fails(&app, &["statement", "verify", path(&tampered)]).await;

@@ -15,6 +15,7 @@ mod flight_fairness;
 mod flight_feed;
 mod flight_hostile;
 mod flight_office_corrections;
+mod flight_office_payments;
 mod flight_office_proofs;
 mod flight_office_reports;
 mod flight_office_verify;

@@ -1,6 +1,5 @@
 //! Mounts every route of the access domain's route table: one actix resource per path,
-//! guarded by that path's requirements, each route bound to its handler, and the routes
-//! whose capability is not built yet answering 501 after the same guard.
+//! guarded by that path's requirements, each route bound to its handler.
 
 use std::sync::Arc;
 

@@ -105,7 +105,6 @@ problem_codes! {
     NotASimulatorMarket => "not_a_simulator_market": "only markets the operator's simulator created can be resolved through it.",
     MarketTradedByOthers => "market_traded_by_others": "other operators traded the market, so the simulator may not resolve it.",
     SimulatedUserNotIdr => "simulated_user_not_idr": "flight operations need a simulated user whose wallet is in IDR.",
-    NotImplemented => "not_implemented": "the route is part of the contract but not built yet.",
     InternalError => "internal_error": "the service failed; quote the request id to support.",
     NotReady => "not_ready": "the service cannot reach its database.",
 }

@@ -18,6 +18,7 @@
 //! | an exchange rate (a positive decimal string) and a currency pair | `exchange_quote.rs` |
 //! | the exchange evidence: a frozen quote or why there is none | `exchange_evidence.rs` |
 //! | what a statement carries of the proof, its money from the totals alone | `statement.rs` |
+//! | what a correction carries: the amended statement's tree, its money with currency | `correction.rs` |
 //! | what a store keeps (leaf hashes, block roots) and how a proof is rebuilt from it | `stored.rs` |
 //! | the ticket-lines CSV read back into the tree and totals it gives | `lines_csv.rs` |
 //! | a verifier's checks of a statement: its lines give its root and its totals | `verify_statement.rs` |
@@ -25,6 +26,7 @@
 
 #![warn(missing_docs)]
 
+mod correction;
 mod exchange_evidence;
 mod exchange_quote;
 mod inclusion;
@@ -40,6 +42,7 @@ mod verify_correction;
 mod verify_statement;
 mod version;
 
+pub use correction::{CorrectionMoney, write_correction_proof_fields};
 pub use exchange_evidence::{
     EvidenceUse, ExchangeEvidence, Quote, RawSha256, RawSha256Error, Unavailable, UnavailableReason,
 };

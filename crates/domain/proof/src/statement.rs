@@ -26,6 +26,19 @@ pub struct ProofSummary {
     pub leaf_count: u64,
 }
 
+impl ProofSummary {
+    /// The tree a signed statement names (`merkleRoot`, `leafCount`); `None` when it names
+    /// no well-formed one.
+    pub fn named_in(document: &Value) -> Option<Self> {
+        let merkle_root = document.get("merkleRoot")?.as_str()?.parse().ok()?;
+        let leaf_count = document.get("leafCount")?.as_u64()?;
+        Some(Self {
+            merkle_root,
+            leaf_count,
+        })
+    }
+}
+
 /// A statement's money in mixed-money form, from its report's totals alone.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct StatementMoney {
@@ -186,6 +199,24 @@ mod tests {
         let proof = InclusionProof::from_leaf_hashes(&leaves, 1).expect("proof");
         let root = TreeHash::from_hex(fields["merkleRoot"].as_str().expect("root")).expect("hex");
         assert_eq!(proof.verify(&leaves[1], &root), Ok(()));
+    }
+
+    #[test]
+    fn the_tree_a_statement_names_is_read_back_and_a_malformed_one_is_none() {
+        let lines = [line(0, 10_000, 0, 1_500)];
+        let fields = Value::Object(document(&lines, None));
+        let named = ProofSummary::named_in(&fields).expect("named");
+        assert_eq!(named.leaf_count, 1);
+        assert_eq!(named.merkle_root, lines[0].leaf_hash().expect("leaf"));
+        assert_eq!(
+            ProofSummary::named_in(&json!({"merkleRoot": "zz", "leafCount": 1})),
+            None
+        );
+        assert_eq!(
+            ProofSummary::named_in(&json!({"merkleRoot": named.merkle_root, "leafCount": -1})),
+            None
+        );
+        assert_eq!(ProofSummary::named_in(&json!({"leafCount": 1})), None);
     }
 
     fn any_line() -> impl Strategy<Value = (i64, i64, u16)> {

@@ -3,6 +3,8 @@
 //! never changes; the correction is its own signed document, naming the statement it
 //! amends (`statementHash`, `statementSequence`), the change, the amount due before and
 //! after it (corrections only: payments are not part of a signed document), and why. It
+//! is a v5 document: `proofVersion` 5, the amended statement's tree (`merkleRoot`,
+//! `leafCount`: a correction changes money, never tickets), every amount with its currency. It
 //! is chained after the operator's last document and stored with
 //! `mini_app.flight.statement_correction.issued` in one transaction, the report row
 //! locked; a correction that lost its sequence to another document, or whose report's
@@ -10,6 +12,7 @@
 
 use opinion_core::{EventId, StatementCorrectionId};
 use opinion_flight::SettlementBalance;
+use opinion_proof::{CorrectionMoney, ProofSummary, write_correction_proof_fields};
 use opinion_statement::{ChainLink, document_hash, sign};
 use opinion_webhook::EventType;
 use serde_json::{Map, Value, json};
@@ -83,38 +86,34 @@ struct Amendment<'a> {
     issued_at: time::OffsetDateTime,
 }
 
-/// A correction's document, before signing (signing adds `keyId`).
+/// A correction's v5 document, before signing (signing adds `keyId`); `None` when the
+/// amended statement names no tree, which a finalized statement always does.
 fn correction_document(
     amendment: &Amendment<'_>,
     report: &FinalizedReport,
     before: &SettlementBalance,
     link: &ChainLink,
-) -> Value {
-    let (due_before, direction_before) = before.corrected_due();
-    let (due, direction) = before.corrected(amendment.amount_change).corrected_due();
-    let mut fields: Map<String, Value> = match json!({
-        "type": CORRECTION_TYPE,
-        "operatorId": report.operator_id,
-        "correctionId": amendment.id,
-        "reportId": report.id,
-        "periodStart": rfc3339(report.period_start),
-        "periodEnd": rfc3339(report.period_end),
-        "statementHash": report.statement.hash.to_string(),
-        "statementSequence": report.statement.sequence,
-        "amountChange": amendment.amount_change.to_string(),
-        "amountDueBefore": due_before.get().to_string(),
-        "directionBefore": direction_before.as_str(),
-        "amountDue": due.get().to_string(),
-        "direction": direction.as_str(),
-        "currency": IDR,
-        "reason": amendment.reason,
-        "issuedAt": rfc3339(amendment.issued_at),
-    }) {
-        Value::Object(fields) => fields,
-        _ => Map::new(),
-    };
+) -> Option<Value> {
+    let amended = ProofSummary::named_in(&report.statement.signed.document)?;
+    let mut fields = Map::new();
+    fields.insert("type".into(), json!(CORRECTION_TYPE));
+    fields.insert("operatorId".into(), json!(report.operator_id));
+    fields.insert("correctionId".into(), json!(amendment.id));
+    fields.insert("reportId".into(), json!(report.id));
+    fields.insert("periodStart".into(), json!(rfc3339(report.period_start)));
+    fields.insert("periodEnd".into(), json!(rfc3339(report.period_end)));
+    fields.insert("statementHash".into(), json!(report.statement.hash.to_string()));
+    fields.insert("statementSequence".into(), json!(report.statement.sequence));
+    fields.insert("currency".into(), json!(IDR));
+    fields.insert("reason".into(), json!(amendment.reason));
+    fields.insert("issuedAt".into(), json!(rfc3339(amendment.issued_at)));
+    write_correction_proof_fields(
+        &mut fields,
+        &amended,
+        &CorrectionMoney::of(before, amendment.amount_change),
+    );
     link.write_into(&mut fields);
-    Value::Object(fields)
+    Some(Value::Object(fields))
 }
 
 /// A finalized report's balance from its stored moves.
@@ -147,7 +146,10 @@ impl FlightOffice {
                 reason: request.reason.trim(),
                 issued_at: self.ports.clock.now(),
             };
-            let document = correction_document(&amendment, &report, &balance_of(&report, &moves), &link);
+            let document =
+                correction_document(&amendment, &report, &balance_of(&report, &moves), &link).ok_or_else(|| {
+                    AppError::Internal(format!("the statement of report {} names no proof tree", report.id))
+                })?;
             let signed = sign(document, key).map_err(|e| AppError::Internal(e.to_string()))?;
             let hash = document_hash(&signed.document).map_err(|e| AppError::Internal(e.to_string()))?;
             let correction = Correction {

@@ -53,10 +53,20 @@ async fn a_correction_is_a_signed_document_chained_after_the_statement_and_chang
     assert_eq!(document["reportId"], report.id.to_string());
     assert_eq!(document["statementHash"], report.statement.hash.to_string());
     assert_eq!(document["statementSequence"], 1);
-    assert_eq!(document["amountChange"], "5000");
-    assert_eq!(document["amountDueBefore"], "2190");
+    assert_eq!(document["proofVersion"], 5);
+    let statement = &report.statement.signed.document;
+    assert_eq!(
+        document["merkleRoot"], statement["merkleRoot"],
+        "the amended statement's tree"
+    );
+    assert_eq!(document["leafCount"], 3);
+    assert_eq!(document["amountChange"], json!({"amount": "5000", "currency": "IDR"}));
+    assert_eq!(
+        document["amountDueBefore"],
+        json!({"amount": "2190", "currency": "IDR"})
+    );
     assert_eq!(document["directionBefore"], "platform_to_operator");
-    assert_eq!(document["amountDue"], "2810");
+    assert_eq!(document["amountDue"], json!({"amount": "2810", "currency": "IDR"}));
     assert_eq!(document["direction"], "operator_to_platform");
     assert_eq!(document["currency"], "IDR");
     assert_eq!(document["reason"], "a reviewed ticket resolved as not applied");
@@ -100,8 +110,8 @@ async fn a_correction_is_a_signed_document_chained_after_the_statement_and_chang
         .issue_correction(request(ReportAddress::Period(OCTOBER), -810))
         .await
         .expect("second");
-    assert_eq!(second.document.signed.document["amountDueBefore"], "2810");
-    assert_eq!(second.document.signed.document["amountDue"], "2000");
+    assert_eq!(second.document.signed.document["amountDueBefore"]["amount"], "2810");
+    assert_eq!(second.document.signed.document["amountDue"]["amount"], "2000");
     verify_link(&second.document.signed.document, Some(document)).expect("chained after the first");
     let page = office
         .list_corrections(OPERATOR, Some(&report.id.to_string()), PageRequest::default())
@@ -165,8 +175,8 @@ async fn a_correction_whose_report_changed_meanwhile_is_made_again_from_what_is_
     assert_eq!(next.document.sequence, 4, "after the document that landed meanwhile");
     assert_eq!(next.document.signed.document["sequence"], 4);
     assert_eq!(
-        next.document.signed.document["amountDueBefore"], "690",
+        next.document.signed.document["amountDueBefore"]["amount"], "690",
         "−2 190 + 1 000 + 500"
     );
-    assert_eq!(next.document.signed.document["amountDue"], "680");
+    assert_eq!(next.document.signed.document["amountDue"]["amount"], "680");
 }
