@@ -86,9 +86,11 @@ pub enum AdminCommand {
 #[derive(Debug, Subcommand)]
 pub enum StatementCommand {
     /// Verifies a signed statement or correction, or a report's export: the signature
-    /// under a published key (not retired before the document was issued), the ticket
-    /// lines' SHA-256 and, with `--previous`, the link to the previous document. Exits
-    /// non-zero naming the check that failed.
+    /// under a published key (not retired before the document was issued), `proofVersion`
+    /// 5, the ticket lines' SHA-256, the statement's totals and Merkle root recomputed from
+    /// its lines (with the export's player key), a correction's arithmetic and, with
+    /// `--amends`, the statement it amends, and with `--previous` the link to the previous
+    /// document. Exits non-zero naming every check that failed.
     Verify {
         /// The signed document, or an export `{"statement", "lines"}`.
         file: PathBuf,
@@ -102,6 +104,13 @@ pub enum StatementCommand {
         /// The ticket-lines CSV, when the file does not carry it.
         #[arg(long)]
         lines: Option<PathBuf>,
+        /// The statement's player key (64 hex digits, the export's `playerKey`), when the
+        /// file does not carry it: the leaves are recomputed with it.
+        #[arg(long)]
+        player_key: Option<String>,
+        /// The statement a correction amends (or its export), when `--previous` is not it.
+        #[arg(long)]
+        amends: Option<PathBuf>,
     },
 }
 

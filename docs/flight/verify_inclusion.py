@@ -49,6 +49,19 @@ def node_hash(left, right):
     return hashlib.sha256(b"\x01" + left + right).digest()
 
 
+def merkle_root(leaves):
+    """RFC 6962's root of a list of leaf hashes: split at the largest power of two below
+    the number of leaves; the empty tree's root is SHA-256 of nothing."""
+    if not leaves:
+        return hashlib.sha256(b"").digest()
+    if len(leaves) == 1:
+        return leaves[0]
+    split = 1
+    while split * 2 < len(leaves):
+        split *= 2
+    return node_hash(merkle_root(leaves[:split]), merkle_root(leaves[split:]))
+
+
 def hash_of(text, what):
     if not isinstance(text, str) or len(text) != 64 or not set(text) <= HEX_DIGITS:
         raise Refused(f"{what} is not 64 lowercase hex digits")

@@ -7,7 +7,7 @@ use serde_json::Value;
 use crate::helpers::{TEST_STATEMENT_KEY, json_with_status, spawn_app};
 
 /// Runs `opinion <args>` over the database at `database_url`.
-fn run(database_url: &str, args: &[&str]) -> Output {
+pub fn run(database_url: &str, args: &[&str]) -> Output {
     let mut command = command(database_url, args);
     command.env("OPINION_STATEMENT_SIGNING_KEY", TEST_STATEMENT_KEY);
     command.output().expect("ran the binary")

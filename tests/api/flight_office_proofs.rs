@@ -23,16 +23,16 @@ const REPORTS: &str = "/api/operator/flight/settlement-reports";
 
 /// How the stand-in exchange answers.
 #[derive(Clone, Copy)]
-enum Exchange {
+pub enum Exchange {
     Quotes,
     Slow,
     Garbage,
 }
 
-const TICKER: &str = r#"{"ticker":{"last":"16250.5","vol_idr":"1"}}"#;
+pub const TICKER: &str = r#"{"ticker":{"last":"16250.5","vol_idr":"1"}}"#;
 
 /// A ticker on a local port answering every request as `how` says; its URL.
-async fn stand_in_exchange(how: Exchange) -> String {
+pub async fn stand_in_exchange(how: Exchange) -> String {
     let listener = TcpListener::bind("127.0.0.1:0").await.expect("bound");
     let address = listener.local_addr().expect("address");
     tokio::spawn(async move {
@@ -60,7 +60,7 @@ async fn stand_in_exchange(how: Exchange) -> String {
 }
 
 /// `opinion admin flight finalize` of October with the stand-in exchange configured.
-async fn finalize_with_exchange(app: &TestApp, url: String) -> String {
+pub async fn finalize_with_exchange(app: &TestApp, url: String) -> String {
     let env = [
         ("OPINION_EXCHANGE_URL", url),
         ("OPINION_EXCHANGE_PAIR", "USDT/IDR".to_owned()),

@@ -136,6 +136,12 @@ async fn a_genuine_chain_verifies_and_every_tampering_is_named() {
     assert_eq!(verified["sequence"], 3);
     assert_eq!(verified["lines"], "matches");
     assert_eq!(verified["chain"], "follows the previous document");
+    assert_eq!(verified["proofVersion"], "5");
+    assert_eq!(
+        verified["proof"],
+        "merkleRoot and leafCount (1) recomputed from the lines"
+    );
+    assert_eq!(verified["totals"], "the lines sum to the signed totals and amount due");
     let with_keys = admin(&app, &["statement", "verify", path(&first), "--keys", path(&keys)]).await;
     assert_eq!(with_keys["chain"], "first of the chain");
 
@@ -149,6 +155,16 @@ async fn a_genuine_chain_verifies_and_every_tampering_is_named() {
     )
     .await;
     assert_eq!(with_lines["lines"], "matches");
+    assert!(
+        with_lines["proof"]
+            .as_str()
+            .is_some_and(|p| p.starts_with("not checked")),
+        "without the player key no leaf can be made: {with_lines}"
+    );
+    assert_eq!(
+        with_lines["totals"],
+        "the lines sum to the signed totals and amount due"
+    );
 
     let amount = tampered(&third, "amount.json", |v| {
         v["statement"]["document"]["amountDue"] = "1".into()

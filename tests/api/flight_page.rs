@@ -1,8 +1,10 @@
 //! The hosted flight page as a browser receives it: a flight launch URL opens
 //! `/play/flight` with the hosted pages' posture (its own script and style by hash,
 //! nothing cached, sniffed or referred from, framed only by the launch host's sites), its
-//! script calls only routes that exist, and each product's page sends a session of the
-//! other product to that product's page.
+//! script calls only routes that exist, each product's page sends a session of the
+//! other product to that product's page, and a settled ticket's proof button reads the
+//! player's proof route: "not yet available" (`proof_not_available`) until its month is
+//! finalized, then the proof, which the standard-library checker accepts.
 
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
@@ -10,8 +12,10 @@ use reqwest::{Method, Response};
 use serde_json::json;
 use sha2::{Digest, Sha256};
 
+use crate::flight_office_reports::{finalize_october, given_two_periods};
 use crate::flight_support::{enable_flight, flight_player};
-use crate::helpers::{TestApp, json_with_status, spawn_app};
+use crate::helpers::{TestApp, assert_problem, json_with_status, spawn_app};
+use crate::inclusion_script::accepted;
 
 /// Launches `external_user_id` (into `product`, or Opinion) and answers the launch.
 async fn launch(app: &TestApp, external_user_id: &str, product: Option<&str>) -> serde_json::Value {
@@ -172,6 +176,11 @@ fn calls() -> Vec<(&'static str, Method, String)> {
             format!("/api/player/flight/tickets/{unknown_ticket}/cash-out"),
         ),
         (
+            "/api/player/flight/tickets/",
+            Method::GET,
+            format!("/api/player/flight/tickets/{unknown_ticket}/proof"),
+        ),
+        (
             "/api/player/flight/flights",
             Method::GET,
             "/api/player/flight/flights".into(),
@@ -209,6 +218,12 @@ async fn the_flight_pages_script_calls_only_routes_that_exist() {
             .script()
             .contains("'/api/player/flight/tickets/' + encodeURIComponent(t.id) + '/cash-out'"),
         "the cash-out path is the tickets path, the ticket's id and /cash-out"
+    );
+    assert!(
+        flight
+            .script()
+            .contains("'/api/player/flight/tickets/' + encodeURIComponent(t.id) + '/proof'"),
+        "the proof path is the tickets path, the ticket's id and /proof"
     );
     for (literal, method, path) in calls.into_iter().filter(|(known, _, _)| literals.contains(known)) {
         let mut request = app.request(method.clone(), &path, Some(&session));
@@ -256,4 +271,51 @@ async fn an_opinion_launch_opens_the_opinion_app_and_each_page_sends_the_other_p
         assert!(script.contains("sessionStorage.setItem('opinion.product', s.product)"));
         assert!(script.contains("if (own !== product && PAGES[own]) { location.replace(PAGES[own]); return false; }"));
     }
+}
+
+#[tokio::test]
+async fn the_proof_button_of_a_settled_ticket_reads_the_players_proof_once_its_month_is_final() {
+    let app = spawn_app().await;
+    enable_flight(&app, &app.operator).await;
+    given_two_periods(&app).await;
+    let session = flight_player(&app, &app.operator, "p-1").await;
+    let flight = served(page(&app, "/play/flight", None).await).await;
+    assert!(flight.body.contains("id=\"proofs\"") && flight.body.contains("id=\"proof\""));
+    assert!(flight.script().contains("'proof_not_available'"));
+
+    let tickets = app.request(Method::GET, "/api/player/flight/tickets", Some(&session));
+    let tickets = json_with_status(tickets.send().await.expect("request"), 200).await;
+    let settled: Vec<String> = tickets["data"]
+        .as_array()
+        .expect("tickets")
+        .iter()
+        .filter(|t| t["status"] == "lost")
+        .map(|t| t["id"].as_str().expect("id").to_owned())
+        .collect();
+    assert_eq!(settled.len(), 4, "{tickets}");
+    let proof_of = |id: &str| {
+        app.request(
+            Method::GET,
+            &format!("/api/player/flight/tickets/{id}/proof"),
+            Some(&session),
+        )
+    };
+    for id in &settled {
+        assert_problem(proof_of(id).send().await.expect("request"), 404, "proof_not_available").await;
+    }
+
+    finalize_october(&app).await;
+    let mut proven = 0;
+    for id in &settled {
+        let response = proof_of(id).send().await.expect("request");
+        if response.status() == 404 {
+            continue;
+        }
+        let proof = json_with_status(response, 200).await;
+        assert_eq!(proof["proofVersion"], 5);
+        assert_eq!(proof["line"]["ticketId"], id.as_str());
+        assert!(accepted(&[], &proof), "{proof}");
+        proven += 1;
+    }
+    assert_eq!(proven, 3, "the current month's ticket is not in a statement yet");
 }

@@ -22,6 +22,7 @@ mod flight_office_payments;
 mod flight_office_proofs;
 mod flight_office_reports;
 mod flight_office_verify;
+mod flight_office_verify_v5;
 mod flight_page;
 mod flight_payout_faults;
 mod flight_play;

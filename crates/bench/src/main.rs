@@ -32,7 +32,7 @@ use crate::local_http::LocalServer;
 use crate::pgbench::{Pgbench, Script};
 use crate::report::{Baselines, RunReport, Scenario};
 use crate::scenarios::Bench;
-use crate::service::Service;
+use crate::service::{AdminCommand, Service};
 use crate::settings::Settings;
 use crate::wallet::InstantWallet;
 
@@ -196,7 +196,8 @@ async fn measure_all(
         service_pid: service.pid(),
         seeded: &seeded,
     };
-    results.extend(scenarios::flight::run(&bench, &client, &wallet.base_url()).await?);
+    let admin = AdminCommand::new(binary, &cluster.url(SERVICE_DATABASE), &scratch.join("service"));
+    results.extend(scenarios::flight::run(&bench, &client, &wallet.base_url(), &admin).await?);
     service.stop();
     Ok((baselines, results))
 }

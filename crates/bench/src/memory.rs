@@ -59,6 +59,11 @@ pub fn rss_kib(pid: u32) -> Option<u64> {
     status_kib(pid, "VmRSS:")
 }
 
+/// The process's peak resident memory so far (`VmHWM`), KiB.
+pub fn peak_kib(pid: u32) -> Option<u64> {
+    status_kib(pid, "VmHWM:")
+}
+
 /// One `kB` line of `/proc/<pid>/status`.
 fn status_kib(pid: u32, field: &str) -> Option<u64> {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;

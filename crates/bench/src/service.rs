@@ -2,6 +2,7 @@
 //! built if needed, run with `OPINION_*` variables on a free loopback port over the
 //! bench's database.
 
+use std::ffi::OsString;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -37,6 +38,60 @@ pub fn build(workspace: &Path, release: bool) -> anyhow::Result<PathBuf> {
     Ok(binary)
 }
 
+/// The bench's own `OPINION_BENCH_*` variables: the service refuses `OPINION_*` variables
+/// it does not know, so they are removed from what it inherits.
+fn bench_variables() -> Vec<OsString> {
+    std::env::vars_os()
+        .map(|(name, _)| name)
+        .filter(|name| name.to_string_lossy().starts_with("OPINION_BENCH_"))
+        .collect()
+}
+
+/// What the service and platform staff's command both run with: development, over the
+/// bench's database, with the data directory holding its keys.
+fn environment(database_url: &str, data_dir: &Path) -> [(&'static str, OsString); 4] {
+    [
+        ("OPINION_ENV", "development".into()),
+        ("OPINION_DATA_DIR", data_dir.into()),
+        ("DATABASE_URL", database_url.into()),
+        ("RUST_LOG", "warn".into()),
+    ]
+}
+
+/// Platform staff's command (`opinion admin …`) as the bench runs it: the service's
+/// binary over the service's database and data directory, so it signs with the key the
+/// service made current and opens what the service sealed.
+#[derive(Debug, Clone)]
+pub struct AdminCommand {
+    binary: PathBuf,
+    database_url: String,
+    data_dir: PathBuf,
+}
+
+impl AdminCommand {
+    /// The command of `binary` over `database_url` and `data_dir`.
+    pub fn new(binary: &Path, database_url: &str, data_dir: &Path) -> Self {
+        Self {
+            binary: binary.to_owned(),
+            database_url: database_url.to_owned(),
+            data_dir: data_dir.to_owned(),
+        }
+    }
+
+    /// A command to add `admin …` arguments to.
+    pub fn command(&self) -> tokio::process::Command {
+        let mut command = tokio::process::Command::new(&self.binary);
+        for name in bench_variables() {
+            command.env_remove(name);
+        }
+        command
+            .envs(environment(&self.database_url, &self.data_dir))
+            .stdin(Stdio::null())
+            .kill_on_drop(true);
+        command
+    }
+}
+
 /// A running service process; stopped (SIGTERM, then SIGKILL) when dropped.
 pub struct Service {
     child: Child,
@@ -55,20 +110,14 @@ impl Service {
         std::fs::create_dir_all(data_dir)?;
         let log = std::fs::File::create(data_dir.join("service.log"))?;
         let mut command = Command::new(binary);
-        // The service refuses `OPINION_*` variables it does not know, the bench's own included.
-        for (name, _) in std::env::vars_os() {
-            if name.to_string_lossy().starts_with("OPINION_BENCH_") {
-                command.env_remove(name);
-            }
+        for name in bench_variables() {
+            command.env_remove(name);
         }
         command
             .arg("serve")
-            .env("OPINION_ENV", "development")
+            .envs(environment(database_url, data_dir))
             .env("OPINION_HOST", "127.0.0.1")
             .env("OPINION_PORT", "0")
-            .env("OPINION_DATA_DIR", data_dir)
-            .env("DATABASE_URL", database_url)
-            .env("RUST_LOG", "warn")
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(log);

@@ -37,6 +37,8 @@ pub struct Settings {
     pub flight_pages: usize,
     /// Tickets seeded for the export.
     pub flight_export_tickets: usize,
+    /// Tickets of the period finalized (a tenth as many in a second period).
+    pub flight_finalize_tickets: usize,
 }
 
 impl Settings {
@@ -44,7 +46,7 @@ impl Settings {
     /// `OPINION_BENCH_CONCURRENCY`, `_SECONDS`, `_WARMUP_SECONDS`, `_MAX_REQUESTS`,
     /// `_OPERATORS`, `_TRADES_PER_OPERATOR`, `_DEEP_PAGE`, `_STATEMENTS` (`true` to profile
     /// a buy's statements), `_FLIGHT_BOARDING_MS`, `_FLIGHT_PAUSE_MS`, `_FLIGHT_CASH_OUTS`,
-    /// `_FLIGHT_PAGES` and `_FLIGHT_EXPORT_TICKETS`.
+    /// `_FLIGHT_PAGES`, `_FLIGHT_EXPORT_TICKETS` and `_FLIGHT_FINALIZE_TICKETS`.
     pub fn from_env() -> anyhow::Result<Self> {
         let smoke = read("SMOKE", false)?;
         let size = |full: usize, tiny: usize| if smoke { tiny } else { full };
@@ -63,6 +65,7 @@ impl Settings {
             flight_cash_outs: read("FLIGHT_CASH_OUTS", size(1_000, 20))?,
             flight_pages: read("FLIGHT_PAGES", size(5_000, 20))?,
             flight_export_tickets: read("FLIGHT_EXPORT_TICKETS", size(1_000_000, 2_000))?,
+            flight_finalize_tickets: read("FLIGHT_FINALIZE_TICKETS", size(1_000_000, 2_000))?,
         };
         anyhow::ensure!(
             settings.flight_cash_outs > 0,
@@ -75,6 +78,10 @@ impl Settings {
         anyhow::ensure!(
             settings.flight_export_tickets >= 10,
             "OPINION_BENCH_FLIGHT_EXPORT_TICKETS must be at least 10"
+        );
+        anyhow::ensure!(
+            settings.flight_finalize_tickets >= 10,
+            "OPINION_BENCH_FLIGHT_FINALIZE_TICKETS must be at least 10"
         );
         anyhow::ensure!(settings.concurrency > 0, "OPINION_BENCH_CONCURRENCY must be at least 1");
         anyhow::ensure!(settings.operators > 0, "OPINION_BENCH_OPERATORS must be at least 1");

@@ -8,7 +8,9 @@
 //! an optional auto cash-out), cashes out, sees their tickets, the flight's other players
 //! cashing out (anonymised: multiplier and payout band, with the counts of players aboard
 //! and cashed out, from the stream's `cashouts` events) and the fairness data of past
-//! flights; every value is written with `textContent`, never as markup.
+//! flights, and for each settled ticket a button that reads its inclusion proof in the
+//! month's signed statement (shown, and saved as a file; "not yet available" until the
+//! statement is finalized); every value is written with `textContent`, never as markup.
 
 use std::sync::LazyLock;
 
@@ -24,10 +26,11 @@ const STYLE: &str = "\
 #phase{color:#5b6475;min-height:1.5rem}#buying{background:#fff;padding:.75rem;margin-bottom:1.5rem}\
 #buying input{width:8rem;margin-right:.75rem}code{font-size:.75rem;word-break:break-all}\
 #crowd{color:#5b6475}#cashouts{list-style:none;padding:0;margin:0 0 1.5rem;max-height:12rem;overflow:hidden}\
-#cashouts li{font-variant-numeric:tabular-nums}#cashouts li.mine{font-weight:700}";
+#cashouts li{font-variant-numeric:tabular-nums}#cashouts li.mine{font-weight:700}\
+#proof{background:#fff;padding:.75rem;font-size:.75rem;white-space:pre-wrap;word-break:break-all}";
 
 const SCRIPT: &str = r#"
-  var PAGE = 20, LISTED = 20;
+  var PAGE = 20, LISTED = 20, SETTLED = ['cashed_out', 'lost', 'refunding', 'refunded'];
   var offset = 0, live = null, tickets = [], flights = [], next = null, shown = '';
   var multiplier = document.getElementById('multiplier'), phase = document.getElementById('phase');
   var hundredths = function (m) { return Math.floor(m / 100) + '.' + ('0' + (m % 100)).slice(-2); };
@@ -57,6 +60,25 @@ const SCRIPT: &str = r#"
       if (t.status === 'active' && live && live.id === t.flightId && live.phase !== 'crashed') {
         button(td, 'Cash out', function () { cashOut(t); });
       }
+      if (SETTLED.indexOf(t.status) >= 0) { button(td, 'Proof', function () { showProof(t); }); }
+    });
+  };
+  var showProof = function (t) {
+    say('Reading the proof of your ticket\u2026');
+    return api('GET', '/api/player/flight/tickets/' + encodeURIComponent(t.id) + '/proof').then(function (p) {
+      var text = JSON.stringify(p, null, 2), save = document.getElementById('proofsave');
+      document.getElementById('proofabout').textContent = 'Your ticket ' + t.id + ' is line ' + (p.leafIndex + 1)
+        + ' of ' + p.treeSize + ' of its statement, under root ' + p.merkleRoot + '.';
+      document.getElementById('proof').textContent = text;
+      if (save.href) { URL.revokeObjectURL(save.href); }
+      save.href = URL.createObjectURL(new Blob([text], { type: 'application/json' }));
+      save.download = 'ticket-proof-' + t.id + '.json';
+      document.getElementById('proofs').hidden = false;
+      say('');
+    }).catch(function (e) {
+      say(e.code === 'proof_not_available'
+        ? 'The proof of this ticket is not yet available: it is made when the month\u2019s statement is finalized.'
+        : e.message);
     });
   };
   var loadTickets = function () {
@@ -196,6 +218,17 @@ pub async fn flight_page(state: web::Data<ApiState>, request: HttpRequest) -> Re
             thead { tr { th { "Bought" } th { "Stake" } th { "Auto cash-out" } th { "Status" } th { "Cashed out at" } th { "Payout (IDR)" } th {} } }
             tbody {}
         }
+        section #proofs hidden {
+            h2 { "Your ticket's proof" }
+            p #proofabout {}
+            p {
+                "This proof shows that your ticket is counted in your operator's signed monthly statement, "
+                "without naming any other player. Check it against that statement with the script of the "
+                "operator's documentation (\"How to verify a ticket's proof\")."
+            }
+            a #proofsave href="#" { "Save the proof" }
+            pre #proof {}
+        }
         h2 { "Past flights: fairness data" }
         p {
             "Every crash point was fixed before its flight boarded. Check any flight: SHA-256 of its seed, "
@@ -235,6 +268,19 @@ mod tests {
             .expect("the frame function");
         assert!(SCRIPT.contains("Math.floor(100 * Math.exp(0.00006 * t))"));
         assert!(!frame.contains("api(") && !frame.contains("fetch("));
+    }
+
+    #[test]
+    fn a_settled_ticket_links_its_proof_and_says_when_there_is_none_yet() {
+        let shown = SCRIPT
+            .split("var showProof = function (t) {")
+            .nth(1)
+            .and_then(|rest| rest.split("var loadTickets").next())
+            .expect("the proof function");
+        assert!(shown.contains("'/api/player/flight/tickets/' + encodeURIComponent(t.id) + '/proof'"));
+        assert!(shown.contains("e.code === 'proof_not_available'") && shown.contains("not yet available"));
+        assert!(shown.contains(".textContent = text"));
+        assert!(SCRIPT.contains("if (SETTLED.indexOf(t.status) >= 0) { button(td, 'Proof'"));
     }
 
     #[test]

@@ -42,7 +42,7 @@ const PRELUDE: &str = r#"
     var session = sessionStorage.getItem('opinion.session');
     if (session) { headers.Authorization = 'Bearer ' + session; }
     return fetch(path, { method: method, headers: headers, body: body ? JSON.stringify(body) : undefined })
-      .then(function (r) { return r.json().then(function (j) { if (!r.ok) { throw new Error(j.detail || j.code); } return j; }); });
+      .then(function (r) { return r.json().then(function (j) { if (!r.ok) { var e = new Error(j.detail || j.code); e.code = j.code; throw e; } return j; }); });
   };
   var cell = function (row, text, numeric) {
     var td = row.insertCell(); td.textContent = text; if (numeric) { td.className = 'num'; } return td;

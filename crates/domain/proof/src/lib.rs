@@ -20,6 +20,9 @@
 //! | what a statement carries of the proof, its money from the totals alone | `statement.rs` |
 //! | what a correction carries: the amended statement's tree, its money with currency | `correction.rs` |
 //! | what a store keeps (leaf hashes, block roots) and how a proof is rebuilt from it | `stored.rs` |
+//! | the ticket-lines CSV read back into the tree and totals it gives | `lines_csv.rs` |
+//! | a verifier's checks of a statement: its lines give its root and its totals | `verify_statement.rs` |
+//! | a verifier's checks of a correction: its arithmetic, the statement it amends | `verify_correction.rs` |
 
 #![warn(missing_docs)]
 
@@ -28,12 +31,15 @@ mod exchange_evidence;
 mod exchange_quote;
 mod inclusion;
 mod line;
+mod lines_csv;
 mod money;
 mod player_tag;
 mod root_builder;
 mod statement;
 mod stored;
 mod tree_hash;
+mod verify_correction;
+mod verify_statement;
 mod version;
 
 pub use correction::{CorrectionMoney, write_correction_proof_fields};
@@ -43,10 +49,15 @@ pub use exchange_evidence::{
 pub use exchange_quote::{CurrencyPair, CurrencyPairError, ExchangeRate, ExchangeRateError, reporting_pair};
 pub use inclusion::{InclusionProof, ProofError, audit_path_ranges};
 pub use line::{LineOutcome, ProofLine};
+pub use lines_csv::{CsvLine, LINE_COLUMNS, LinesCsvError, RecomputedLines, recompute_lines};
 pub use money::{Money, MoneyError, MoneyTotals};
 pub use player_tag::{PlayerKey, PlayerKeyError, PlayerTag, PlayerTagError};
 pub use root_builder::{MisalignedSubtree, RootBuilder, root_of};
 pub use statement::{ProofSummary, StatementMoney, StatementProofBuilder, write_proof_fields};
 pub use stored::{BLOCK_LEAVES, BlockRoots, SubtreePieces};
 pub use tree_hash::{TreeHash, TreeHashError, empty_root, leaf_hash, node_hash};
+pub use verify_correction::{
+    AmendsError, ArithmeticError, CORRECTION_TYPE, STATEMENT_TYPE, check_amends, check_correction_arithmetic,
+};
+pub use verify_statement::{TotalsMismatch, TreeMismatch, check_totals, check_tree};
 pub use version::{PROOF_VERSION, PROOF_VERSION_FIELD, ProofVersionError, check_proof_version};

@@ -54,6 +54,13 @@ impl LineOutcome {
             Self::Refunded => "refunded",
         }
     }
+
+    /// The outcome a wire name (as `as_str` writes it) names.
+    pub fn from_wire(text: &str) -> Option<Self> {
+        [Self::CashedOut, Self::Lost, Self::Refunded]
+            .into_iter()
+            .find(|outcome| outcome.as_str() == text)
+    }
 }
 
 /// A ticket's line as a leaf of the proof.

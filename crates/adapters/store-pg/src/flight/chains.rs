@@ -147,7 +147,8 @@ pub(crate) async fn flights(
         .into_boxed();
     if let Some((at, id)) = before {
         let id = uuid_of(id);
-        query = query.filter(
+        // `boarding_at <= at` bounds the index scan; the OR alone would not.
+        query = query.filter(flights::boarding_at.le(at)).filter(
             flights::boarding_at
                 .lt(at)
                 .or(flights::boarding_at.eq(at).and(flights::id.lt(id))),

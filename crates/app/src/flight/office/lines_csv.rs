@@ -4,25 +4,11 @@
 //! it holds a comma, a quote or a line break.
 
 use opinion_flight::ReportLine;
+use opinion_proof::LINE_COLUMNS;
 use sha2::{Digest, Sha256};
 
 use crate::flight::office::model::ReportLineRecord;
 use crate::model::rfc3339;
-
-/// The header row's fields.
-pub const LINE_COLUMNS: [&str; 11] = [
-    "ticketId",
-    "flightId",
-    "externalUserId",
-    "purchasedAt",
-    "outcome",
-    "stake",
-    "payout",
-    "refund",
-    "ggr",
-    "shareBps",
-    "share",
-];
 
 /// The header row, with its line end.
 pub fn header_row() -> Vec<u8> {

@@ -1,12 +1,14 @@
 //! The flight product's scenarios, against a service of their own that drives flights
 //! with the bench's boarding and pause (`OPINION_BENCH_FLIGHT_*`): ticket purchases
 //! while a flight boards, a cash-out burst on one flight, the live feed fanned out to
-//! thousands of pages, and a million-ticket export. The operator is enabled and given
-//! terms with bulk SQL, as the rest of the seed is; its players are launched over HTTP.
+//! thousands of pages, a million-ticket export and the finalization of a million-ticket
+//! period. The operator is enabled and given terms with bulk SQL, as the rest of the seed
+//! is; its players are launched over HTTP.
 
 mod cash_out;
 mod export;
 mod fanout;
+mod finalize;
 mod players;
 mod purchase;
 
@@ -24,6 +26,7 @@ use crate::api::{Api, CallError};
 use crate::report::Scenario;
 use crate::scenarios::Bench;
 use crate::seed::uuid_text;
+use crate::service::AdminCommand;
 
 pub use players::FlightPlayers;
 
@@ -40,11 +43,18 @@ pub struct FlightBench<'a> {
     pub players: FlightPlayers,
     /// The seeded terms version (a ticket's foreign key), as PostgreSQL reads a uuid.
     pub terms_uuid: String,
+    /// Platform staff's command over the service's database.
+    pub admin: &'a AdminCommand,
 }
 
 /// Every flight scenario, in order; the purchases and the burst first, while no seeded
-/// ticket weighs on the tables, the export last.
-pub async fn run(bench: &Bench<'_>, db: &Client, wallet_url: &str) -> anyhow::Result<Vec<Scenario>> {
+/// ticket weighs on the tables, the export and the finalization of a period last.
+pub async fn run(
+    bench: &Bench<'_>,
+    db: &Client,
+    wallet_url: &str,
+    admin: &AdminCommand,
+) -> anyhow::Result<Vec<Scenario>> {
     let terms_uuid = enable(bench, db, wallet_url).await?;
     let count = bench.settings.flight_cash_outs.max(bench.settings.concurrency * 8);
     println!("flight: launching {count} players into flight…");
@@ -54,11 +64,13 @@ pub async fn run(bench: &Bench<'_>, db: &Client, wallet_url: &str) -> anyhow::Re
         db,
         players,
         terms_uuid,
+        admin,
     };
     let mut results = vec![purchase::run(&flight).await?];
     results.push(cash_out::run(&flight).await?);
     results.push(fanout::run(&flight).await?);
     results.push(export::run(&flight).await?);
+    results.push(finalize::run(&flight).await?);
     Ok(results)
 }
 

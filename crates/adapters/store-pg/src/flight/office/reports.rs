@@ -290,7 +290,10 @@ impl OfficeStore for PgStore {
             .into_boxed();
         if let Some((at, ticket)) = after {
             let ticket: TicketId = ticket;
-            query = query.filter(
+            // The redundant `created_at >= at` is the index range's start: the row
+            // comparison alone, written as an OR, would make every chunk scan the period
+            // from its beginning (quadratic over a period).
+            query = query.filter(flight_tickets::created_at.ge(at)).filter(
                 flight_tickets::created_at.gt(at).or(flight_tickets::created_at
                     .eq(at)
                     .and(flight_tickets::id.gt(uuid_of(ticket)))),
