@@ -455,6 +455,14 @@ async fn a_month_of_two_operators_settles_and_every_figure_matches_the_operators
         assert_eq!(verified["verified"], true, "{verified}");
         assert_eq!(verified["lines"], "matches");
         assert_eq!(verified["chain"], "first of the chain");
+        assert_eq!(
+            verified["proof"],
+            format!(
+                "merkleRoot and leafCount ({}) recomputed from the lines",
+                october.lines.len()
+            )
+        );
+        assert_eq!(verified["totals"], "the lines sum to the signed totals and amount due");
         let output = run_python(&[path(&export), "--keys", path(&keys)]);
         let stdout = String::from_utf8_lossy(&output.stdout);
         assert!(output.status.success() && !stdout.contains("FAIL"), "{stdout}");
@@ -558,6 +566,11 @@ async fn settle_the_first_operators_report(
     )
     .await;
     assert_eq!(verified["chain"], "follows the previous document", "{verified}");
+    assert_eq!(
+        verified["arithmetic"],
+        "amountDue is amountDueBefore moved by amountChange"
+    );
+    assert_eq!(verified["amendment"], "names the amended statement and its tree");
     let keys = dir.join("keys.json");
     let output = run_python(&[path(&listed), "--keys", path(&keys), "--previous", path(statement)]);
     let stdout = String::from_utf8_lossy(&output.stdout);
