@@ -13,6 +13,42 @@ use crate::flight_office_reports::{finalize_october, given_two_periods};
 use crate::helpers::{TestApp, assert_problem, json_with_status, spawn_app};
 
 const PAYMENTS: &str = "/api/operator/flight/payments";
+const OVERVIEW: &str = "/api/operator/flight/overview";
+
+/// The overview's `settlement` for a caller holding `flight_settlements:read`: the
+/// running period as its open report reads, and `report` outstanding by `remaining`;
+/// a caller without the scope gets none.
+async fn overview_shows_what_remains(app: &TestApp, report: &str, remaining: &str) {
+    let both = app.key_with(&["flight:read", "flight_settlements:read"]).await;
+    let overview = json_with_status(app.get(OVERVIEW, &both).await, 200).await;
+    let settlement = &overview["settlement"];
+    let now = time::OffsetDateTime::now_utc();
+    let current = format!("{:04}-{:02}", now.year(), u8::from(now.month()));
+    assert_eq!(settlement["currentPeriod"], current.as_str());
+    let open = json_with_status(
+        app.get(&format!("/api/operator/flight/settlement-reports/{current}"), &both)
+            .await,
+        200,
+    )
+    .await;
+    for figure in ["ticketCount", "stakes", "payouts", "refunds", "ggr", "share"] {
+        assert_eq!(settlement[figure], open[figure], "{figure}");
+    }
+    let october = json_with_status(
+        app.get(&format!("/api/operator/flight/settlement-reports/{report}"), &both)
+            .await,
+        200,
+    )
+    .await;
+    assert_eq!(
+        settlement["outstanding"],
+        json!([{"reportId": report, "period": "2026-10", "dueDate": october["dueDate"],
+                "remainingDue": remaining, "remainingDirection": "operator_to_platform"}])
+    );
+    let narrow = app.key_with(&["flight:read"]).await;
+    let without = json_with_status(app.get(OVERVIEW, &narrow).await, 200).await;
+    assert_eq!(without["settlement"], Value::Null, "the settlement scope is needed");
+}
 
 /// `opinion admin flight payment record` arguments for the first operator.
 fn record_args(
@@ -84,11 +120,15 @@ async fn partial_payments_settle_a_report_and_the_history_shows_what_remains_due
     )
     .await;
     assert_eq!(read["reportId"], report.as_str());
+    overview_shows_what_remains(&app, &report, "3500").await;
     assert_eq!(read["balance"]["paidToPlatform"], "1000");
     assert_eq!(read["balance"]["remainingDue"], "3500");
     assert_eq!(read["data"].as_array().map(Vec::len), Some(1));
 
     let last = pay(&app, &report, "3500", "BCA-TRX-0002").await;
+    let both = app.key_with(&["flight:read", "flight_settlements:read"]).await;
+    let overview = json_with_status(app.get(OVERVIEW, &both).await, 200).await;
+    assert_eq!(overview["settlement"]["outstanding"], json!([]), "settled");
     assert_eq!(last["remainingDue"], "0");
     assert_eq!(last["remainingDirection"], "none");
 

@@ -17,6 +17,7 @@ use time::OffsetDateTime;
 use utoipa::{IntoParams, ToSchema};
 
 use crate::operator::balance_operations::dto::StepBody;
+use crate::operator::flight::settlement::standing::SettlementStandingBody;
 use crate::shared::page_query::page_of;
 
 /// The currency of every flight amount.
@@ -364,6 +365,9 @@ pub struct OverviewBody {
     pub totals: TotalsBody,
     /// The newest flight (its crash point only once crashed), null before the first.
     pub live_flight: Option<FlightBody>,
+    /// The running period's figures so far (share included) and what remains due on
+    /// finalized reports; null unless the caller holds `flight_settlements:read`.
+    pub settlement: Option<SettlementStandingBody>,
     /// When this overview was read (UTC).
     #[serde(with = "time::serde::rfc3339")]
     pub generated_at: OffsetDateTime,
@@ -386,6 +390,7 @@ impl From<Overview> for OverviewBody {
             },
             totals: overview.totals.into(),
             live_flight: overview.live.map(FlightBody::from),
+            settlement: None,
             generated_at: overview.generated_at,
         }
     }

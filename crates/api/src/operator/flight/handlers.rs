@@ -3,7 +3,7 @@
 //! the flights' and tickets' exports as streamed CSV.
 
 use actix_web::{HttpResponse, web};
-use opinion_access::RouteId;
+use opinion_access::{RouteId, Scope};
 
 use crate::http::auth::Caller;
 use crate::http::error::ApiError;
@@ -84,7 +84,12 @@ pub async fn overview(
         .flight_reads
         .overview(caller.0.operator_id, &(&*query).into())
         .await?;
-    Ok(HttpResponse::Ok().json(OverviewBody::from(overview)))
+    let mut body = OverviewBody::from(overview);
+    if caller.0.grant.holds(caller.0.kind(), Scope::FlightSettlementsRead) {
+        let standing = state.office.settlement_standing(caller.0.operator_id).await?;
+        body.settlement = Some(standing.into());
+    }
+    Ok(HttpResponse::Ok().json(body))
 }
 
 /// Lists flights (platform-wide), newest first; a page pipes into

@@ -3,7 +3,8 @@
 //! current at start-up, staff rotate it, everyone reads the public halves. Finalizing a
 //! period's report into a signed, chained statement (`finalize.rs`, the document in
 //! `statement.rs`, the ticket-lines CSV it hashes in `lines_csv.rs`). Reading the
-//! operator's reports, open and finalized, and exporting a finalized one (`reports.rs`).
+//! operator's reports, open and finalized, and exporting a finalized one (`reports.rs`);
+//! the settlement as the overview shows it (`standing.rs`).
 //! Correcting a finalized statement with a signed, chained correction (`correct.rs`) and
 //! listing corrections (`corrections.rs`); recording payments and reading them with
 //! what remains due (`payments.rs`).
@@ -39,6 +40,9 @@ mod proofs_tests;
 mod reports;
 #[cfg(test)]
 mod reports_tests;
+mod standing;
+#[cfg(test)]
+mod standing_tests;
 
 pub use correct::{CORRECTION_TYPE, CorrectionRequest, MAX_CHANGE, MAX_REASON};
 pub use finalize::{FinalizeOutcome, LINES_CHUNK};
@@ -46,6 +50,7 @@ pub use keys::KeyRotation;
 pub use payments::{MAX_REFERENCE, PaymentRequest, ReportPayments};
 pub use proofs::{TicketProof, proof_line};
 pub use reports::{LinesExport, PERIOD, ReportAddress, SettlementReport, period_position};
+pub use standing::{OutstandingReport, SettlementStanding};
 
 use std::sync::Arc;
 

@@ -170,7 +170,11 @@ impl FlightOffice {
     }
 
     /// The open report of the period starting at `start`, computed from its tickets now.
-    async fn open_report(&self, operator: OperatorId, start: OffsetDateTime) -> Result<SettlementReport, AppError> {
+    pub(crate) async fn open_report(
+        &self,
+        operator: OperatorId,
+        start: OffsetDateTime,
+    ) -> Result<SettlementReport, AppError> {
         let (start, end) = PERIOD.period_containing(start);
         let counts = self.ports.store.period_ticket_counts(operator, start, end).await?;
         let blockers = finalization_blockers(

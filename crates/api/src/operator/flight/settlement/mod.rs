@@ -3,10 +3,11 @@
 //! export of a finalized report, its signed statement with the ticket-lines CSV its
 //! `linesSha256` hashes (`export.rs`); the signed corrections of finalized statements
 //! (`corrections.rs`); the payment history, globally and per report with what remains
-//! due (`payments.rs`).
+//! due (`payments.rs`); the overview's settlement part (`standing.rs`).
 
 pub mod corrections;
 pub mod dto;
 pub mod export;
 pub mod payments;
 pub mod reports;
+pub mod standing;
