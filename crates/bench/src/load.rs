@@ -49,6 +49,24 @@ pub struct LoadReport {
     pub max_ms: f64,
 }
 
+impl LoadReport {
+    /// One long operation that handled `items` in `seconds` (an export, a finalization):
+    /// per second counts items, and every latency is the operation's duration.
+    pub fn one_operation(items: u64, seconds: f64) -> Self {
+        let total_ms = seconds * 1000.0;
+        Self {
+            ok: items,
+            errors: 0,
+            first_error: None,
+            seconds,
+            per_second: items as f64 / seconds,
+            p50_ms: total_ms,
+            p99_ms: total_ms,
+            max_ms: total_ms,
+        }
+    }
+}
+
 /// One request of a scenario; `sequence` is unique across the warm-up and the measured
 /// run, so scenarios can derive unique ids (client order ids, user ids) from it.
 pub trait Request: Send + Sync + 'static {

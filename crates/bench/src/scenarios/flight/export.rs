@@ -8,13 +8,12 @@
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
-use futures_util::StreamExt;
 use reqwest::Client;
 
 use crate::load::LoadReport;
 use crate::memory::{MemoryWatch, rss_kib};
 use crate::report::Scenario;
-use crate::scenarios::flight::FlightBench;
+use crate::scenarios::flight::{FlightBench, copy_rows_per_second};
 
 const NAME: &str = "flight.ticket_export";
 const DESCRIPTION: &str = "GET /api/operator/flight/tickets/export of every ticket of the operator, streamed CSV";
@@ -27,7 +26,15 @@ pub async fn run(flight: &FlightBench<'_>) -> anyhow::Result<Scenario> {
     let bench = flight.bench;
     let operator = &bench.operator().uuid;
     seed(flight).await?;
-    let copy = copy_rows_per_second(flight).await?;
+    anyhow::ensure!(
+        operator.bytes().all(|b| b.is_ascii_hexdigit()),
+        "an operator uuid of hex digits"
+    );
+    let copy = copy_rows_per_second(
+        flight.db,
+        &format!("SELECT * FROM flight_tickets WHERE operator_id = '{operator}'::uuid ORDER BY id DESC"),
+    )
+    .await?;
     let tenth_from = flight
         .db
         .query_one(
@@ -39,18 +46,8 @@ pub async fn run(flight: &FlightBench<'_>) -> anyhow::Result<Scenario> {
         .get::<_, String>(0);
     let tenth = export(flight, &format!("?from={tenth_from}")).await?;
     let whole = export(flight, "").await?;
-    let per_second = whole.rows as f64 / whole.seconds;
-    let total_ms = whole.seconds * 1000.0;
-    let load = LoadReport {
-        ok: whole.rows,
-        errors: 0,
-        first_error: None,
-        seconds: whole.seconds,
-        per_second,
-        p50_ms: total_ms,
-        p99_ms: total_ms,
-        max_ms: total_ms,
-    };
+    let load = LoadReport::one_operation(whole.rows, whole.seconds);
+    let per_second = load.per_second;
     let mib = |kib: u64| kib as f64 / 1024.0;
     println!(
         "  {NAME}: {} rows in {:.1} s ({per_second:.0} rows/s, COPY {copy:.0} rows/s), first byte after {:.0} ms; \
@@ -129,26 +126,6 @@ async fn seed(flight: &FlightBench<'_>) -> anyhow::Result<()> {
     }
     flight.db.batch_execute("VACUUM ANALYZE flight_tickets").await?;
     Ok(())
-}
-
-/// PostgreSQL's own CSV of the operator's tickets, newest first: rows per second.
-async fn copy_rows_per_second(flight: &FlightBench<'_>) -> anyhow::Result<f64> {
-    let operator = &flight.bench.operator().uuid;
-    anyhow::ensure!(
-        operator.bytes().all(|b| b.is_ascii_hexdigit()),
-        "an operator uuid of hex digits"
-    );
-    let query = format!(
-        "COPY (SELECT * FROM flight_tickets WHERE operator_id = '{operator}'::uuid ORDER BY id DESC) TO STDOUT (FORMAT csv)"
-    );
-    let started = Instant::now();
-    let stream = flight.db.copy_out(query.as_str()).await?;
-    let mut stream = std::pin::pin!(stream);
-    let mut rows = 0_u64;
-    while let Some(chunk) = stream.next().await {
-        rows += chunk?.iter().filter(|byte| **byte == b'\n').count() as u64;
-    }
-    Ok(rows as f64 / started.elapsed().as_secs_f64())
 }
 
 /// One export's figures.

@@ -12,14 +12,13 @@ use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
-use futures_util::StreamExt;
 use opinion_core::OperatorId;
 use ulid::Ulid;
 
 use crate::load::LoadReport;
 use crate::memory::peak_kib;
 use crate::report::Scenario;
-use crate::scenarios::flight::FlightBench;
+use crate::scenarios::flight::{FlightBench, copy_rows_per_second};
 use crate::seed::uuid_text;
 
 const NAME: &str = "flight.finalize_period";
@@ -38,21 +37,26 @@ pub async fn run(flight: &FlightBench<'_>) -> anyhow::Result<Scenario> {
     let whole_period = seed(flight, &terms, 2, total).await?;
     let tenth_period = seed(flight, &terms, 3, (total / 10).max(1)).await?;
     flight.db.batch_execute("VACUUM ANALYZE flight_tickets").await?;
-    let copy = copy_rows_per_second(flight, &whole_period).await?;
+    let operator = &flight.bench.operator().uuid;
+    anyhow::ensure!(
+        operator.bytes().all(|b| b.is_ascii_hexdigit() || b == b'-')
+            && whole_period.bytes().all(|b| b.is_ascii_digit() || b == b'-'),
+        "an operator uuid and a YYYY-MM period"
+    );
+    let copy = copy_rows_per_second(
+        flight.db,
+        &format!(
+            "SELECT * FROM flight_tickets WHERE operator_id = '{operator}'::uuid
+               AND created_at >= to_timestamp('{whole_period}', 'YYYY-MM') AT TIME ZONE 'UTC'
+               AND created_at < (to_timestamp('{whole_period}', 'YYYY-MM') AT TIME ZONE 'UTC') + interval '1 month'
+             ORDER BY created_at, id"
+        ),
+    )
+    .await?;
     let tenth = finalize(flight, &tenth_period).await?;
     let whole = finalize(flight, &whole_period).await?;
-    let per_second = whole.tickets as f64 / whole.seconds;
-    let total_ms = whole.seconds * 1000.0;
-    let load = LoadReport {
-        ok: whole.tickets,
-        errors: 0,
-        first_error: None,
-        seconds: whole.seconds,
-        per_second,
-        p50_ms: total_ms,
-        p99_ms: total_ms,
-        max_ms: total_ms,
-    };
+    let load = LoadReport::one_operation(whole.tickets, whole.seconds);
+    let per_second = load.per_second;
     let mib = |kib: u64| kib as f64 / 1024.0;
     println!(
         "  {NAME}: {} tickets in {:.1} s ({per_second:.0} tickets/s, COPY {copy:.0} rows/s); \
@@ -170,31 +174,6 @@ async fn seed(flight: &FlightBench<'_>, terms: &str, months_back: i32, total: us
         println!("  seeded {done} tickets ({:.0} s)", started.elapsed().as_secs_f64());
     }
     Ok(period)
-}
-
-/// PostgreSQL's own CSV of the period's tickets in the order finalization walks them:
-/// rows per second.
-async fn copy_rows_per_second(flight: &FlightBench<'_>, period: &str) -> anyhow::Result<f64> {
-    let operator = &flight.bench.operator().uuid;
-    anyhow::ensure!(
-        operator.bytes().all(|b| b.is_ascii_hexdigit() || b == b'-')
-            && period.bytes().all(|b| b.is_ascii_digit() || b == b'-'),
-        "an operator uuid and a YYYY-MM period"
-    );
-    let query = format!(
-        "COPY (SELECT * FROM flight_tickets WHERE operator_id = '{operator}'::uuid
-                 AND created_at >= to_timestamp('{period}', 'YYYY-MM') AT TIME ZONE 'UTC'
-                 AND created_at < (to_timestamp('{period}', 'YYYY-MM') AT TIME ZONE 'UTC') + interval '1 month'
-               ORDER BY created_at, id) TO STDOUT (FORMAT csv)"
-    );
-    let started = Instant::now();
-    let stream = flight.db.copy_out(query.as_str()).await?;
-    let mut stream = std::pin::pin!(stream);
-    let mut rows = 0_u64;
-    while let Some(chunk) = stream.next().await {
-        rows += chunk?.iter().filter(|byte| **byte == b'\n').count() as u64;
-    }
-    Ok(rows as f64 / started.elapsed().as_secs_f64())
 }
 
 /// The operator's `op_…` id from its uuid's 32 hex digits.

@@ -110,6 +110,21 @@ async fn enable(bench: &Bench<'_>, db: &Client, wallet_url: &str) -> anyhow::Res
     Ok(terms)
 }
 
+/// Rows per second of PostgreSQL's own `COPY (query) TO STDOUT (FORMAT csv)`, read to
+/// its end: the baseline of the scenarios that stream many rows.
+async fn copy_rows_per_second(db: &Client, query: &str) -> anyhow::Result<f64> {
+    let started = std::time::Instant::now();
+    let stream = db
+        .copy_out(format!("COPY ({query}) TO STDOUT (FORMAT csv)").as_str())
+        .await?;
+    let mut stream = std::pin::pin!(stream);
+    let mut rows = 0_u64;
+    while let Some(chunk) = futures_util::StreamExt::next(&mut stream).await {
+        rows += chunk?.iter().filter(|byte| **byte == b'\n').count() as u64;
+    }
+    Ok(rows as f64 / started.elapsed().as_secs_f64())
+}
+
 /// The live flight as a page reads it.
 #[derive(Debug, Clone)]
 pub struct Live {

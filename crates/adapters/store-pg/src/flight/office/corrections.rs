@@ -17,7 +17,7 @@ use opinion_statement::DocumentHash;
 use time::OffsetDateTime;
 use uuid::Uuid;
 
-use super::reports::{StatementRow, statement_at};
+use super::reports::{StatementRow, statements_at};
 use crate::db::error::{corrupt, from_diesel};
 use crate::db::ids::{id_of, uuid_of};
 use crate::db::schema::{flight_settlement_reports, flight_statement_corrections, flight_statements};
@@ -177,10 +177,14 @@ pub(super) async fn list(
         query = query.filter(flight_statement_corrections::id.lt(uuid_of(after.position())));
     }
     let rows: Vec<CorrectionRow> = query.load(conn).await.map_err(from_diesel)?;
+    let sequences: Vec<i64> = rows.iter().map(|row| row.document_sequence).collect();
+    let mut documents = statements_at(conn, uuid_of(operator), &sequences).await?;
     let mut corrections = Vec::with_capacity(rows.len());
     for row in rows {
-        let document = statement_at(conn, row.operator_id, row.document_sequence).await?;
         let bad = |problem: &dyn std::fmt::Display| corrupt("flight_statement_corrections", row.id, problem);
+        let document = documents
+            .remove(&row.document_sequence)
+            .ok_or_else(|| bad(&"its document is missing"))?;
         corrections.push(Correction {
             id: id_of(row.id),
             operator_id: id_of(row.operator_id),

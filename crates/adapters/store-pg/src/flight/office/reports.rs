@@ -4,6 +4,8 @@
 //! balances are `corrections.rs`'s, payments `payments.rs`'s. Nothing stored here is ever updated (a trigger
 //! refuses it).
 
+use std::collections::HashMap;
+
 use async_trait::async_trait;
 use diesel::prelude::*;
 use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl};
@@ -219,12 +221,40 @@ async fn with_statements(
     conn: &mut AsyncPgConnection,
     rows: Vec<ReportRow>,
 ) -> Result<Vec<FinalizedReport>, StoreError> {
-    let mut reports = Vec::with_capacity(rows.len());
-    for row in rows {
-        let statement = statement_at(conn, row.operator_id, row.statement_sequence).await?;
-        reports.push(row.into_report(statement)?);
-    }
-    Ok(reports)
+    let Some(operator) = rows.iter().map(|row| row.operator_id).next() else {
+        return Ok(Vec::new());
+    };
+    let sequences: Vec<i64> = rows.iter().map(|row| row.statement_sequence).collect();
+    let mut statements = statements_at(conn, operator, &sequences).await?;
+    rows.into_iter()
+        .map(|row| {
+            let statement = statements
+                .remove(&row.statement_sequence)
+                .ok_or_else(|| corrupt("flight_settlement_reports", row.id, &"its statement is missing"))?;
+            row.into_report(statement)
+        })
+        .collect()
+}
+
+/// The operator's chain documents at `sequences`, in one read, by sequence.
+pub(super) async fn statements_at(
+    conn: &mut AsyncPgConnection,
+    operator: Uuid,
+    sequences: &[i64],
+) -> Result<HashMap<i64, ChainDocument>, StoreError> {
+    let rows: Vec<StatementRow> = flight_statements::table
+        .filter(flight_statements::operator_id.eq(operator))
+        .filter(flight_statements::sequence.eq_any(sequences))
+        .select(StatementRow::as_select())
+        .load(conn)
+        .await
+        .map_err(from_diesel)?;
+    rows.into_iter()
+        .map(|row| {
+            let document = row.into_document()?;
+            Ok((i64::try_from(document.sequence).unwrap_or(i64::MAX), document))
+        })
+        .collect()
 }
 
 /// The operator's chain document at `sequence`.
