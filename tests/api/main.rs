@@ -40,6 +40,7 @@ mod flight_terms;
 mod flight_wallet_operations;
 mod helpers;
 mod inclusion_script;
+mod input_limits;
 mod instance;
 mod launch_hosts;
 mod launch_settings;

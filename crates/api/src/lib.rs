@@ -50,6 +50,7 @@ pub fn app(
         )))
         .app_data(http::extract::json_config())
         .app_data(http::extract::query_config())
+        .app_data(http::extract::payload_config())
         .wrap(from_fn(http::request_id::middleware))
         .route("/healthz", web::get().to(operational::handlers::healthz))
         .route("/readyz", web::get().to(operational::handlers::readyz))

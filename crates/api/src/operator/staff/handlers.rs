@@ -6,7 +6,7 @@ use opinion_app::access::{NewStaff, StaffChange};
 
 use crate::http::auth::Caller;
 use crate::http::error::ApiError;
-use crate::http::extract::{optional_json, path_id};
+use crate::http::extract::{OptionalJson, path_id};
 use crate::http::problem::{PROBLEM_JSON, Problem};
 use crate::http::problem_responses::{
     InvalidRequest, NotFound, PayloadTooLarge, ScopeEscalation, UnsupportedMediaType,
@@ -116,10 +116,9 @@ pub async fn reset_password(
     state: web::Data<ApiState>,
     caller: Caller,
     id: web::Path<String>,
-    body: web::Bytes,
+    OptionalJson(body): OptionalJson<ResetPasswordBody>,
 ) -> Result<HttpResponse, ApiError> {
     let id = path_id(&id)?;
-    let body: ResetPasswordBody = optional_json(&body)?;
     let reset = state.access.reset_staff_password(&caller.0, id, body.password).await?;
     Ok(HttpResponse::Ok().json(StaffWithPasswordBody::from(reset)))
 }
