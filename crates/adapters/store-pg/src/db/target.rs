@@ -46,6 +46,11 @@ impl DatabaseTarget {
         })
     }
 
+    /// The `sslmode` in force, for the start-up report.
+    pub fn ssl_mode(&self) -> SslMode {
+        self.mode
+    }
+
     /// Opens one connection. A refused certificate or a server without TLS where TLS is
     /// required fails with the reason (`error performing TLS handshake: invalid peer
     /// certificate: UnknownIssuer`).
