@@ -33,8 +33,7 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             .context("migrating the database")
             .map(|()| tracing::info!("migrations applied")),
         Command::Admin { command } => {
-            let services = startup::services(&config, &database.url, &secrets::keys(&config)?).await?;
-            let output = admin::run(&config, &services, command).await?;
+            let output = admin::run_command(&config, &database.url, &secrets::keys(&config)?, command).await?;
             println!("{output}");
             Ok(())
         }

@@ -23,5 +23,6 @@ mod webhooks;
 pub use db::database::create_database_if_missing;
 pub use db::migrate::run_migrations;
 pub use db::pool::PgStore;
+pub use db::resealing::{ResealCursor, ResealedBatch, SealedValues, SealingStatus};
 pub use db::sealing::{DataKey, DataKeyError};
 pub use flight::driver_lock::DRIVER_LOCK_KEY;
