@@ -107,6 +107,7 @@ async fn a_rotation_reseals_every_secret_resumably_and_only_the_new_key_opens_th
     let (old_only, _) = instance(&app, TEST_DATA_KEY, None).await;
     let read = app.client.get(format!("{old_only}{WALLET}")).bearer_auth(&key).send().await.expect("get");
     assert!(read.status().is_server_error(), "the old key opens nothing: {}", read.status());
-    let read = app.client.get(format!("{old_only}{path}")).bearer_auth(&key).send().await.expect("get");
+    let endpoints = "/api/operator/webhooks/endpoints";
+    let read = app.client.get(format!("{old_only}{endpoints}")).bearer_auth(&key).send().await.expect("get");
     assert!(read.status().is_server_error(), "{}", read.status());
 }
