@@ -48,6 +48,7 @@ mod operational;
 mod operator_reads;
 mod operator_reads_markets;
 mod operator_reads_pages;
+mod rate_limits;
 mod route_table;
 mod simulator;
 mod simulator_flight;
