@@ -124,9 +124,7 @@ fn exchange_rates(config: &Config, clock: Arc<dyn Clock>) -> anyhow::Result<Arc<
 pub fn data_key(keys: &Keys) -> anyhow::Result<DataKey> {
     let key = DataKey::derive(&keys.data_key).context("deriving the data key")?;
     Ok(match &keys.data_key_previous {
-        Some(previous) => {
-            key.accepting_previous(DataKey::derive(previous).context("deriving the previous data key")?)
-        }
+        Some(previous) => key.accepting_previous(DataKey::derive(previous).context("deriving the previous data key")?),
         None => key,
     })
 }

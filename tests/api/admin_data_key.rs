@@ -69,11 +69,17 @@ async fn a_rotation_reseals_every_secret_resumably_and_only_the_new_key_opens_th
     let secret = rotated["secret"].as_str().expect("the new secret").to_owned();
     let wallet = json!({"baseUrl": "https://wallet.example.com/v", "rotateSecret": true});
     for status in [201, 200] {
-        let answer = app.request(Method::PUT, WALLET, Some(&key)).json(&wallet).send().await.expect("put");
+        let answer = app
+            .request(Method::PUT, WALLET, Some(&key))
+            .json(&wallet)
+            .send()
+            .await
+            .expect("put");
         json_with_status(answer, status).await;
     }
     emit_events(&app, 1).await;
-    let clear = "SELECT count(*) AS count FROM webhook_endpoints WHERE secret IS NOT NULL OR previous_secret IS NOT NULL";
+    let clear =
+        "SELECT count(*) AS count FROM webhook_endpoints WHERE secret IS NOT NULL OR previous_secret IS NOT NULL";
     assert_eq!(count(&app, clear).await, 0, "webhook secrets are sealed when written");
 
     // endpoint (2) + throwaway endpoint (1) + wallet adapter (2) = 5 sealed values.
@@ -90,24 +96,55 @@ async fn a_rotation_reseals_every_secret_resumably_and_only_the_new_key_opens_th
     assert_eq!(finished["complete"], true, "{finished}");
     assert_eq!(finished["resealed"], left);
     let again = data_key(&app, &["rotate"]);
-    assert_eq!((again["resealed"].clone(), again["remaining"].clone()), (json!(0), json!(0)));
+    assert_eq!(
+        (again["resealed"].clone(), again["remaining"].clone()),
+        (json!(0), json!(0))
+    );
     let after = data_key(&app, &["status"]);
     assert_eq!(after["remaining"], 0, "{after}");
     assert_eq!(count(&app, clear).await, 0);
 
     let (new_only, services) = instance(&app, NEW_KEY, None).await;
-    let read = app.client.get(format!("{new_only}{WALLET}")).bearer_auth(&key).send().await.expect("get");
+    let read = app
+        .client
+        .get(format!("{new_only}{WALLET}"))
+        .bearer_auth(&key)
+        .send()
+        .await
+        .expect("get");
     json_with_status(read, 200).await;
     services.webhooks.deliver_due(10).await.expect("deliver");
     let received = sink.received();
     assert_eq!(received.len(), 1, "the event was delivered by the new-key instance");
-    assert!(verifies_now(&secret, &received[0]), "signed with the endpoint's own secret");
-    assert!(verifies_now(&endpoint.secret, &received[0]), "and its previous one, in the overlap");
+    assert!(
+        verifies_now(&secret, &received[0]),
+        "signed with the endpoint's own secret"
+    );
+    assert!(
+        verifies_now(&endpoint.secret, &received[0]),
+        "and its previous one, in the overlap"
+    );
 
     let (old_only, _) = instance(&app, TEST_DATA_KEY, None).await;
-    let read = app.client.get(format!("{old_only}{WALLET}")).bearer_auth(&key).send().await.expect("get");
-    assert!(read.status().is_server_error(), "the old key opens nothing: {}", read.status());
+    let read = app
+        .client
+        .get(format!("{old_only}{WALLET}"))
+        .bearer_auth(&key)
+        .send()
+        .await
+        .expect("get");
+    assert!(
+        read.status().is_server_error(),
+        "the old key opens nothing: {}",
+        read.status()
+    );
     let endpoints = "/api/operator/webhooks/endpoints";
-    let read = app.client.get(format!("{old_only}{endpoints}")).bearer_auth(&key).send().await.expect("get");
+    let read = app
+        .client
+        .get(format!("{old_only}{endpoints}"))
+        .bearer_auth(&key)
+        .send()
+        .await
+        .expect("get");
     assert!(read.status().is_server_error(), "{}", read.status());
 }

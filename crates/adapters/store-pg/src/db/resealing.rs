@@ -273,7 +273,12 @@ async fn seal_clear_row(conn: &mut AsyncPgConnection, key: &DataKey, row: &Clear
     let seal = |clear: &Option<String>, slot: &str| {
         clear
             .as_deref()
-            .map(|clear| key.seal(clear.as_bytes(), &webhook_endpoint_secret(row.operator_id, row.id, slot)))
+            .map(|clear| {
+                key.seal(
+                    clear.as_bytes(),
+                    &webhook_endpoint_secret(row.operator_id, row.id, slot),
+                )
+            })
             .transpose()
             .map_err(|_| Failure::Seal)
     };

@@ -251,7 +251,12 @@ mod tests {
         assert_eq!(key(1).id(), key(1).id());
         assert_ne!(key(1).id(), key(2).id());
         assert_eq!(key(1).id().len(), 16);
-        assert!(key(1).id().chars().all(|c| c.is_ascii_hexdigit() && !c.is_ascii_uppercase()));
+        assert!(
+            key(1)
+                .id()
+                .chars()
+                .all(|c| c.is_ascii_hexdigit() && !c.is_ascii_uppercase())
+        );
         assert_eq!(key(1).previous_id(), None);
         assert_eq!(key(2).accepting_previous(key(1)).previous_id(), Some(key(1).id()));
         assert_eq!(key(1).accepting_previous(key(1)).previous_id(), None);
@@ -277,8 +282,14 @@ mod tests {
         let old = legacy(1, b"legacy", "here");
         assert_eq!(key(1).open(&old, "here"), Ok(b"legacy".to_vec()));
         assert_eq!(key(2).open(&old, "here"), Err(SealError));
-        assert_eq!(key(2).accepting_previous(key(1)).open(&old, "here"), Ok(b"legacy".to_vec()));
-        assert_eq!(key(1).accepting_previous(key(2)).open(&old, "here"), Ok(b"legacy".to_vec()));
+        assert_eq!(
+            key(2).accepting_previous(key(1)).open(&old, "here"),
+            Ok(b"legacy".to_vec())
+        );
+        assert_eq!(
+            key(1).accepting_previous(key(2)).open(&old, "here"),
+            Ok(b"legacy".to_vec())
+        );
         assert_eq!(key(1).open(&old, "there"), Err(SealError));
         assert_eq!(key_id_of(&old), None, "a legacy value names no key");
     }

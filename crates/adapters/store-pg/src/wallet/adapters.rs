@@ -70,7 +70,9 @@ impl WalletAdapterRow {
         let id = self.operator_id;
         let bad = |problem: &dyn std::fmt::Display| corrupt(TABLE, id, problem);
         let open = |sealed: &str, slot: &str| {
-            let bytes = key.open(sealed, &wallet_adapter_secret(id, slot)).map_err(|error| bad(&error))?;
+            let bytes = key
+                .open(sealed, &wallet_adapter_secret(id, slot))
+                .map_err(|error| bad(&error))?;
             SigningSecret::from_random_bytes(&bytes).map_err(|error| bad(&error))
         };
         let previous = match (&self.previous_secret_sealed, self.previous_secret_signs_until) {

@@ -16,8 +16,8 @@ use uuid::Uuid;
 use crate::db::error::from_diesel;
 use crate::db::ids::{first_ulid_at, id_of, uuid_of};
 use crate::db::pool::PgStore;
-use crate::db::sealing::DataKey;
 use crate::db::schema::{webhook_attempts, webhook_deliveries, webhook_endpoints, webhook_events};
+use crate::db::sealing::DataKey;
 use crate::webhooks::rows::{AttemptRow, DeliveryRow, EndpointRow, EventRow};
 
 /// The attempts of `deliveries`, grouped by delivery, oldest first.

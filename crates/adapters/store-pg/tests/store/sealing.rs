@@ -113,7 +113,10 @@ async fn opens_every_kind(store: &PgStore) -> bool {
             true
         }
         (endpoint, adapter, seed, proof) => {
-            for failure in [endpoint.err(), adapter.err(), seed.err(), proof.err()].into_iter().flatten() {
+            for failure in [endpoint.err(), adapter.err(), seed.err(), proof.err()]
+                .into_iter()
+                .flatten()
+            {
                 assert!(matches!(failure, StoreError::Unavailable(_)), "{failure:?}");
             }
             false
@@ -126,7 +129,8 @@ async fn webhook_secrets_are_sealed_and_clear_ones_from_an_earlier_release_are_s
     let (db, store) = keyed_store().await;
     given_operator(&store, 1).await;
     store.insert_endpoint(&endpoint()).await.expect("endpoint");
-    let clear = "SELECT count(*) AS count FROM webhook_endpoints WHERE secret IS NOT NULL OR previous_secret IS NOT NULL";
+    let clear =
+        "SELECT count(*) AS count FROM webhook_endpoints WHERE secret IS NOT NULL OR previous_secret IS NOT NULL";
     assert_eq!(count(&db, clear).await, 0);
     let sealed = "SELECT count(*) AS count FROM webhook_endpoints \
                   WHERE secret_sealed LIKE 'v2.%' AND previous_secret_sealed LIKE 'v2.%'";
@@ -144,15 +148,27 @@ async fn webhook_secrets_are_sealed_and_clear_ones_from_an_earlier_release_are_s
     )
     .await;
     assert_eq!(count(&db, clear).await, 1);
-    let read = store.find_endpoint(operator_id(1), ENDPOINT).await.expect("read").expect("found");
-    assert_eq!(read.secrets, endpoint().secrets, "the read path takes clear values meanwhile");
+    let read = store
+        .find_endpoint(operator_id(1), ENDPOINT)
+        .await
+        .expect("read")
+        .expect("found");
+    assert_eq!(
+        read.secrets,
+        endpoint().secrets,
+        "the read path takes clear values meanwhile"
+    );
     assert_eq!(store.sealing_status().await.expect("status").clear_webhook_secrets, 2);
 
     assert_eq!(store.seal_clear_webhook_secrets(100).await.expect("sealed"), 1);
     assert_eq!(store.seal_clear_webhook_secrets(100).await.expect("nothing left"), 0);
     assert_eq!(count(&db, clear).await, 0);
     assert_eq!(count(&db, sealed).await, 1);
-    let read = store.find_endpoint(operator_id(1), ENDPOINT).await.expect("read").expect("found");
+    let read = store
+        .find_endpoint(operator_id(1), ENDPOINT)
+        .await
+        .expect("read")
+        .expect("found");
     assert_eq!(read.secrets, endpoint().secrets);
     let other_key = connected(&db, key(2)).await;
     assert!(other_key.find_endpoint(operator_id(1), ENDPOINT).await.is_err());
@@ -166,7 +182,12 @@ async fn a_rotation_reseals_every_kind_resumably_and_then_only_the_new_key_opens
     assert_eq!(before.key_id, key(2).id());
     assert_eq!(before.previous_key_id.as_deref(), Some(key(1).id()));
     assert_eq!(before.remaining(), 6);
-    assert!(before.columns.iter().all(|c| c.under_current_key == 0 && c.under_other_keys == 0));
+    assert!(
+        before
+            .columns
+            .iter()
+            .all(|c| c.under_current_key == 0 && c.under_other_keys == 0)
+    );
     assert!(opens_every_kind(&rotating).await, "both keys open during the rotation");
 
     // Interrupted once two values are re-sealed, in batches of one (a batch that finds
@@ -174,7 +195,11 @@ async fn a_rotation_reseals_every_kind_resumably_and_then_only_the_new_key_opens
     let mut cursor = ResealCursor::default();
     let mut resealed = 0;
     while resealed < 2 {
-        let batch = rotating.reseal_next(&mut cursor, 1).await.expect("batch").expect("work");
+        let batch = rotating
+            .reseal_next(&mut cursor, 1)
+            .await
+            .expect("batch")
+            .expect("work");
         assert!(batch.resealed <= 1 && batch.unopenable == 0);
         resealed += batch.resealed;
     }
@@ -197,8 +222,14 @@ async fn a_rotation_reseals_every_kind_resumably_and_then_only_the_new_key_opens
     let under_new: u64 = after.columns.iter().map(|c| c.under_current_key).sum();
     assert_eq!(under_new, 6);
 
-    assert!(opens_every_kind(&connected(&db, key(2)).await).await, "the new key alone opens all");
-    assert!(!opens_every_kind(&connected(&db, key(1)).await).await, "the old key opens nothing");
+    assert!(
+        opens_every_kind(&connected(&db, key(2)).await).await,
+        "the new key alone opens all"
+    );
+    assert!(
+        !opens_every_kind(&connected(&db, key(1)).await).await,
+        "the old key opens nothing"
+    );
     let old = connected(&db, key(1)).await;
     assert!(old.find_endpoint(operator_id(1), ENDPOINT).await.is_err());
     assert!(old.find_wallet_adapter(operator_id(1)).await.is_err());
@@ -220,5 +251,8 @@ async fn values_no_configured_key_opens_are_counted_and_left_alone() {
         unopenable += batch.unopenable;
     }
     assert_eq!((resealed, unopenable), (0, 6));
-    assert!(opens_every_kind(&connected(&db, key(1)).await).await, "nothing was damaged");
+    assert!(
+        opens_every_kind(&connected(&db, key(1)).await).await,
+        "nothing was damaged"
+    );
 }

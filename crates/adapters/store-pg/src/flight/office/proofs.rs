@@ -20,10 +20,10 @@ use super::reports::{LineRow, WITH_MONEY};
 use crate::db::error::{corrupt, from_diesel, unavailable};
 use crate::db::ids::{id_of, uuid_of};
 use crate::db::pool::PgStore;
-use crate::db::sealed_places::statement_player_key;
 use crate::db::schema::{
     flight_proof_blocks, flight_proof_leaves, flight_report_proofs, flight_settlement_reports, flight_tickets,
 };
+use crate::db::sealed_places::statement_player_key;
 
 fn i64_of(value: u64) -> i64 {
     i64::try_from(value).unwrap_or(i64::MAX)
