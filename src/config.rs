@@ -51,6 +51,10 @@ pub struct Config {
     /// Key material, at least 32 bytes, that seals operators' signing secrets at rest
     /// (`OPINION_DATA_KEY`). Development keeps a generated one in the data directory.
     pub data_key: Option<String>,
+    /// The data key being replaced, during a data key rotation only
+    /// (`OPINION_DATA_KEY_PREVIOUS`): it still opens what it sealed, never seals, and is
+    /// removed once `opinion admin data-key rotate` has re-sealed everything.
+    pub data_key_previous: Option<String>,
     /// The platform's statement signing key, the 32-byte Ed25519 seed as 64 hex digits
     /// (`OPINION_STATEMENT_SIGNING_KEY`). Development keeps a generated one in the data
     /// directory; staging and production refuse to start without it.
@@ -136,6 +140,7 @@ impl Default for Config {
             data_dir: PathBuf::from(".data"),
             session_secret: None,
             data_key: None,
+            data_key_previous: None,
             statement_signing_key: None,
             session_ttl_minutes: 8 * 60,
             launch_token_ttl_seconds: LAUNCH_TOKEN_TTL_DEFAULT_SECS,
@@ -220,6 +225,15 @@ impl Config {
                     "{:?} needs OPINION_DATA_KEY (at least 32 random bytes; it seals signing secrets at rest)",
                     self.env
                 ));
+            }
+            _ => {}
+        }
+        match &self.data_key_previous {
+            Some(key) if key.len() < 32 => {
+                problems.push("OPINION_DATA_KEY_PREVIOUS must have at least 32 bytes".into());
+            }
+            Some(key) if self.data_key.as_ref() == Some(key) => {
+                problems.push("OPINION_DATA_KEY_PREVIOUS must be the key being replaced, not OPINION_DATA_KEY".into());
             }
             _ => {}
         }

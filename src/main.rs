@@ -30,8 +30,7 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Serve => serve(&config, &database.url).await,
         Command::Migrate => migrate(&config, &database.url).await,
         Command::Admin { command } => {
-            let services = startup::services(&config, &database.url, &secrets::keys(&config)?).await?;
-            let output = admin::run(&config, &services, command).await?;
+            let output = admin::run_command(&config, &database.url, &secrets::keys(&config)?, command).await?;
             println!("{output}");
             Ok(())
         }
