@@ -9,17 +9,20 @@ use serde_json::{Value, json};
 
 use crate::cli::DataKeyCommand;
 use crate::config::Config;
+use crate::database;
 use crate::startup::{self, Keys};
 
 /// Connections the command uses: it works one batch at a time.
 const CONNECTIONS: usize = 2;
 
-/// Runs one data-key command over the database at `database_url` and returns what to print.
+/// Runs one data-key command over the database at `database_url` (with the TLS the
+/// configuration asks for) and returns what to print.
 pub async fn run(config: &Config, database_url: &str, keys: &Keys, command: DataKeyCommand) -> anyhow::Result<Value> {
-    opinion_store_pg::run_migrations(database_url)
+    let target = database::target(config, database_url)?;
+    opinion_store_pg::run_migrations_on(&target)
         .await
         .context("migrating the database")?;
-    let store = PgStore::connect(database_url, CONNECTIONS.min(config.database_max_connections.max(1)))
+    let store = PgStore::connect_to(&target, CONNECTIONS.min(config.database_max_connections.max(1)))
         .await
         .context("connecting to the database")?
         .with_data_key(startup::data_key(keys)?);
