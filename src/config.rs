@@ -1,12 +1,13 @@
 //! Configuration: defaults, then an optional TOML file, then `OPINION_*` environment
 //! variables (and `DATABASE_URL`), validated once at start-up with one message per problem.
 
+use std::num::NonZeroU32;
 use std::path::{Path, PathBuf};
 
 use figment::Figment;
 use figment::providers::{Env, Format, Serialized, Toml};
 use opinion_access::LoginThrottle;
-use opinion_api::TrustedProxies;
+use opinion_api::{OperatorRateLimit, TrustedProxies};
 use opinion_exchange_http::ExchangeSettings;
 use opinion_flight::{ChainLength, FlightTiming};
 use opinion_launch::{LAUNCH_TOKEN_TTL_DEFAULT_SECS, LAUNCH_TOKEN_TTL_MAX_SECS, LAUNCH_TOKEN_TTL_MIN_SECS};
@@ -103,6 +104,9 @@ pub struct Config {
     /// service, whose `X-Forwarded-For` names the client (`OPINION_TRUSTED_PROXIES`);
     /// empty (the default) believes no forwarded header and records the peer address.
     pub trusted_proxies: String,
+    /// Requests per minute each operator may make to the operator API on one instance,
+    /// all its keys and staff sessions together (`OPINION_OPERATOR_RATE_LIMIT_PER_MINUTE`).
+    pub operator_rate_limit_per_minute: u32,
     /// The exchange ticker statements take their comparison-only rate from: a preset
     /// (`OPINION_EXCHANGE_PRESET`: `indodax` or `tokocrypto`), or a custom ticker
     /// (`OPINION_EXCHANGE_URL`, `OPINION_EXCHANGE_PAIR`, `OPINION_EXCHANGE_PRICE_POINTER`,
@@ -161,6 +165,7 @@ impl Default for Config {
             flight_tick_ms: 100,
             public_url: None,
             trusted_proxies: String::new(),
+            operator_rate_limit_per_minute: 6_000,
             exchange_preset: None,
             exchange_url: None,
             exchange_pair: None,
@@ -291,6 +296,9 @@ impl Config {
         if let Err(problem) = TrustedProxies::parse(&self.trusted_proxies) {
             problems.push(format!("OPINION_TRUSTED_PROXIES: {problem}"));
         }
+        if !(1..=1_000_000).contains(&self.operator_rate_limit_per_minute) {
+            problems.push("OPINION_OPERATOR_RATE_LIMIT_PER_MINUTE must be between 1 and 1000000".into());
+        }
         if let Err(problem) = self.exchange().ticker() {
             problems.push(format!("exchange: {problem}"));
         }
@@ -320,6 +328,12 @@ impl Config {
     /// The trusted proxies, as `validate` checked them.
     pub fn trusted_proxies(&self) -> TrustedProxies {
         TrustedProxies::parse(&self.trusted_proxies).unwrap_or_default()
+    }
+
+    /// The operator API's rate limit, as `validate` checked it.
+    pub fn operator_rate_limit(&self) -> OperatorRateLimit {
+        let per_minute = NonZeroU32::new(self.operator_rate_limit_per_minute).unwrap_or(NonZeroU32::MIN);
+        OperatorRateLimit::per_minute(per_minute)
     }
 
     /// The exchange settings, for `ExchangeSettings::ticker` (checked by `validate`).

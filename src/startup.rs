@@ -389,6 +389,7 @@ impl Application {
             secure_cookies: config.env != Environment::Development,
             public_url,
             trusted_proxies: config.trusted_proxies(),
+            rate_limit: config.operator_rate_limit(),
         };
         let server = HttpServer::new(move || opinion_api::app(state.clone()))
             .listen(listener)?

@@ -114,7 +114,7 @@ async fn bad_hosts_locales_and_metadata_are_refused_by_field_and_store_nothing()
         ),
         (json!({"externalUserId": "p", "locale": "pt_BR"}), "locale"),
         (
-            json!({"externalUserId": "p", "locale": format!("en-{}", "abcdefgh-".repeat(4))}),
+            json!({"externalUserId": "p", "locale": format!("en{}", "-abcdefgh".repeat(4))}),
             "locale",
         ),
         (json!({"externalUserId": "p", "metadata": large}), "metadata"),

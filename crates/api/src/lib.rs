@@ -22,6 +22,7 @@ pub use http::auth::SESSION_COOKIE;
 pub use http::client::TrustedProxies;
 pub use http::error::ApiError;
 pub use http::problem::{PROBLEM_JSON, Problem};
+pub use http::rate_limit::OperatorRateLimit;
 pub use http::request_id::REQUEST_ID_HEADER;
 pub use operator::balance_operations::dto::{BalanceOperationBody, StepBody};
 pub use operator::flight::dto::TicketBody;
@@ -49,6 +50,7 @@ pub fn app(
         )))
         .app_data(http::extract::json_config())
         .app_data(http::extract::query_config())
+        .app_data(http::extract::payload_config())
         .wrap(from_fn(http::request_id::middleware))
         .route("/healthz", web::get().to(operational::handlers::healthz))
         .route("/readyz", web::get().to(operational::handlers::readyz))

@@ -12,6 +12,7 @@ use opinion_app::wallet::{WalletAdapterTest, WalletAdapters};
 use opinion_app::webhooks::Webhooks;
 
 use crate::http::client::TrustedProxies;
+use crate::http::rate_limit::OperatorRateLimit;
 use crate::player::flight_feed::FlightFeed;
 
 /// Shared state of the HTTP API.
@@ -48,4 +49,6 @@ pub struct ApiState {
     pub public_url: String,
     /// The proxies whose `X-Forwarded-For` names the client (`OPINION_TRUSTED_PROXIES`).
     pub trusted_proxies: TrustedProxies,
+    /// Each operator's request budget on the operator API (`OPINION_OPERATOR_RATE_LIMIT_PER_MINUTE`).
+    pub rate_limit: OperatorRateLimit,
 }

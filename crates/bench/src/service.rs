@@ -118,6 +118,9 @@ impl Service {
             .envs(environment(database_url, data_dir))
             .env("OPINION_HOST", "127.0.0.1")
             .env("OPINION_PORT", "0")
+            // One operator drives every scenario's load: its rate limit, at the largest
+            // setting, never refuses, so the figures are the service's capacity.
+            .env("OPINION_OPERATOR_RATE_LIMIT_PER_MINUTE", "1000000")
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(log);

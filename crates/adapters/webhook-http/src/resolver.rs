@@ -1,7 +1,10 @@
 //! Name resolution that refuses forbidden targets: used by the HTTP client for every
 //! connection and by the registration check, so what was checked is what is connected to.
 
+use std::future::Future;
+use std::io;
 use std::net::SocketAddr;
+use std::time::Duration;
 
 use opinion_webhook::is_refused_target;
 use reqwest::dns::{Addrs, Name, Resolve, Resolving};
@@ -17,12 +20,13 @@ pub(crate) enum ResolveRefusal {
     Forbidden(String),
 }
 
+/// How long a name may take to resolve: the registration check has no other time limit,
+/// and a delivery's resolution must leave its attempt time to connect.
+pub(crate) const RESOLVE_TIMEOUT: Duration = Duration::from_secs(5);
+
 /// Resolves `host` with the system resolver and checks every address.
 pub(crate) async fn resolve_checked(host: &str, production: bool) -> Result<Vec<SocketAddr>, ResolveRefusal> {
-    let addresses: Vec<SocketAddr> = tokio::net::lookup_host((host, 0))
-        .await
-        .map_err(|_| ResolveRefusal::Unresolvable(host.to_owned()))?
-        .collect();
+    let addresses = within_resolve_time(host, tokio::net::lookup_host((host, 0))).await?;
     if addresses.is_empty() {
         return Err(ResolveRefusal::Unresolvable(host.to_owned()));
     }
@@ -33,6 +37,18 @@ pub(crate) async fn resolve_checked(host: &str, production: bool) -> Result<Vec<
         return Err(ResolveRefusal::Forbidden(host.to_owned()));
     }
     Ok(addresses)
+}
+
+/// The addresses `lookup` finds for `host`; an error, or no answer within
+/// `RESOLVE_TIMEOUT`, is a name that does not resolve.
+async fn within_resolve_time<I: Iterator<Item = SocketAddr>>(
+    host: &str,
+    lookup: impl Future<Output = io::Result<I>>,
+) -> Result<Vec<SocketAddr>, ResolveRefusal> {
+    match tokio::time::timeout(RESOLVE_TIMEOUT, lookup).await {
+        Ok(Ok(addresses)) => Ok(addresses.collect()),
+        Ok(Err(_)) | Err(_) => Err(ResolveRefusal::Unresolvable(host.to_owned())),
+    }
 }
 
 /// The HTTP client's resolver: a name is connected to only if every address it resolves
@@ -51,5 +67,28 @@ impl Resolve for CheckedResolver {
             let addrs: Addrs = Box::new(addresses.into_iter());
             Ok(addrs)
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::future::pending;
+
+    use super::*;
+
+    #[tokio::test(start_paused = true)]
+    async fn a_name_that_does_not_answer_within_the_limit_does_not_resolve() {
+        let started = tokio::time::Instant::now();
+        let silent = pending::<io::Result<std::vec::IntoIter<SocketAddr>>>();
+        let refusal = within_resolve_time("slow.example", silent).await;
+        assert_eq!(refusal, Err(ResolveRefusal::Unresolvable("slow.example".into())));
+        assert_eq!(started.elapsed(), RESOLVE_TIMEOUT);
+    }
+
+    #[tokio::test]
+    async fn addresses_found_in_time_are_returned() {
+        let address: SocketAddr = "192.0.2.1:0".parse().unwrap();
+        let found = async { Ok(vec![address].into_iter()) };
+        assert_eq!(within_resolve_time("fast.example", found).await, Ok(vec![address]));
     }
 }

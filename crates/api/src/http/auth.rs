@@ -18,6 +18,7 @@ use opinion_app::error::AppError;
 
 use crate::http::client::request_client;
 use crate::http::error::ApiError;
+use crate::http::rate_limit::Standing;
 use crate::state::ApiState;
 
 /// The cookie that may carry a staff session token for browsers.
@@ -26,8 +27,9 @@ pub const SESSION_COOKIE: &str = "opinion_session";
 /// The requirements of the methods of one path.
 pub type MethodRequirements = Arc<Vec<(Method, Requirement)>>;
 
-/// Authenticates and authorises a request against its route's requirement; a refusal
-/// is answered here, as a problem response, before any handler or extractor runs.
+/// Authenticates and authorises a request against its route's requirement and counts it
+/// in its operator's rate limit; a refusal is answered here, as a problem response, before
+/// any handler or extractor runs.
 pub async fn guard(
     requirements: MethodRequirements,
     request: ServiceRequest,
@@ -40,16 +42,31 @@ pub async fn guard(
     let Some(requirement) = requirement.filter(|r| !r.is_public()) else {
         return next.call(request).await;
     };
-    match authorise(&request, requirement).await {
-        Ok(principal) => {
+    let (principal, standing) = match authenticate(&request).await {
+        Ok(admitted) => admitted,
+        Err(refusal) => return Ok(request.error_response(refusal)),
+    };
+    let refusal = match standing.retry_after_secs() {
+        Some(retry_after_secs) => Some(ApiError::App(AppError::RateLimited { retry_after_secs })),
+        None => requirement
+            .check(principal.kind(), &principal.grant)
+            .err()
+            .map(ApiError::Denied),
+    };
+    let mut response = match refusal {
+        Some(refusal) => request.error_response(refusal),
+        None => {
             request.extensions_mut().insert(principal);
-            next.call(request).await
+            next.call(request).await?
         }
-        Err(refusal) => Ok(request.error_response(refusal)),
-    }
+    };
+    standing.write_to(response.headers_mut());
+    Ok(response)
 }
 
-async fn authorise(request: &ServiceRequest, requirement: Requirement) -> Result<Principal, ApiError> {
+/// The caller of a request and its operator's standing in the rate limit, which counts
+/// this request whatever the answer to it will be.
+async fn authenticate(request: &ServiceRequest) -> Result<(Principal, Standing), ApiError> {
     let state = request
         .app_data::<web::Data<ApiState>>()
         .ok_or_else(|| ApiError::App(AppError::Internal("API state is not registered".into())))?;
@@ -59,10 +76,8 @@ async fn authorise(request: &ServiceRequest, requirement: Requirement) -> Result
     let span = tracing::Span::current();
     span.record("operator_id", tracing::field::display(principal.operator_id));
     span.record("actor", principal.actor_id());
-    requirement
-        .check(principal.kind(), &principal.grant)
-        .map_err(ApiError::Denied)?;
-    Ok(principal)
+    let standing = state.rate_limit.admit(principal.operator_id);
+    Ok((principal, standing))
 }
 
 /// The credential of a request: `Authorization: Bearer …`, else the session cookie.

@@ -1,10 +1,12 @@
 //! Request parsing with clear 4xx answers: JSON bodies, query strings, path ids.
 
-use actix_web::error::{JsonPayloadError, QueryPayloadError};
-use actix_web::{HttpRequest, web};
+use actix_web::dev::Payload;
+use actix_web::error::{JsonPayloadError, PayloadError, QueryPayloadError};
+use actix_web::{FromRequest, HttpMessage, HttpRequest, mime, web};
+use futures_util::future::LocalBoxFuture;
 use opinion_app::error::ProblemCode;
 use opinion_core::{Id, IdKind};
-use serde::Deserialize;
+use serde::de::DeserializeOwned;
 
 use crate::http::error::ApiError;
 
@@ -72,22 +74,60 @@ fn json_error(error: JsonPayloadError) -> ApiError {
     }
 }
 
-/// A JSON body that may be empty (then the type's default is used).
-pub fn optional_json<T: for<'de> Deserialize<'de> + Default>(body: &web::Bytes) -> Result<T, ApiError> {
-    if body.iter().all(u8::is_ascii_whitespace) {
-        return Ok(T::default());
+/// The limit on every body the service reads whole, JSON or not: a body over it is
+/// refused before it is buffered.
+pub fn payload_config() -> web::PayloadConfig {
+    web::PayloadConfig::new(MAX_JSON_BYTES)
+}
+
+/// A JSON body that may be empty (then the type's default is used), under the same rules
+/// as every JSON body: at most `MAX_JSON_BYTES` (413), sent as JSON when it is not empty
+/// (415), well formed (400).
+pub struct OptionalJson<T>(pub T);
+
+impl<T: DeserializeOwned + Default + 'static> FromRequest for OptionalJson<T> {
+    type Error = ApiError;
+    type Future = LocalBoxFuture<'static, Result<Self, ApiError>>;
+
+    fn from_request(request: &HttpRequest, payload: &mut Payload) -> Self::Future {
+        let sent_as_json = is_json(request);
+        let body = web::Bytes::from_request(request, payload);
+        Box::pin(async move {
+            let body = read_body(body.await)?;
+            if body.iter().all(u8::is_ascii_whitespace) {
+                return Ok(Self(T::default()));
+            }
+            if !sent_as_json {
+                return Err(ApiError::UnsupportedMediaType);
+            }
+            serde_json::from_slice(&body).map(Self).map_err(|e| {
+                let code = if e.is_data() {
+                    ProblemCode::InvalidBody
+                } else {
+                    ProblemCode::MalformedJson
+                };
+                ApiError::bad_request(code, format!("the request body is invalid: {e}"))
+            })
+        })
     }
-    if body.len() > MAX_JSON_BYTES {
-        return Err(ApiError::PayloadTooLarge { limit: MAX_JSON_BYTES });
-    }
-    serde_json::from_slice(body).map_err(|e| {
-        let code = if e.is_data() {
-            ProblemCode::InvalidBody
-        } else {
-            ProblemCode::MalformedJson
-        };
-        ApiError::bad_request(code, format!("the request body is invalid: {e}"))
+}
+
+/// A whole body as the `Bytes` extractor read it under `payload_config`, its refusal as a
+/// problem: over the limit is 413, a body cut short 400.
+pub fn read_body(body: Result<web::Bytes, actix_web::Error>) -> Result<web::Bytes, ApiError> {
+    body.map_err(|error| match error.as_error::<PayloadError>() {
+        Some(PayloadError::Overflow) => ApiError::PayloadTooLarge { limit: MAX_JSON_BYTES },
+        _ => ApiError::bad_request(ProblemCode::MalformedJson, "the request body could not be read"),
     })
+}
+
+/// Whether a request's `Content-Type` is JSON (`application/json` or a `+json` type), as
+/// the JSON extractor accepts it.
+fn is_json(request: &HttpRequest) -> bool {
+    matches!(
+        request.mime_type(),
+        Ok(Some(mime)) if mime.subtype() == mime::JSON || mime.suffix() == Some(mime::JSON)
+    )
 }
 
 /// A path id of the expected kind, or a 400 naming the problem.

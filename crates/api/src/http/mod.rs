@@ -1,7 +1,7 @@
-//! The HTTP edge shared by every route: the guard and the credentials it reads, the
-//! client a request came from, the request id, request parsing, problem bodies, the one
-//! mapping of errors to them and the problem responses handlers document, and the gate
-//! that hides the simulator where there is none.
+//! The HTTP edge shared by every route: the guard, the credentials it reads and the
+//! operator rate limit it applies, the client a request came from, the request id, request
+//! parsing, problem bodies, the one mapping of errors to them and the problem responses
+//! handlers document, and the gate that hides the simulator where there is none.
 
 pub mod auth;
 pub mod client;
@@ -10,5 +10,6 @@ pub mod extract;
 pub mod player_auth;
 pub mod problem;
 pub mod problem_responses;
+pub mod rate_limit;
 pub mod request_id;
 pub mod simulator_gate;

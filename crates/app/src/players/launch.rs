@@ -178,7 +178,7 @@ fn parse_product(product: Option<&str>) -> Result<Product, AppError> {
 /// An absolute `http` or `https` URL of at most 2048 characters.
 fn check_return_url(url: String) -> Result<String, AppError> {
     let parsed = url::Url::parse(&url).map_err(|e| AppError::invalid("returnUrl", e))?;
-    if !matches!(parsed.scheme(), "http" | "https") || url.len() > 2048 {
+    if !matches!(parsed.scheme(), "http" | "https") || url.chars().count() > 2048 {
         return Err(AppError::invalid(
             "returnUrl",
             "must be an http(s) URL of at most 2048 characters",

@@ -7,7 +7,7 @@ use opinion_app::access::{NewStaff, OwnPasswordChange, StaffChange};
 use crate::http::auth::Caller;
 use crate::http::client::request_client;
 use crate::http::error::ApiError;
-use crate::http::extract::{optional_json, path_id};
+use crate::http::extract::{OptionalJson, path_id};
 use crate::http::problem::{PROBLEM_JSON, Problem};
 use crate::http::problem_responses::{
     InvalidRequest, NotFound, PayloadTooLarge, ScopeEscalation, UnsupportedMediaType,
@@ -117,10 +117,9 @@ pub async fn reset_password(
     state: web::Data<ApiState>,
     caller: Caller,
     id: web::Path<String>,
-    body: web::Bytes,
+    OptionalJson(body): OptionalJson<ResetPasswordBody>,
 ) -> Result<HttpResponse, ApiError> {
     let id = path_id(&id)?;
-    let body: ResetPasswordBody = optional_json(&body)?;
     let reset = state.access.reset_staff_password(&caller.0, id, body.password).await?;
     Ok(HttpResponse::Ok().json(StaffWithPasswordBody::from(reset)))
 }
@@ -135,10 +134,10 @@ pub async fn reset_password(
     responses(
         (status = 204, description = "the password is changed; the member's other sessions have ended"),
         InvalidRequest,
-        (status = 403, description = "`current_password_wrong`: the current password is wrong (the attempt counts against the login throttle)", body = Problem, content_type = PROBLEM_JSON),
+        (status = 403, description = "`current_password_wrong`: the current password is wrong (the attempt counts against the login throttle); `staff_session_required` for an API key", body = Problem, content_type = PROBLEM_JSON),
         PayloadTooLarge,
         UnsupportedMediaType,
-        (status = 429, description = "`rate_limited`: too many password attempts for this member or from this address; nothing was checked", body = Problem, content_type = PROBLEM_JSON, headers(("Retry-After" = u64, description = "Seconds until an attempt is allowed."))),
+        (status = 429, description = "`rate_limited`: too many password attempts for this member or from this address (nothing was checked), or the operator's request rate limit", body = Problem, content_type = PROBLEM_JSON, headers(("Retry-After" = u64, description = "Seconds until an attempt is allowed."))),
     ),
 )]
 pub async fn change_own_password(

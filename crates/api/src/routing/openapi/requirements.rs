@@ -1,6 +1,7 @@
 //! The route table's requirement of a route laid on its operation: the operation's id, the
 //! credentials and scopes it takes (as security requirements and in words), and the
-//! guard's refusals, which happen before any handler runs.
+//! guard's refusals (authentication, the operator's rate limit, scopes), which happen
+//! before any handler runs.
 
 use opinion_access::{CredentialRule, Requirement, RouteSpec, Scope, ScopeRule};
 use utoipa::openapi::path::Operation;
@@ -30,6 +31,13 @@ pub fn lay(operation: &mut Operation, spec: &RouteSpec) {
     responses
         .entry("401".to_owned())
         .or_insert_with(|| problem_response("no usable credential: `code` says why").into());
+    responses.entry("429".to_owned()).or_insert_with(|| {
+        problem_response(
+            "the operator's request rate limit is spent (`rate_limited`); `Retry-After` says when to retry, \
+             `RateLimit` and `RateLimit-Policy` where the operator stands",
+        )
+        .into()
+    });
     if let Some(refusal) = refusal(credential, spec.requirement.scopes()) {
         responses
             .entry("403".to_owned())

@@ -14,6 +14,7 @@ use opinion_app::simulator::{SIMULATOR_WALLET_PREFIX, SimulatedWalletCall, Simul
 use opinion_wallet::{BALANCE_PATH, MUTATIONS_PATH, WalletAnswer};
 
 use crate::http::error::ApiError;
+use crate::http::extract::read_body;
 use crate::simulator::available::simulator;
 use crate::state::ApiState;
 
@@ -60,10 +61,10 @@ async fn mutation(
     state: web::Data<ApiState>,
     request: HttpRequest,
     operator: web::Path<String>,
-    body: Bytes,
+    body: Result<Bytes, actix_web::Error>,
 ) -> Result<HttpResponse, ApiError> {
     let simulator = simulator(&state)?;
-    let call = call(&request, &operator, body)?;
+    let call = call(&request, &operator, read_body(body)?)?;
     Ok(match simulator.wallet_mutation(call).await? {
         SimulatedWalletReply::Answer(reply) => answer(&reply),
         SimulatedWalletReply::Drop => HttpResponse::Ok().content_type("application/json").body(CutShort),
@@ -75,10 +76,10 @@ async fn balance(
     state: web::Data<ApiState>,
     request: HttpRequest,
     operator: web::Path<String>,
-    body: Bytes,
+    body: Result<Bytes, actix_web::Error>,
 ) -> Result<HttpResponse, ApiError> {
     let simulator = simulator(&state)?;
-    let call = call(&request, &operator, body)?;
+    let call = call(&request, &operator, read_body(body)?)?;
     Ok(answer(&simulator.wallet_balance(call).await?))
 }
 

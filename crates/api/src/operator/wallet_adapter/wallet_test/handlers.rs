@@ -7,7 +7,7 @@ use opinion_app::wallet::WalletTestRequest;
 
 use crate::http::auth::Caller;
 use crate::http::error::ApiError;
-use crate::http::extract::optional_json;
+use crate::http::extract::OptionalJson;
 use crate::http::problem::{PROBLEM_JSON, Problem};
 use crate::http::problem_responses::{InvalidRequest, PayloadTooLarge};
 use crate::operator::wallet_adapter::wallet_test::dto::{WalletTestBody, WalletTestReportBody};
@@ -29,8 +29,11 @@ use crate::state::ApiState;
         PayloadTooLarge,
     ),
 )]
-pub async fn test(state: web::Data<ApiState>, caller: Caller, body: web::Bytes) -> Result<HttpResponse, ApiError> {
-    let body: WalletTestBody = optional_json(&body)?;
+pub async fn test(
+    state: web::Data<ApiState>,
+    caller: Caller,
+    OptionalJson(body): OptionalJson<WalletTestBody>,
+) -> Result<HttpResponse, ApiError> {
     let request = WalletTestRequest {
         external_user_id: body.external_user_id,
         amount: body
