@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 
 use figment::Figment;
 use figment::providers::{Env, Format, Serialized, Toml};
+use opinion_access::LoginThrottle;
 use opinion_api::{OperatorRateLimit, TrustedProxies};
 use opinion_exchange_http::ExchangeSettings;
 use opinion_flight::{ChainLength, FlightTiming};
@@ -61,6 +62,19 @@ pub struct Config {
     pub statement_signing_key: Option<String>,
     /// Staff session lifetime in minutes (`OPINION_SESSION_TTL_MINUTES`).
     pub session_ttl_minutes: u32,
+    /// Password attempts one e-mail address gets per login window
+    /// (`OPINION_LOGIN_EMAIL_ATTEMPTS`).
+    pub login_email_attempts: u32,
+    /// Password attempts one client address gets per login window, across e-mail
+    /// addresses (`OPINION_LOGIN_ADDRESS_ATTEMPTS`).
+    pub login_address_attempts: u32,
+    /// The login counting window in seconds (`OPINION_LOGIN_WINDOW_SECONDS`).
+    pub login_window_seconds: u32,
+    /// The first login lock in seconds, doubled by each further one
+    /// (`OPINION_LOGIN_LOCK_SECONDS`).
+    pub login_lock_seconds: u32,
+    /// The longest login lock in seconds (`OPINION_LOGIN_MAX_LOCK_SECONDS`).
+    pub login_max_lock_seconds: u32,
     /// How long a launch token can be exchanged for a player session, in seconds
     /// (`OPINION_LAUNCH_TOKEN_TTL_SECONDS`); bounds and default in `opinion-launch`.
     pub launch_token_ttl_seconds: u32,
@@ -143,6 +157,11 @@ impl Default for Config {
             data_key_previous: None,
             statement_signing_key: None,
             session_ttl_minutes: 8 * 60,
+            login_email_attempts: LoginThrottle::default().email_attempts,
+            login_address_attempts: LoginThrottle::default().address_attempts,
+            login_window_seconds: 15 * 60,
+            login_lock_seconds: 60,
+            login_max_lock_seconds: 15 * 60,
             launch_token_ttl_seconds: LAUNCH_TOKEN_TTL_DEFAULT_SECS,
             log_format: LogFormat::Text,
             webhook_workers: 8,
@@ -252,6 +271,9 @@ impl Config {
         if !(5..=24 * 60).contains(&self.session_ttl_minutes) {
             problems.push("OPINION_SESSION_TTL_MINUTES must be between 5 and 1440".into());
         }
+        if let Err(problem) = self.login_throttle().validate() {
+            problems.push(format!("OPINION_LOGIN_*: {problem}"));
+        }
         if !(LAUNCH_TOKEN_TTL_MIN_SECS..=LAUNCH_TOKEN_TTL_MAX_SECS).contains(&self.launch_token_ttl_seconds) {
             problems.push(format!(
                 "OPINION_LAUNCH_TOKEN_TTL_SECONDS must be between {LAUNCH_TOKEN_TTL_MIN_SECS} and {LAUNCH_TOKEN_TTL_MAX_SECS}"
@@ -311,6 +333,22 @@ impl Config {
             Ok(())
         } else {
             Err(ConfigError(problems))
+        }
+    }
+
+    /// The staff login throttle (checked by `validate`); counters are forgotten after a
+    /// quiet day, or after the window or the longest lock when either is longer.
+    pub fn login_throttle(&self) -> LoginThrottle {
+        let seconds = |value: u32| time::Duration::seconds(i64::from(value));
+        let window = seconds(self.login_window_seconds);
+        let max_lock = seconds(self.login_max_lock_seconds);
+        LoginThrottle {
+            email_attempts: self.login_email_attempts,
+            address_attempts: self.login_address_attempts,
+            window,
+            lock: seconds(self.login_lock_seconds),
+            max_lock,
+            forget_after: time::Duration::days(1).max(window).max(max_lock),
         }
     }
 

@@ -290,7 +290,8 @@ fn access(config: &Config, store: Arc<PgStore>, clock: Arc<dyn Clock>, secret: &
         operators: store.clone(),
         api_keys: store.clone(),
         staff: store.clone(),
-        sessions: store,
+        sessions: store.clone(),
+        login_attempts: store,
         clock,
         random: Arc::new(OsRandom),
     };
@@ -298,6 +299,7 @@ fn access(config: &Config, store: Arc<PgStore>, clock: Arc<dyn Clock>, secret: &
         environment: key_environment(config.env),
         session_ttl: Duration::minutes(i64::from(config.session_ttl_minutes)),
         session_tokens: SessionTokens::new(secret).map_err(|e| anyhow::anyhow!("{e}"))?,
+        login_throttle: config.login_throttle(),
     };
     Ok(Access::new(ports, settings))
 }

@@ -110,7 +110,7 @@ async fn operator_create_prints_a_working_full_access_key_and_staff_create_a_log
     let password = staff["temporaryPassword"].as_str().expect("generated password");
     let session = app
         .access
-        .start_session("boss@acme.test", password)
+        .start_session("boss@acme.test", password, None)
         .await
         .expect("login");
     json_with_status(app.get("/api/operator/staff", &session.token).await, 200).await;

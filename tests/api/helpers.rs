@@ -247,7 +247,11 @@ impl TestApp {
             .create_first_staff(operator.id, request)
             .await
             .expect("staff");
-        self.access.start_session(email, password).await.expect("login").token
+        self.access
+            .start_session(email, password, None)
+            .await
+            .expect("login")
+            .token
     }
 
     /// A request to `path` (below the address) with an optional bearer credential.

@@ -58,6 +58,8 @@ mod simulator_production;
 mod simulator_support;
 mod simulator_walkthrough;
 mod staff;
+mod staff_login_throttle;
+mod staff_own_password;
 mod statement_keys;
 mod tenant_isolation;
 mod trading_crash;

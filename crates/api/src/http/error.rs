@@ -156,6 +156,10 @@ fn app_problem(error: &AppError) -> Problem {
             code: code @ ProblemCode::ProofNotAvailable,
             detail,
         } => Problem::new(StatusCode::NOT_FOUND, *code, detail.clone()),
+        AppError::Conflict {
+            code: code @ ProblemCode::CurrentPasswordWrong,
+            detail,
+        } => Problem::new(StatusCode::FORBIDDEN, *code, detail.clone()),
         AppError::Conflict { code, detail } => Problem::new(StatusCode::CONFLICT, *code, detail.clone()),
         AppError::RateLimited { retry_after_secs } => Problem::new(
             StatusCode::TOO_MANY_REQUESTS,

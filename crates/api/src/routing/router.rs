@@ -120,6 +120,7 @@ fn handler(id: RouteId) -> Bind {
         R::StaffCreate => |r| r.to(staff::create),
         R::StaffUpdate => |r| r.to(staff::update),
         R::StaffPasswordReset => |r| r.to(staff::reset_password),
+        R::StaffOwnPasswordChange => |r| r.to(staff::change_own_password),
         R::Launch => |r| r.to(launch::launch),
         R::LaunchSettingsGet => |r| r.to(launch_settings::get),
         R::LaunchSettingsPut => |r| r.to(launch_settings::put),

@@ -6,8 +6,12 @@ pub mod ports;
 mod api_keys;
 mod auth_failure;
 mod authenticate;
+mod login_throttling;
 mod operator_currency;
 mod operators;
+mod own_password;
+#[cfg(test)]
+mod own_password_tests;
 mod password_hasher;
 mod principal;
 mod request_client;
@@ -19,7 +23,8 @@ pub use api_keys::{CreatedApiKey, NewApiKey};
 pub use auth_failure::AuthFailure;
 pub(crate) use operator_currency::operator_currency;
 pub use operators::CreatedOperator;
-pub use password_hasher::PasswordHasher;
+pub use own_password::OwnPasswordChange;
+pub use password_hasher::{PasswordHasher, Passwords};
 pub use principal::{Actor, Principal};
 pub use request_client::RequestClient;
 pub use session_tokens::{SessionRef, SessionTokens};
@@ -28,10 +33,10 @@ pub use staff::{NewStaff, StaffChange, StaffWithPassword};
 
 use std::sync::Arc;
 
-use opinion_access::ApiKeyEnvironment;
+use opinion_access::{ApiKeyEnvironment, LoginThrottle};
 use time::Duration;
 
-use crate::access::ports::{ApiKeyStore, OperatorStore, SessionStore, StaffStore};
+use crate::access::ports::{ApiKeyStore, LoginAttemptStore, OperatorStore, SessionStore, StaffStore};
 
 use crate::ports::{Clock, Random};
 
@@ -44,6 +49,8 @@ pub struct AccessPorts {
     pub staff: Arc<dyn StaffStore>,
     /// Staff sessions.
     pub sessions: Arc<dyn SessionStore>,
+    /// Staff login throttling counters, shared by every instance.
+    pub login_attempts: Arc<dyn LoginAttemptStore>,
     pub clock: Arc<dyn Clock>,
     pub random: Arc<dyn Random>,
 }
@@ -57,6 +64,8 @@ pub struct AccessSettings {
     pub session_ttl: Duration,
     /// Signs and verifies staff session tokens.
     pub session_tokens: SessionTokens,
+    /// How many password attempts an e-mail and a client address get.
+    pub login_throttle: LoginThrottle,
 }
 
 /// Authentication and the management of operators, API keys and staff.
@@ -64,7 +73,7 @@ pub struct AccessSettings {
 pub struct Access {
     pub(crate) ports: AccessPorts,
     pub(crate) settings: AccessSettings,
-    pub(crate) passwords: PasswordHasher,
+    pub(crate) passwords: Arc<dyn Passwords>,
 }
 
 impl Access {
@@ -73,8 +82,15 @@ impl Access {
         Self {
             ports,
             settings,
-            passwords: PasswordHasher::default(),
+            passwords: Arc::new(PasswordHasher::default()),
         }
+    }
+
+    /// The same service verifying passwords with `passwords`, so a test sees which
+    /// verifications run.
+    #[cfg(test)]
+    pub(crate) fn with_passwords(self, passwords: Arc<dyn Passwords>) -> Self {
+        Self { passwords, ..self }
     }
 
     /// Whether the store answers (readiness).

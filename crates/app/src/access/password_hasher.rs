@@ -5,11 +5,35 @@ use std::sync::{Arc, OnceLock};
 
 use argon2::Argon2;
 use argon2::password_hash::{PasswordHash, PasswordHasher as _, PasswordVerifier as _, SaltString};
+use async_trait::async_trait;
 use opinion_access::Password;
 
 use crate::error::AppError;
 
-/// Hashes and verifies staff passwords.
+/// Hashing and verification of staff passwords, as the use cases see them: a port, so
+/// a use-case test can tell which verification ran.
+#[cfg_attr(any(test, feature = "mock"), mockall::automock)]
+#[async_trait]
+pub trait Passwords: Send + Sync {
+    /// A PHC-format hash of `password`, salted with 16 of the given random bytes.
+    async fn hash(&self, password: &Password, salt: [u8; 32]) -> Result<String, AppError>;
+    /// Whether `password` matches `stored`; with no stored hash (unknown e-mail) it costs
+    /// one verification all the same and never matches.
+    async fn verify(&self, password: &str, stored: Option<String>) -> Result<bool, AppError>;
+}
+
+#[async_trait]
+impl Passwords for PasswordHasher {
+    async fn hash(&self, password: &Password, salt: [u8; 32]) -> Result<String, AppError> {
+        PasswordHasher::hash(self, password, salt).await
+    }
+
+    async fn verify(&self, password: &str, stored: Option<String>) -> Result<bool, AppError> {
+        PasswordHasher::verify(self, password, stored).await
+    }
+}
+
+/// Hashes and verifies staff passwords with argon2id.
 #[derive(Clone, Default)]
 pub struct PasswordHasher {
     dummy: Arc<OnceLock<String>>,

@@ -2,9 +2,9 @@
 //! store can never answer with another operator's rows.
 
 use async_trait::async_trait;
-use opinion_access::SecretHash;
+use opinion_access::{LoginThrottle, SecretHash, ThrottleKey};
 use opinion_core::{ApiKeyId, ApiKeyKind, OperatorId, Page, PageRequest, StaffId, StaffKind, StaffSessionId};
-use time::OffsetDateTime;
+use time::{Duration, OffsetDateTime};
 
 use crate::model::{ApiKeyRecord, ApiKeyUse, Operator, StaffMember, StaffPatch, StaffSession};
 use crate::ports::StoreError;
@@ -91,6 +91,48 @@ pub trait StaffStore: Send + Sync {
         password_hash: &str,
         at: OffsetDateTime,
     ) -> Result<Option<StaffMember>, StoreError>;
+    /// Reads a member of this operator with their password hash, for a change of their
+    /// own password.
+    async fn find_staff_password(
+        &self,
+        operator: OperatorId,
+        id: StaffId,
+    ) -> Result<Option<(StaffMember, String)>, StoreError>;
+    /// Replaces the password hash and ends every session of the member but `keep`, in one
+    /// transaction.
+    async fn change_own_password(
+        &self,
+        operator: OperatorId,
+        id: StaffId,
+        password_hash: &str,
+        keep: StaffSessionId,
+        at: OffsetDateTime,
+    ) -> Result<Option<StaffMember>, StoreError>;
+}
+
+/// Staff login throttling counters, shared by every instance so that a limit holds
+/// however many instances the attempts are spread over.
+#[cfg_attr(any(test, feature = "mock"), mockall::automock)]
+#[async_trait]
+pub trait LoginAttemptStore: Send + Sync {
+    /// Decides one password attempt with `throttle` over the counters of `keys`, locked
+    /// together for the decision, and stores what it decided. `None` when admitted, else
+    /// how long until the attempt may be made again.
+    async fn admit_login_attempt(
+        &self,
+        keys: &[ThrottleKey],
+        throttle: &LoginThrottle,
+        at: OffsetDateTime,
+    ) -> Result<Option<Duration>, StoreError>;
+    /// Records that an admitted attempt was right (`LoginThrottle::succeeded`).
+    async fn record_login_success(
+        &self,
+        keys: &[ThrottleKey],
+        throttle: &LoginThrottle,
+        at: OffsetDateTime,
+    ) -> Result<(), StoreError>;
+    /// Deletes at most `limit` counters untouched since `before`; how many it deleted.
+    async fn prune_login_attempts(&self, before: OffsetDateTime, limit: u32) -> Result<usize, StoreError>;
 }
 
 /// Server-side staff sessions, which make session tokens revocable.

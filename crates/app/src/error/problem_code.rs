@@ -69,6 +69,7 @@ problem_codes! {
     ConcurrentChange => "concurrent_change": "the record changed while the request was processed; try again.",
     ChangedMeanwhile => "changed_meanwhile": "the record changed since it was read; read it again.",
     StaffEmailTaken => "staff_email_taken": "another staff member of the operator has this e-mail.",
+    CurrentPasswordWrong => "current_password_wrong": "the current password sent to change one's own password is wrong.",
     ProductNotEnabled => "product_not_enabled": "the product is not enabled for the operator.",
     WrongProduct => "wrong_product": "the player session was opened for another product; launch the player into this one.",
     LaunchHostTaken => "launch_host_taken": "a launch host is already another operator's.",

@@ -20,7 +20,9 @@ use time::macros::datetime;
 use time::{Duration, OffsetDateTime};
 use ulid::Ulid;
 
-use crate::access::ports::{MockApiKeyStore, MockOperatorStore, MockSessionStore, MockStaffStore};
+use crate::access::ports::{
+    MockApiKeyStore, MockLoginAttemptStore, MockOperatorStore, MockSessionStore, MockStaffStore,
+};
 use crate::access::{Access, AccessPorts, AccessSettings, Actor, Principal, SessionTokens};
 use crate::model::{ApiKeyRecord, StaffMember};
 use crate::ports::{Clock, Random};
@@ -72,9 +74,24 @@ pub struct Mocks {
     pub api_keys: MockApiKeyStore,
     pub staff: MockStaffStore,
     pub sessions: MockSessionStore,
+    pub login_attempts: MockLoginAttemptStore,
 }
 
 impl Mocks {
+    /// Lets every password attempt through the login throttle (and prunes nothing).
+    pub fn admitting_attempts(mut self) -> Self {
+        self.login_attempts
+            .expect_admit_login_attempt()
+            .returning(|_, _, _| Ok(None));
+        self.login_attempts
+            .expect_record_login_success()
+            .returning(|_, _, _| Ok(()));
+        self.login_attempts
+            .expect_prune_login_attempts()
+            .returning(|_, _| Ok(0));
+        self
+    }
+
     pub fn build(self) -> Access {
         Access::new(
             AccessPorts {
@@ -82,6 +99,7 @@ impl Mocks {
                 api_keys: Arc::new(self.api_keys),
                 staff: Arc::new(self.staff),
                 sessions: Arc::new(self.sessions),
+                login_attempts: Arc::new(self.login_attempts),
                 clock: fixed_clock(),
                 random: counting_random(100, [42; 32]),
             },
@@ -95,6 +113,7 @@ pub fn settings() -> AccessSettings {
         environment: ApiKeyEnvironment::Development,
         session_ttl: Duration::hours(8),
         session_tokens: SessionTokens::new(&[5; 32]).expect("codec"),
+        login_throttle: opinion_access::LoginThrottle::default(),
     }
 }
 

@@ -10,6 +10,7 @@ mod credential;
 mod grant;
 mod http_method;
 mod issuance;
+mod login_throttle;
 mod password_policy;
 mod requirement;
 mod route_table;
@@ -22,6 +23,9 @@ pub use credential::CredentialKind;
 pub use grant::{Grant, GrantError};
 pub use http_method::HttpMethod;
 pub use issuance::{IssuanceError, check_api_key_grant, check_issuance};
+pub use login_throttle::{
+    Admission, AttemptCounter, LoginThrottle, LoginThrottleError, ThrottleKey, ThrottleKind, retry_after_secs,
+};
 pub use password_policy::{Password, PasswordError};
 pub use requirement::{CredentialRule, Denial, Requirement, ScopeRule};
 pub use route_table::{ROUTES, RouteId, RouteSpec};

@@ -1,7 +1,8 @@
 //! Every route of the operator contract, with its requirement, declared once, and the
 //! shape of one declaration. The endpoint table and the flight table of the contract map onto
 //! this list; the flight paths are the platform's own choice (the contract leaves them open),
-//! and so are the launch settings, an addition to REST v1, and the public routes under
+//! and so are the launch settings and a staff member's own password change, additions to
+//! REST v1, and the public routes under
 //! `/api/public` (what the platform publishes to anyone, such as the flight game's seed
 //! chain commitments).
 
@@ -61,6 +62,10 @@ const PORTFOLIO_VIEW_LINK: Requirement = Requirement::any_of(&[LaunchWrite, User
 /// configure launches, a launch key must know which hosts it may name, and the contract
 /// has no `launch:read` to add without inventing a scope.
 const LAUNCH_SETTINGS: Requirement = Requirement::all_of(&[LaunchWrite]);
+/// A member's change of their own password (an addition to the contract): any staff
+/// session, whatever its scopes, for the member it belongs to only; never an API key,
+/// which has no password.
+const OWN_PASSWORD: Requirement = Requirement::staff(&[]);
 /// Flight tickets need both flight scopes (contract rule 3).
 const TICKETS: Requirement = Requirement::all_of(&[FlightRead, FlightTermsRead]);
 /// Flight balance operations need flight and balance-operation reads (contract rule 4).
@@ -112,6 +117,7 @@ routes! {
     SimulatorOperation: Post "/api/operator/simulator/operations" => scope(&[SimulatorWrite]),
     StaffSessionCreate: Post "/api/operator/staff/sessions" => Requirement::Public,
     StaffSessionEnd: Delete "/api/operator/staff/sessions/current" => Requirement::staff(&[]),
+    StaffOwnPasswordChange: Post "/api/operator/staff/me/password" => OWN_PASSWORD,
     StaffList: Get "/api/operator/staff" => Requirement::staff(&[StaffsRead]),
     StaffCreate: Post "/api/operator/staff" => Requirement::staff(&[StaffsWrite]),
     StaffUpdate: Patch "/api/operator/staff/{id}" => Requirement::staff(&[StaffsWrite]),

@@ -225,3 +225,16 @@ fn launch_settings_are_an_addition_read_and_written_with_launch_write() {
             .is_err()
     );
 }
+
+#[test]
+fn changing_ones_own_password_is_an_addition_for_any_staff_session_and_no_api_key() {
+    let spec = RouteId::StaffOwnPasswordChange.spec();
+    assert_eq!(
+        (spec.method, spec.path),
+        (HttpMethod::Post, "/api/operator/staff/me/password")
+    );
+    assert!(!CONTRACT.iter().any(|(_, path, _, _)| path.starts_with("/staff/me")));
+    let reader = Grant::parse(&["users:read"]).expect("valid");
+    assert!(spec.requirement.check(CredentialKind::StaffSession, &reader).is_ok());
+    assert!(spec.requirement.check(CredentialKind::ApiKey, &Grant::All).is_err());
+}

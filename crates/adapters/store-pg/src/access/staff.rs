@@ -1,5 +1,6 @@
 //! `StaffStore`: dashboard staff members. Disabling a member or resetting their
-//! password ends all their sessions in the same transaction, so no token outlives it.
+//! password ends all their sessions in the same transaction, so no token outlives it; a
+//! member changing their own password ends all but the session they changed it in.
 
 use async_trait::async_trait;
 use diesel::prelude::*;
@@ -8,7 +9,7 @@ use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl};
 use opinion_app::access::ports::StaffStore;
 use opinion_app::model::{StaffMember, StaffPatch};
 use opinion_app::ports::StoreError;
-use opinion_core::{OperatorId, Page, PageRequest, StaffId, StaffKind};
+use opinion_core::{OperatorId, Page, PageRequest, StaffId, StaffKind, StaffSessionId};
 use time::OffsetDateTime;
 use uuid::Uuid;
 
@@ -18,18 +19,21 @@ use crate::db::ids::uuid_of;
 use crate::db::pool::PgStore;
 use crate::db::schema::{staff_members, staff_sessions};
 
-/// Ends every live session of a member at `at`; sessions already ended keep their time.
+/// Ends every live session of a member at `at`, but `keep`; sessions already ended keep
+/// their time.
 async fn end_member_sessions(
     conn: &mut AsyncPgConnection,
     operator: Uuid,
     staff: Uuid,
+    keep: Option<Uuid>,
     at: OffsetDateTime,
 ) -> Result<(), DieselError> {
     let ended = diesel::update(
         staff_sessions::table
             .filter(staff_sessions::operator_id.eq(operator))
             .filter(staff_sessions::staff_id.eq(staff))
-            .filter(staff_sessions::ended_at.is_null()),
+            .filter(staff_sessions::ended_at.is_null())
+            .filter(staff_sessions::id.ne_all(Vec::from_iter(keep))),
     )
     .set(staff_sessions::ended_at.eq(at))
     .execute(conn)
@@ -123,7 +127,7 @@ impl StaffStore for PgStore {
                     .await
                     .optional()?;
                 if row.is_some() && disabling {
-                    end_member_sessions(conn, operator, id, at).await?;
+                    end_member_sessions(conn, operator, id, None, at).await?;
                 }
                 Ok(row)
             })
@@ -154,7 +158,56 @@ impl StaffStore for PgStore {
                     .await
                     .optional()?;
                 if row.is_some() {
-                    end_member_sessions(conn, operator, id, at).await?;
+                    end_member_sessions(conn, operator, id, None, at).await?;
+                }
+                Ok(row)
+            })
+            .await
+            .map_err(from_diesel)?;
+        row.map(StaffRow::into_record).transpose()
+    }
+
+    #[tracing::instrument(skip_all, fields(operator_id = %operator, staff_id = %id))]
+    async fn find_staff_password(
+        &self,
+        operator: OperatorId,
+        id: StaffId,
+    ) -> Result<Option<(StaffMember, String)>, StoreError> {
+        let mut conn = self.conn().await?;
+        let row = staff_members::table
+            .find((uuid_of(operator), uuid_of(id)))
+            .select((StaffRow::as_select(), staff_members::password_hash))
+            .first::<(StaffRow, String)>(&mut conn)
+            .await
+            .optional()
+            .map_err(from_diesel)?;
+        row.map(|(member, hash)| Ok((member.into_record()?, hash))).transpose()
+    }
+
+    #[tracing::instrument(skip_all, fields(operator_id = %operator, staff_id = %id, session_id = %keep))]
+    async fn change_own_password(
+        &self,
+        operator: OperatorId,
+        id: StaffId,
+        password_hash: &str,
+        keep: StaffSessionId,
+        at: OffsetDateTime,
+    ) -> Result<Option<StaffMember>, StoreError> {
+        let (operator, id, keep) = (uuid_of(operator), uuid_of(id), uuid_of(keep));
+        let mut conn = self.conn().await?;
+        let row = conn
+            .transaction::<_, DieselError, _>(async |conn| {
+                let row = diesel::update(staff_members::table.find((operator, id)))
+                    .set((
+                        staff_members::password_hash.eq(password_hash),
+                        staff_members::updated_at.eq(at),
+                    ))
+                    .returning(StaffRow::as_returning())
+                    .get_result(conn)
+                    .await
+                    .optional()?;
+                if row.is_some() {
+                    end_member_sessions(conn, operator, id, Some(keep), at).await?;
                 }
                 Ok(row)
             })

@@ -58,6 +58,19 @@ diesel::table! {
 }
 
 diesel::table! {
+    /// Staff login throttling counters, per e-mail and per client address (hashed).
+    staff_login_attempts (kind, key_hash) {
+        kind -> Text,
+        key_hash -> Bytea,
+        window_started_at -> Timestamptz,
+        attempts -> Int4,
+        locked_until -> Nullable<Timestamptz>,
+        lockouts -> Int4,
+        updated_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
     /// The transactional outbox: events written with the business change that caused them.
     webhook_events (operator_id, id) {
         operator_id -> Uuid,
@@ -665,6 +678,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     api_keys,
     staff_members,
     staff_sessions,
+    staff_login_attempts,
     webhook_events,
     webhook_endpoints,
     webhook_deliveries,

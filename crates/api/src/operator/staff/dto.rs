@@ -101,3 +101,13 @@ pub struct ResetPasswordBody {
     #[serde(default)]
     pub password: Option<String>,
 }
+
+/// A member's change of their own password.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct OwnPasswordBody {
+    /// The password now in force.
+    pub current_password: String,
+    /// The new password (12 to 256 characters, not the current one).
+    pub new_password: String,
+}

@@ -1,10 +1,11 @@
 //! `/api/operator/staff`: dashboard staff management (staff sessions only).
 
-use actix_web::{HttpResponse, web};
+use actix_web::{HttpRequest, HttpResponse, web};
 use opinion_access::RouteId;
-use opinion_app::access::{NewStaff, StaffChange};
+use opinion_app::access::{NewStaff, OwnPasswordChange, StaffChange};
 
 use crate::http::auth::Caller;
+use crate::http::client::request_client;
 use crate::http::error::ApiError;
 use crate::http::extract::{OptionalJson, path_id};
 use crate::http::problem::{PROBLEM_JSON, Problem};
@@ -12,7 +13,7 @@ use crate::http::problem_responses::{
     InvalidRequest, NotFound, PayloadTooLarge, ScopeEscalation, UnsupportedMediaType,
 };
 use crate::operator::staff::dto::{
-    CreateStaffBody, ResetPasswordBody, StaffBody, StaffWithPasswordBody, UpdateStaffBody,
+    CreateStaffBody, OwnPasswordBody, ResetPasswordBody, StaffBody, StaffWithPasswordBody, UpdateStaffBody,
 };
 use crate::shared::list::ListBody;
 use crate::shared::page_query::PageQuery;
@@ -121,4 +122,36 @@ pub async fn reset_password(
     let id = path_id(&id)?;
     let reset = state.access.reset_staff_password(&caller.0, id, body.password).await?;
     Ok(HttpResponse::Ok().json(StaffWithPasswordBody::from(reset)))
+}
+
+/// Changes the signed-in member's own password. The current password is required and
+/// counts against the login throttle; every other session of the member ends, the one
+/// the change is made in stays.
+#[utoipa::path(
+    post,
+    path = RouteId::StaffOwnPasswordChange.spec().path,
+    request_body = OwnPasswordBody,
+    responses(
+        (status = 204, description = "the password is changed; the member's other sessions have ended"),
+        InvalidRequest,
+        (status = 403, description = "`current_password_wrong`: the current password is wrong (the attempt counts against the login throttle); `staff_session_required` for an API key", body = Problem, content_type = PROBLEM_JSON),
+        PayloadTooLarge,
+        UnsupportedMediaType,
+        (status = 429, description = "`rate_limited`: too many password attempts for this member or from this address (nothing was checked), or the operator's request rate limit", body = Problem, content_type = PROBLEM_JSON, headers(("Retry-After" = u64, description = "Seconds until an attempt is allowed."))),
+    ),
+)]
+pub async fn change_own_password(
+    state: web::Data<ApiState>,
+    caller: Caller,
+    request: HttpRequest,
+    body: web::Json<OwnPasswordBody>,
+) -> Result<HttpResponse, ApiError> {
+    let address = request_client(&request, &state.trusted_proxies).address;
+    let body = body.into_inner();
+    let change = OwnPasswordChange {
+        current_password: body.current_password,
+        new_password: body.new_password,
+    };
+    state.access.change_own_password(&caller.0, change, address).await?;
+    Ok(HttpResponse::NoContent().finish())
 }

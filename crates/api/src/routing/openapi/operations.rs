@@ -107,6 +107,7 @@ use crate::views::handlers as views;
         staff::create,
         staff::update,
         staff::reset_password,
+        staff::change_own_password,
         views::portfolio,
     ),
     components(schemas(Problem))

@@ -3,5 +3,6 @@
 
 mod api_keys;
 mod isolation;
+mod login_attempts;
 mod sessions;
 mod staff;

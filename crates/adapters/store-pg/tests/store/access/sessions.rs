@@ -40,3 +40,47 @@ async fn ending_twice_keeps_the_first_end() {
     assert_eq!(session.ended_at, Some(at(5)));
     assert!(!session.is_live_at(at(6)));
 }
+
+#[tokio::test]
+async fn changing_ones_own_password_ends_every_other_session_of_the_member() {
+    let (_db, store) = store().await;
+    given_operator(&store, 1).await;
+    store.insert_staff(&member(1, 10), PASSWORD_HASH).await.expect("insert");
+    store.insert_staff(&member(1, 11), PASSWORD_HASH).await.expect("insert");
+    let (kept, other, colleague) = (session(1, 10, 100), session(1, 10, 101), session(1, 11, 102));
+    for live in [&kept, &other, &colleague] {
+        store.insert_session(live).await.expect("insert session");
+    }
+
+    let changed = store
+        .change_own_password(operator_id(1), member(1, 10).id, OTHER_PASSWORD_HASH, kept.id, at(5))
+        .await
+        .expect("change");
+
+    assert_eq!(changed.map(|m| m.updated_at), Some(at(5)));
+    let ended = |id| {
+        let store = &store;
+        async move {
+            let (session, _) = store
+                .find_session(operator_id(1), id)
+                .await
+                .expect("find")
+                .expect("exists");
+            session.ended_at
+        }
+    };
+    assert_eq!(ended(kept.id).await, None, "the session it was changed in stays");
+    assert_eq!(ended(other.id).await, Some(at(5)));
+    assert_eq!(ended(colleague.id).await, None, "another member's session is untouched");
+    let (_, hash) = store
+        .find_staff_password(operator_id(1), member(1, 10).id)
+        .await
+        .expect("find")
+        .expect("exists");
+    assert_eq!(hash, OTHER_PASSWORD_HASH);
+    let missing = store
+        .change_own_password(operator_id(2), member(1, 10).id, PASSWORD_HASH, kept.id, at(6))
+        .await
+        .expect("change");
+    assert_eq!(missing, None, "another operator's member is not found");
+}

@@ -2,10 +2,11 @@
 
 use actix_web::cookie::time::Duration as CookieDuration;
 use actix_web::cookie::{Cookie, SameSite};
-use actix_web::{HttpResponse, web};
+use actix_web::{HttpRequest, HttpResponse, web};
 use opinion_access::RouteId;
 
 use crate::http::auth::{Caller, SESSION_COOKIE};
+use crate::http::client::request_client;
 use crate::http::error::ApiError;
 use crate::http::problem::{PROBLEM_JSON, Problem};
 use crate::http::problem_responses::{InvalidRequest, PayloadTooLarge, UnsupportedMediaType};
@@ -13,6 +14,8 @@ use crate::operator::staff::sessions::dto::{LoginBody, SessionBody};
 use crate::state::ApiState;
 
 /// Logs a member in: the token is in the body and in an HttpOnly, SameSite=Strict cookie.
+/// Attempts are throttled per e-mail and per client address, before the password is
+/// checked, the same way whether or not the e-mail belongs to a member.
 #[utoipa::path(
     post,
     path = RouteId::StaffSessionCreate.spec().path,
@@ -23,10 +26,16 @@ use crate::state::ApiState;
         (status = 401, description = "`login_failed` (no member with this e-mail and password) or `staff_disabled`", body = Problem, content_type = PROBLEM_JSON),
         PayloadTooLarge,
         UnsupportedMediaType,
+        (status = 429, description = "`rate_limited`: too many attempts for this e-mail or from this address; the password was not checked", body = Problem, content_type = PROBLEM_JSON, headers(("Retry-After" = u64, description = "Seconds until an attempt is allowed."))),
     ),
 )]
-pub async fn create(state: web::Data<ApiState>, body: web::Json<LoginBody>) -> Result<HttpResponse, ApiError> {
-    let started = state.access.start_session(&body.email, &body.password).await?;
+pub async fn create(
+    state: web::Data<ApiState>,
+    request: HttpRequest,
+    body: web::Json<LoginBody>,
+) -> Result<HttpResponse, ApiError> {
+    let address = request_client(&request, &state.trusted_proxies).address;
+    let started = state.access.start_session(&body.email, &body.password, address).await?;
     let lifetime = started.session.expires_at - started.session.created_at;
     let cookie = session_cookie(
         &state,
