@@ -3,8 +3,10 @@
 //! (`review.rs`), the flight product (`flight.rs`, its production authorization in
 //! `production_authorization.rs`), the statement keys (`statement_keys.rs`) and
 //! verifying signed statements (`statement.rs`) beside; statement corrections and
-//! payments of settlement reports (`settlement.rs`).
+//! payments of settlement reports (`settlement.rs`); the data key's status and rotation
+//! (`data_key.rs`), which work on the store directly, before any use case starts.
 
+mod data_key;
 mod flight;
 mod markets;
 mod production_authorization;
@@ -21,14 +23,29 @@ use time::format_description::well_known::Rfc3339;
 
 use crate::cli::{AdminCommand, OperatorCommand, StaffCommand};
 use crate::config::Config;
-use crate::startup::Services;
+use crate::startup::{self, Keys, Services};
 
-/// Runs one admin command and returns what to print.
-pub async fn run(config: &Config, services: &Services, command: AdminCommand) -> anyhow::Result<Value> {
+/// Runs one admin command over the database at `database_url` and returns what to print.
+pub async fn run_command(
+    config: &Config,
+    database_url: &str,
+    keys: &Keys,
+    command: AdminCommand,
+) -> anyhow::Result<Value> {
+    if let AdminCommand::DataKey { command } = command {
+        return data_key::run(config, database_url, keys, command).await;
+    }
+    let services = startup::services(config, database_url, keys).await?;
+    run(config, &services, command).await
+}
+
+/// Runs one admin command over the services and returns what to print.
+async fn run(config: &Config, services: &Services, command: AdminCommand) -> anyhow::Result<Value> {
     let access = &services.access;
     match command {
         AdminCommand::StatementKeys { command } => statement_keys::run(config, &services.office, command).await,
         AdminCommand::Statement { command } => statement::run(&services.office, command).await,
+        AdminCommand::DataKey { .. } => anyhow::bail!("data-key commands run on the store, not the services"),
         AdminCommand::Market { command } => markets::run(&services.settlement, command).await,
         AdminCommand::Review { command } => review::run(&services.settlement, &services.flight, command).await,
         AdminCommand::Flight { command } => flight::run(&services.flight, &services.office, command).await,

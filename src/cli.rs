@@ -80,6 +80,36 @@ pub enum AdminCommand {
         #[command(subcommand)]
         command: StatementCommand,
     },
+    /// The data key that seals secrets at rest: what each key sealed, and its rotation.
+    DataKey {
+        /// What to do.
+        #[command(subcommand)]
+        command: DataKeyCommand,
+    },
+}
+
+/// `opinion admin data-key …`. The keys come from the environment (`OPINION_DATA_KEY`,
+/// and during a rotation `OPINION_DATA_KEY_PREVIOUS`), never from the command line, so
+/// they do not show in the process list.
+#[derive(Debug, Subcommand)]
+pub enum DataKeyCommand {
+    /// Counts every sealed column's values by the key that sealed them (current,
+    /// previous, none named, another) and the webhook secrets still in clear; `remaining`
+    /// is what a rotation has left to do.
+    Status,
+    /// Re-seals every value not sealed by `OPINION_DATA_KEY` (opening it with
+    /// `OPINION_DATA_KEY_PREVIOUS`, or either key for values that name none) and seals
+    /// webhook secrets kept in clear, in batches of one transaction each. Idempotent: run
+    /// it again after an interruption to finish. Fails while values no configured key
+    /// opens remain.
+    Rotate {
+        /// Values per batch (1 to 10000).
+        #[arg(long, default_value_t = 500, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+        batch_size: u32,
+        /// Stop after this many batches (a later run continues).
+        #[arg(long)]
+        max_batches: Option<u32>,
+    },
 }
 
 /// `opinion admin statement …`.

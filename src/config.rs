@@ -39,6 +39,10 @@ pub struct Config {
     pub database_url: Option<String>,
     /// Pool size per instance (`OPINION_DATABASE_MAX_CONNECTIONS`).
     pub database_max_connections: usize,
+    /// PEM bundle of the CA certificates the database's certificate is checked against
+    /// (`OPINION_DATABASE_CA_FILE`); `sslrootcert` in `DATABASE_URL` overrides it. Without
+    /// either, `verify-ca` and `verify-full` trust the built-in Mozilla roots.
+    pub database_ca_file: Option<PathBuf>,
     /// Where development data lives: the private cluster, the session secret, demo credentials.
     pub data_dir: PathBuf,
     /// Secret that signs staff session tokens, at least 32 bytes (`OPINION_SESSION_SECRET`).
@@ -47,6 +51,10 @@ pub struct Config {
     /// Key material, at least 32 bytes, that seals operators' signing secrets at rest
     /// (`OPINION_DATA_KEY`). Development keeps a generated one in the data directory.
     pub data_key: Option<String>,
+    /// The data key being replaced, during a data key rotation only
+    /// (`OPINION_DATA_KEY_PREVIOUS`): it still opens what it sealed, never seals, and is
+    /// removed once `opinion admin data-key rotate` has re-sealed everything.
+    pub data_key_previous: Option<String>,
     /// The platform's statement signing key, the 32-byte Ed25519 seed as 64 hex digits
     /// (`OPINION_STATEMENT_SIGNING_KEY`). Development keeps a generated one in the data
     /// directory; staging and production refuse to start without it.
@@ -128,9 +136,11 @@ impl Default for Config {
             port: 8080,
             database_url: None,
             database_max_connections: 16,
+            database_ca_file: None,
             data_dir: PathBuf::from(".data"),
             session_secret: None,
             data_key: None,
+            data_key_previous: None,
             statement_signing_key: None,
             session_ttl_minutes: 8 * 60,
             launch_token_ttl_seconds: LAUNCH_TOKEN_TTL_DEFAULT_SECS,
@@ -218,6 +228,15 @@ impl Config {
             }
             _ => {}
         }
+        match &self.data_key_previous {
+            Some(key) if key.len() < 32 => {
+                problems.push("OPINION_DATA_KEY_PREVIOUS must have at least 32 bytes".into());
+            }
+            Some(key) if self.data_key.as_ref() == Some(key) => {
+                problems.push("OPINION_DATA_KEY_PREVIOUS must be the key being replaced, not OPINION_DATA_KEY".into());
+            }
+            _ => {}
+        }
         match &self.statement_signing_key {
             Some(key) if StatementKey::from_hex(key).is_err() => {
                 problems.push("OPINION_STATEMENT_SIGNING_KEY must be 64 hex digits (a 32-byte Ed25519 seed)".into());
@@ -240,6 +259,14 @@ impl Config {
         }
         if !(1..=1000).contains(&self.database_max_connections) {
             problems.push("OPINION_DATABASE_MAX_CONNECTIONS must be between 1 and 1000".into());
+        }
+        if let Some(path) = &self.database_ca_file
+            && !path.is_file()
+        {
+            problems.push(format!(
+                "OPINION_DATABASE_CA_FILE: {} is not a readable file",
+                path.display()
+            ));
         }
         if self.webhook_workers > 64 {
             problems.push("OPINION_WEBHOOK_WORKERS must be between 0 and 64".into());
@@ -370,6 +397,17 @@ mod tests {
             ..Config::default()
         };
         assert!(garbage.validate().is_err());
+    }
+
+    #[test]
+    fn a_database_ca_file_must_exist() {
+        let missing = Config {
+            database_ca_file: Some(PathBuf::from("/nonexistent/db-ca.pem")),
+            ..Config::default()
+        };
+        let problems = missing.validate().expect_err("refused").0;
+        assert_eq!(problems.len(), 1, "{problems:?}");
+        assert!(problems[0].contains("OPINION_DATABASE_CA_FILE"), "{problems:?}");
     }
 
     #[test]

@@ -60,6 +60,7 @@ pub fn keys(config: &Config) -> anyhow::Result<Keys> {
     Ok(Keys {
         session_secret: session_secret(config)?,
         data_key: data_key(config)?,
+        data_key_previous: config.data_key_previous.as_ref().map(|key| key.as_bytes().to_vec()),
         statement_key: statement_key(config)?,
     })
 }

@@ -38,6 +38,7 @@ use opinion_webhook_http::{HttpWebhookTransport, TransportSettings};
 use time::Duration;
 
 use crate::config::{Config, Environment};
+use crate::database;
 use crate::flight_workers::FlightWorkers;
 use crate::session_sweeper::SessionSweeper;
 use crate::system_ports::{OsRandom, SystemClock};
@@ -46,6 +47,9 @@ use crate::webhook_workers::WebhookWorkers;
 
 /// How long after a crash the losing tickets are settled (see docs/decisions.md).
 const FLIGHT_SETTLE_DELAY: StdDuration = StdDuration::from_secs(1);
+
+/// Endpoints whose clear secrets one start-up transaction seals.
+const CLEAR_SECRETS_BATCH: u32 = 500;
 
 /// How long a player session lasts.
 const PLAYER_SESSION_TTL: Duration = Duration::hours(8);
@@ -56,6 +60,8 @@ pub struct Keys {
     pub session_secret: Vec<u8>,
     /// Seals signing secrets at rest.
     pub data_key: Vec<u8>,
+    /// The data key being replaced, accepted for opening during a rotation only.
+    pub data_key_previous: Option<Vec<u8>>,
     /// Signs settlement statements.
     pub statement_key: StatementKey,
 }
@@ -115,6 +121,31 @@ fn exchange_rates(config: &Config, clock: Arc<dyn Clock>) -> anyhow::Result<Arc<
     })
 }
 
+/// The data key, accepting the previous one during a rotation.
+pub fn data_key(keys: &Keys) -> anyhow::Result<DataKey> {
+    let key = DataKey::derive(&keys.data_key).context("deriving the data key")?;
+    Ok(match &keys.data_key_previous {
+        Some(previous) => key.accepting_previous(DataKey::derive(previous).context("deriving the previous data key")?),
+        None => key,
+    })
+}
+
+/// Seals the webhook signing secrets a release before sealing kept in clear, so none is
+/// left in clear once this version has started.
+pub async fn seal_clear_webhook_secrets(store: &PgStore) -> anyhow::Result<u64> {
+    let mut sealed = 0;
+    loop {
+        let batch = store
+            .seal_clear_webhook_secrets(CLEAR_SECRETS_BATCH)
+            .await
+            .context("sealing webhook signing secrets kept in clear")?;
+        if batch == 0 {
+            return Ok(sealed);
+        }
+        sealed += batch;
+    }
+}
+
 /// The use cases over the PostgreSQL store at `database_url`, after migrating it.
 pub async fn services(config: &Config, database_url: &str, keys: &Keys) -> anyhow::Result<Services> {
     services_reaching(config, database_url, keys, WalletReach::ByEnvironment).await
@@ -127,16 +158,19 @@ pub async fn services_reaching(
     keys: &Keys,
     reach: WalletReach,
 ) -> anyhow::Result<Services> {
-    opinion_store_pg::run_migrations(database_url)
+    let target = database::target(config, database_url)?;
+    opinion_store_pg::run_migrations_on(&target)
         .await
         .context("migrating the database")?;
-    let data_key = DataKey::derive(&keys.data_key).context("deriving the data key")?;
     let store = Arc::new(
-        PgStore::connect(database_url, config.database_max_connections)
+        PgStore::connect_to(&target, config.database_max_connections)
             .await
             .context("connecting to the database")?
-            .with_data_key(data_key),
+            .with_data_key(data_key(keys)?),
     );
+    let encrypted = store.uses_tls().await.context("asking the database about TLS")?;
+    tracing::info!(sslmode = %target.ssl_mode(), encrypted, "connected to the database");
+    seal_clear_webhook_secrets(&store).await?;
     let clock: Arc<dyn Clock> = Arc::new(SystemClock);
     let production = config.env == Environment::Production;
     let public_wallets_only = production && reach == WalletReach::ByEnvironment;

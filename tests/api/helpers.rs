@@ -12,7 +12,7 @@ use opinion_app::players::Players;
 use opinion_app::ports::Clock;
 use opinion_app::webhooks::Webhooks;
 use opinion_core::OperatorId;
-use opinion_store_pg::PgStore;
+use opinion_store_pg::{DataKey, PgStore};
 use opinion_testkit::TestDatabase;
 use opinion_wallet_http::{AddressPolicy, HttpWalletGateway};
 use reqwest::{Method, RequestBuilder, Response};
@@ -173,9 +173,13 @@ impl TestApp {
     }
 
     /// The webhook use cases over this app's database with their own connection pool (a
-    /// separate worker pool, as on another instance), reading time from `clock`.
+    /// separate worker pool, as on another instance), reading time from `clock`; the
+    /// store opens endpoint secrets with the service's data key.
     pub async fn webhooks_with_clock(&self, clock: Arc<dyn Clock>) -> Webhooks {
-        let store = PgStore::connect(self.db.url(), 4).await.expect("connect");
+        let store = PgStore::connect(self.db.url(), 4)
+            .await
+            .expect("connect")
+            .with_data_key(DataKey::derive(TEST_DATA_KEY.as_bytes()).expect("data key"));
         startup::webhooks(&test_config(self.db.url(), 0), Arc::new(store), clock).expect("webhooks")
     }
 

@@ -2,10 +2,12 @@
 //! each test spawns the service on port 0 with its own database.
 
 mod admin_cli;
+mod admin_data_key;
 mod admin_review_flight;
 mod admin_settlement;
 mod api_key_use;
 mod api_keys;
+mod database_tls;
 mod errors;
 mod fairness_script;
 mod flight_concurrency;

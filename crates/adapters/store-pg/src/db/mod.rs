@@ -1,11 +1,17 @@
-//! The database itself, shared by every room: the connection pool (`PgStore`), creating
-//! and migrating the database, the diesel schema, the mapping of diesel errors, ids as
-//! stored, and the sealing of secrets at rest.
+//! The database itself, shared by every room: where and how to connect (`DatabaseTarget`,
+//! TLS included), the connection pool (`PgStore`), creating and migrating the database,
+//! the diesel schema, the mapping of diesel errors, ids as stored, the sealing of secrets
+//! at rest (`sealing`), where sealed values live (`sealed_places`) and re-sealing them
+//! under a new data key (`resealing`).
 
 pub(crate) mod database;
 pub(crate) mod error;
 pub(crate) mod ids;
 pub(crate) mod migrate;
 pub(crate) mod pool;
+pub(crate) mod resealing;
 pub(crate) mod schema;
+pub(crate) mod sealed_places;
 pub(crate) mod sealing;
+pub(crate) mod target;
+pub(crate) mod tls;

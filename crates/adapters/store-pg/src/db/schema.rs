@@ -295,7 +295,8 @@ diesel::table! {
 }
 
 diesel::table! {
-    /// Operators' webhook endpoints.
+    /// Operators' webhook endpoints, their signing secrets sealed (`secret` and
+    /// `previous_secret` hold clear values only until the service first seals them).
     webhook_endpoints (operator_id, id) {
         operator_id -> Uuid,
         id -> Uuid,
@@ -305,7 +306,7 @@ diesel::table! {
         enabled -> Bool,
         disabled_reason -> Nullable<Text>,
         rate_limit_per_minute -> Nullable<Int4>,
-        secret -> Text,
+        secret -> Nullable<Text>,
         previous_secret -> Nullable<Text>,
         previous_secret_expires_at -> Nullable<Timestamptz>,
         failing_since -> Nullable<Timestamptz>,
@@ -315,6 +316,8 @@ diesel::table! {
         deleted_at -> Nullable<Timestamptz>,
         max_attempts -> Int4,
         timeout_seconds -> Int4,
+        secret_sealed -> Nullable<Text>,
+        previous_secret_sealed -> Nullable<Text>,
     }
 }
 

@@ -11,18 +11,13 @@ use opinion_app::ports::StoreError;
 use opinion_core::{FlightChainId, FlightId};
 use opinion_flight::Seed;
 use time::OffsetDateTime;
-use uuid::Uuid;
 
 use crate::db::error::{corrupt, from_diesel, unavailable};
 use crate::db::ids::uuid_of;
 use crate::db::pool::PgStore;
 use crate::db::schema::{flight_chains, flights};
+use crate::db::sealed_places::flight_chain_seed;
 use crate::flight::rows::{ChainRow, FlightRow, NewChainRow};
-
-/// The associated data a chain's terminal seed is sealed with.
-fn seed_place(chain: Uuid) -> String {
-    format!("flight_chains:{chain}:terminal_seed")
-}
 
 /// Flights with their chain's public columns.
 #[diesel::dsl::auto_type]
@@ -65,7 +60,7 @@ pub(crate) async fn current_chain(store: &PgStore) -> Result<Option<(ChainRecord
 pub(crate) async fn create_chain(store: &PgStore, chain: &ChainRecord, terminal: &Seed) -> Result<(), StoreError> {
     let sealed = store
         .data_key()?
-        .seal(terminal.as_bytes(), &seed_place(uuid_of(chain.id)))
+        .seal(terminal.as_bytes(), &flight_chain_seed(uuid_of(chain.id)))
         .map_err(|error| unavailable("cannot seal a terminal seed", &error))?;
     let mut conn = store.conn().await?;
     diesel::insert_into(flight_chains::table)
@@ -90,7 +85,7 @@ pub(crate) async fn terminal_seed(store: &PgStore, chain: FlightChainId) -> Resu
             error => from_diesel(error),
         })?;
     let opened = key
-        .open(&sealed, &seed_place(id))
+        .open(&sealed, &flight_chain_seed(id))
         .map_err(|error| corrupt("flight_chains", id, &error))?;
     let bytes: [u8; 32] = opened
         .try_into()

@@ -18,6 +18,7 @@ use crate::db::error::{corrupt, from_diesel, unavailable};
 use crate::db::ids::{id_of, uuid_of};
 use crate::db::pool::PgStore;
 use crate::db::schema::wallet_adapters;
+use crate::db::sealed_places::wallet_adapter_secret;
 use crate::db::sealing::DataKey;
 
 const TABLE: &str = "wallet_adapters";
@@ -38,17 +39,12 @@ struct WalletAdapterRow {
     updated_at: OffsetDateTime,
 }
 
-/// Where a secret is kept: the associated data its seal is bound to.
-fn place(operator: Uuid, slot: &str) -> String {
-    format!("{TABLE}:{operator}:{slot}")
-}
-
 impl WalletAdapterRow {
     /// The row storing `config`, its secrets sealed with `key`.
     fn sealed(config: &WalletAdapterConfig, key: &DataKey) -> Result<Self, StoreError> {
         let operator = uuid_of(config.operator_id);
         let seal = |secret: &SigningSecret, slot: &str| {
-            key.seal(secret.as_bytes(), &place(operator, slot))
+            key.seal(secret.as_bytes(), &wallet_adapter_secret(operator, slot))
                 .map_err(|error| unavailable("cannot seal a signing secret", &error))
         };
         let previous = config.secrets.previous();
@@ -74,7 +70,9 @@ impl WalletAdapterRow {
         let id = self.operator_id;
         let bad = |problem: &dyn std::fmt::Display| corrupt(TABLE, id, problem);
         let open = |sealed: &str, slot: &str| {
-            let bytes = key.open(sealed, &place(id, slot)).map_err(|error| bad(&error))?;
+            let bytes = key
+                .open(sealed, &wallet_adapter_secret(id, slot))
+                .map_err(|error| bad(&error))?;
             SigningSecret::from_random_bytes(&bytes).map_err(|error| bad(&error))
         };
         let previous = match (&self.previous_secret_sealed, self.previous_secret_signs_until) {

@@ -93,6 +93,7 @@ fn spacing_of(per_minute: i32) -> Option<i64> {
 
 impl PgStore {
     pub(crate) async fn claim_due(&self, claim: &Claim) -> Result<Vec<AttemptTarget>, StoreError> {
+        let key = self.data_key()?;
         let mut conn = self.conn().await?;
         let lease = Uuid::from_u128(claim.token);
         let claimed = conn
@@ -136,7 +137,7 @@ impl PgStore {
         if claimed.is_empty() {
             return Ok(Vec::new());
         }
-        let targets = load_targets(&mut conn, None, &claimed).await?;
+        let targets = load_targets(&mut conn, key, None, &claimed).await?;
         Ok(targets.into_iter().map(|(target, _, _)| target).collect())
     }
 

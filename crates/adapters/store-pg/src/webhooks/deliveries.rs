@@ -17,6 +17,7 @@ use crate::db::error::from_diesel;
 use crate::db::ids::{first_ulid_at, id_of, uuid_of};
 use crate::db::pool::PgStore;
 use crate::db::schema::{webhook_attempts, webhook_deliveries, webhook_endpoints, webhook_events};
+use crate::db::sealing::DataKey;
 use crate::webhooks::rows::{AttemptRow, DeliveryRow, EndpointRow, EventRow};
 
 /// The attempts of `deliveries`, grouped by delivery, oldest first.
@@ -45,6 +46,7 @@ async fn attempts_of(
 /// what an attempt needs. Also says whether each endpoint still receives deliveries.
 pub(crate) async fn load_targets(
     conn: &mut AsyncPgConnection,
+    key: &DataKey,
     operator: Option<Uuid>,
     ids: &[Uuid],
 ) -> Result<Vec<(AttemptTarget, bool, Option<RateLimit>)>, StoreError> {
@@ -74,7 +76,7 @@ pub(crate) async fn load_targets(
         query.load(conn).await.map_err(from_diesel)?;
     rows.into_iter()
         .map(|(delivery, endpoint, event, deleted_at)| {
-            let endpoint = endpoint.into_record()?;
+            let endpoint = endpoint.opened(key)?;
             let rate_limit = endpoint.rate_limit;
             let active = endpoint.enabled && deleted_at.is_none();
             let target = AttemptTarget {
@@ -176,7 +178,7 @@ impl PgStore {
         id: WebhookDeliveryId,
     ) -> Result<Option<ReplayTarget>, StoreError> {
         let mut conn = self.conn().await?;
-        let loaded = load_targets(&mut conn, Some(uuid_of(operator)), &[uuid_of(id)]).await?;
+        let loaded = load_targets(&mut conn, self.data_key()?, Some(uuid_of(operator)), &[uuid_of(id)]).await?;
         loaded
             .into_iter()
             .next()

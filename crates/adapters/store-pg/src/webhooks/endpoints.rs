@@ -56,9 +56,10 @@ impl From<DieselError> for Abort {
 
 impl PgStore {
     pub(crate) async fn insert_endpoint_row(&self, endpoint: &WebhookEndpoint) -> Result<(), StoreError> {
+        let row = EndpointRow::sealed(endpoint, self.data_key()?)?;
         let mut conn = self.conn().await?;
         diesel::insert_into(webhook_endpoints::table)
-            .values(EndpointRow::from_record(endpoint))
+            .values(row)
             .execute(&mut conn)
             .await
             .map(drop)
@@ -70,6 +71,7 @@ impl PgStore {
         operator: OperatorId,
         id: WebhookEndpointId,
     ) -> Result<Option<WebhookEndpoint>, StoreError> {
+        let key = self.data_key()?;
         let mut conn = self.conn().await?;
         webhook_endpoints::table
             .find((uuid_of(operator), uuid_of(id)))
@@ -79,7 +81,7 @@ impl PgStore {
             .await
             .optional()
             .map_err(from_diesel)?
-            .map(EndpointRow::into_record)
+            .map(|row| row.opened(key))
             .transpose()
     }
 
@@ -98,17 +100,18 @@ impl PgStore {
         if let Some(after) = page.after {
             query = query.filter(webhook_endpoints::id.lt(uuid_of(after.position())));
         }
+        let key = self.data_key()?;
         let mut conn = self.conn().await?;
         let rows = query.load(&mut conn).await.map_err(from_diesel)?;
         let records = rows
             .into_iter()
-            .map(EndpointRow::into_record)
+            .map(|row| row.opened(key))
             .collect::<Result<Vec<_>, _>>()?;
         Ok(Page::from_overfetch(records, page.limit, |endpoint| endpoint.id))
     }
 
     pub(crate) async fn update_endpoint_row(&self, update: &EndpointUpdate) -> Result<bool, StoreError> {
-        let row = EndpointRow::from_record(&update.endpoint);
+        let row = EndpointRow::sealed(&update.endpoint, self.data_key()?)?;
         let at = update.endpoint.updated_at;
         let mut conn = self.conn().await?;
         let result = conn

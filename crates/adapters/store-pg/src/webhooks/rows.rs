@@ -1,5 +1,8 @@
 //! Webhook rows as diesel reads and writes them, and their conversions to the app's
-//! records. A stored value the domain refuses is a corrupt row, not a panic.
+//! records. A stored value the domain refuses is a corrupt row, not a panic. Endpoint
+//! signing secrets are sealed under the data key, bound to their operator, endpoint and
+//! slot; a row written before sealing may still hold them in clear until the service
+//! seals it (`db::resealing`), and reads either form.
 
 use diesel::prelude::*;
 use opinion_app::model::{AttemptRecord, DeliveryRecord, EndpointSecrets, StoredEvent, WebhookEndpoint};
@@ -9,9 +12,13 @@ use serde_json::Value;
 use time::OffsetDateTime;
 use uuid::Uuid;
 
-use crate::db::error::{corrupt, parsed};
+use crate::db::error::{corrupt, parsed, unavailable};
 use crate::db::ids::{id_of, uuid_of};
 use crate::db::schema::{webhook_attempts, webhook_deliveries, webhook_endpoints, webhook_events};
+use crate::db::sealed_places::webhook_endpoint_secret;
+use crate::db::sealing::DataKey;
+
+const ENDPOINTS: &str = "webhook_endpoints";
 
 /// A `webhook_endpoints` row, read and written whole except the worker-owned columns
 /// (`failing_since`, `next_send_at`) and `deleted_at`, which have their own writes.
@@ -27,9 +34,11 @@ pub(crate) struct EndpointRow {
     enabled: bool,
     disabled_reason: Option<String>,
     rate_limit_per_minute: Option<i32>,
-    secret: String,
+    secret: Option<String>,
     previous_secret: Option<String>,
     previous_secret_expires_at: Option<OffsetDateTime>,
+    secret_sealed: Option<String>,
+    previous_secret_sealed: Option<String>,
     #[diesel(skip_update)]
     failing_since: Option<OffsetDateTime>,
     #[diesel(skip_update)]
@@ -40,11 +49,17 @@ pub(crate) struct EndpointRow {
 }
 
 impl EndpointRow {
-    /// The row that stores `endpoint`.
-    pub(crate) fn from_record(endpoint: &WebhookEndpoint) -> Self {
-        Self {
-            operator_id: uuid_of(endpoint.operator_id),
-            id: uuid_of(endpoint.id),
+    /// The row that stores `endpoint`, its secrets sealed with `key` (a clear value an
+    /// earlier write left is replaced).
+    pub(crate) fn sealed(endpoint: &WebhookEndpoint, key: &DataKey) -> Result<Self, StoreError> {
+        let (operator, id) = (uuid_of(endpoint.operator_id), uuid_of(endpoint.id));
+        let seal = |secret: &SigningSecret, slot: &str| {
+            key.seal(secret.reveal().as_bytes(), &webhook_endpoint_secret(operator, id, slot))
+                .map_err(|error| unavailable("cannot seal a webhook signing secret", &error))
+        };
+        Ok(Self {
+            operator_id: operator,
+            id,
             url: endpoint.url.clone(),
             description: endpoint.description.clone(),
             event_types: endpoint.subscription.types().map(|t| t.as_str().to_owned()).collect(),
@@ -53,27 +68,45 @@ impl EndpointRow {
             rate_limit_per_minute: endpoint
                 .rate_limit
                 .map(|limit| i32::try_from(limit.get()).unwrap_or(i32::MAX)),
-            secret: endpoint.secrets.current.reveal(),
-            previous_secret: endpoint.secrets.previous.as_ref().map(SigningSecret::reveal),
+            secret: None,
+            previous_secret: None,
             previous_secret_expires_at: endpoint.secrets.previous_expires_at,
+            secret_sealed: Some(seal(&endpoint.secrets.current, "current")?),
+            previous_secret_sealed: endpoint
+                .secrets
+                .previous
+                .as_ref()
+                .map(|previous| seal(previous, "previous"))
+                .transpose()?,
             failing_since: endpoint.failing_since,
             created_at: endpoint.created_at,
             updated_at: endpoint.updated_at,
             max_attempts: i32::try_from(endpoint.max_attempts.get()).unwrap_or(i32::MAX),
             timeout_seconds: i32::try_from(endpoint.timeout.secs()).unwrap_or(i32::MAX),
-        }
+        })
     }
 
-    /// The endpoint this row stores.
-    pub(crate) fn into_record(self) -> Result<WebhookEndpoint, StoreError> {
-        let table = "webhook_endpoints";
+    /// The endpoint this row stores, its secrets opened with `key`.
+    pub(crate) fn opened(self, key: &DataKey) -> Result<WebhookEndpoint, StoreError> {
+        let table = ENDPOINTS;
         let id = self.id;
+        let operator = self.operator_id;
         let types = self
             .event_types
             .iter()
             .map(|name| parsed::<EventType>(table, id, name))
             .collect::<Result<Vec<_>, _>>()?;
-        let secret = |text: &str| parsed::<SigningSecret>(table, id, text);
+        let secret = |sealed: Option<&str>, clear: Option<&str>, slot: &str| match (sealed, clear) {
+            (Some(sealed), _) => {
+                let opened = key
+                    .open(sealed, &webhook_endpoint_secret(operator, id, slot))
+                    .map_err(|error| corrupt(table, id, &error))?;
+                let text = String::from_utf8(opened).map_err(|error| corrupt(table, id, &error))?;
+                parsed::<SigningSecret>(table, id, &text).map(Some)
+            }
+            (None, Some(clear)) => parsed::<SigningSecret>(table, id, clear).map(Some),
+            (None, None) => Ok(None),
+        };
         Ok(WebhookEndpoint {
             id: id_of(id),
             operator_id: id_of(self.operator_id),
@@ -100,8 +133,13 @@ impl EndpointRow {
                 .and_then(|n| AttemptTimeout::from_secs(n).ok())
                 .ok_or_else(|| corrupt(table, id, &"timeout out of range"))?,
             secrets: EndpointSecrets {
-                current: secret(&self.secret)?,
-                previous: self.previous_secret.as_deref().map(secret).transpose()?,
+                current: secret(self.secret_sealed.as_deref(), self.secret.as_deref(), "current")?
+                    .ok_or_else(|| corrupt(table, id, &"no signing secret"))?,
+                previous: secret(
+                    self.previous_secret_sealed.as_deref(),
+                    self.previous_secret.as_deref(),
+                    "previous",
+                )?,
                 previous_expires_at: self.previous_secret_expires_at,
             },
             failing_since: self.failing_since,

@@ -4,7 +4,7 @@ use opinion_access::{ApiKeyEnvironment, Grant, SecretHash, StaffEmail};
 use opinion_app::access::ports::OperatorStore;
 use opinion_app::model::{ApiKeyRecord, Operator, StaffMember, StaffSession};
 use opinion_core::{ApiKeyId, OperatorId, StaffId, StaffSessionId};
-use opinion_store_pg::PgStore;
+use opinion_store_pg::{DataKey, PgStore};
 use opinion_testkit::TestDatabase;
 use time::macros::datetime;
 use time::{Duration, OffsetDateTime};
@@ -29,6 +29,12 @@ pub async fn store() -> (TestDatabase, PgStore) {
         .await
         .expect("connect to the test database");
     (db, store)
+}
+
+/// A store over a fresh database that seals with the data key made of `[1; 32]`.
+pub async fn keyed_store() -> (TestDatabase, PgStore) {
+    let (db, store) = store().await;
+    (db, store.with_data_key(DataKey::derive(&[1; 32]).expect("data key")))
 }
 
 pub fn operator_id(n: u128) -> OperatorId {

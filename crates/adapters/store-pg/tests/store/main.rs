@@ -8,5 +8,6 @@ mod migrations;
 mod opinion;
 mod players;
 mod query_plans;
+mod sealing;
 mod wallet;
 mod webhooks;

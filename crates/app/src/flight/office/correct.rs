@@ -21,6 +21,7 @@ use crate::error::{AppError, ProblemCode};
 use crate::flight::events::IDR;
 use crate::flight::office::model::{BalanceMoves, ChainDocument, Correction, DocumentKind, FinalizedReport};
 use crate::flight::office::{FlightOffice, PERIOD, ReportAddress};
+use crate::flight::terms::staff_name;
 use crate::model::{NewEvent, rfc3339};
 use crate::ports::{ChangedRecord, StoreError};
 
@@ -71,9 +72,7 @@ impl CorrectionRequest {
         if reason.is_empty() || reason.chars().count() > MAX_REASON {
             return Err(AppError::invalid("reason", format!("1 to {MAX_REASON} characters")));
         }
-        if self.by.trim().is_empty() {
-            return Err(AppError::invalid("by", "who issues the correction"));
-        }
+        staff_name(&self.by)?;
         Ok(())
     }
 }

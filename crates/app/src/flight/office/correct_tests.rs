@@ -135,6 +135,7 @@ async fn a_correction_is_refused_for_an_open_report_bad_fields_and_another_opera
         (100, "  ", "Ana", "reason"),
         (100, &"x".repeat(1_001) as &str, "Ana", "reason"),
         (100, "why", " ", "by"),
+        (100, "why", &"b".repeat(201) as &str, "by"),
     ] {
         let mut bad = request(ReportAddress::Id(report.id), change);
         bad.reason = reason.into();

@@ -18,6 +18,7 @@ use crate::flight::events::IDR;
 use crate::flight::office::correct::balance_of;
 use crate::flight::office::model::{FinalizedReport, Payment};
 use crate::flight::office::{FlightOffice, ReportAddress};
+use crate::flight::terms::staff_name;
 use crate::model::{NewEvent, rfc3339};
 use crate::opinion::reads::filters::optional_id;
 use crate::ports::{ChangedRecord, StoreError, UniqueKey};
@@ -83,9 +84,7 @@ impl FlightOffice {
                 format!("1 to {MAX_REFERENCE} characters"),
             ));
         }
-        if request.by.trim().is_empty() {
-            return Err(AppError::invalid("by", "who records the payment"));
-        }
+        staff_name(&request.by)?;
         if request.paid_on > self.ports.clock.now().date() {
             return Err(AppError::invalid(
                 "paidOn",

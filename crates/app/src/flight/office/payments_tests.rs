@@ -131,6 +131,9 @@ async fn bad_fields_and_an_open_report_record_nothing() {
     let mut nobody = payment(5, "R");
     nobody.by = " ".into();
     cases.push(("by", nobody));
+    let mut long_name = payment(5, "R");
+    long_name.by = "b".repeat(201);
+    cases.push(("by", long_name));
     let mut tomorrow = payment(5, "R");
     tomorrow.paid_on = date!(2026 - 11 - 23);
     cases.push(("paidOn", tomorrow));

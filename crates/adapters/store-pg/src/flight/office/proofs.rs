@@ -2,7 +2,7 @@
 //! ticket, block roots) and each statement's proof record, its player key sealed under the
 //! data key and bound to its operator and report. Pieces are written before their report
 //! and shown only through a stored report; once the report is stored the database refuses
-//! changing or deleting them.
+//! changing or deleting them, except re-sealing the player key under a new data key.
 
 use std::ops::Range;
 
@@ -23,11 +23,7 @@ use crate::db::pool::PgStore;
 use crate::db::schema::{
     flight_proof_blocks, flight_proof_leaves, flight_report_proofs, flight_settlement_reports, flight_tickets,
 };
-
-/// The associated data a statement's player key is sealed with.
-fn player_key_place(operator: Uuid, report: Uuid) -> String {
-    format!("flight_report_proofs:{operator}:{report}:player_key")
-}
+use crate::db::sealed_places::statement_player_key;
 
 fn i64_of(value: u64) -> i64 {
     i64::try_from(value).unwrap_or(i64::MAX)
@@ -110,7 +106,7 @@ impl ProofStore for PgStore {
             .data_key()?
             .seal(
                 proof.player_key.to_hex().as_bytes(),
-                &player_key_place(operator, report),
+                &statement_player_key(operator, report),
             )
             .map_err(|error| unavailable("cannot seal a statement player key", &error))?;
         let row = ProofRow {
@@ -175,7 +171,7 @@ impl ProofStore for PgStore {
             .data_key()?
             .open(
                 &row.player_key_sealed,
-                &player_key_place(row.operator_id, row.report_id),
+                &statement_player_key(row.operator_id, row.report_id),
             )
             .map_err(|error| bad(&error))?;
         let player_key = std::str::from_utf8(&opened)

@@ -45,7 +45,7 @@ async fn a_chain_keeps_its_terminal_seed_sealed_and_opens_it_with_the_data_key()
     let sealed_apart = count(
         &db,
         &format!(
-            "SELECT count(*) AS count FROM flight_chains WHERE terminal_seed_sealed LIKE 'v1.%' \
+            "SELECT count(*) AS count FROM flight_chains WHERE terminal_seed_sealed LIKE 'v2.%' \
              AND position('{clear_hex}' in terminal_seed_sealed) = 0 \
              AND position(encode(decode('{clear_hex}', 'hex'), 'base64') in terminal_seed_sealed) = 0"
         ),

@@ -78,7 +78,7 @@ async fn a_configuration_reads_back_whole_and_its_secret_is_sealed() {
     let [column] = raw_secret_column(db.url()).await.try_into().expect("one row");
     let revealed = secret(2).reveal();
     let base64 = revealed.trim_start_matches("whsec_");
-    assert!(column.starts_with("v1.") && !column.contains(base64), "{column}");
+    assert!(column.starts_with("v2.") && !column.contains(base64), "{column}");
 }
 
 #[tokio::test]

@@ -79,7 +79,7 @@ async fn logged_in(store: &PgStore, n: u128, metadata: Option<Value>) -> PlayerS
 
 #[tokio::test]
 async fn player_events_carry_their_launchs_metadata_and_other_events_none() {
-    let (db, store) = store().await;
+    let (db, store) = keyed_store().await;
     given_operator(&store, 1).await;
     let carrier = endpoint(1, 12, &[EventType::MarketResolved]);
     store.insert_endpoint(&carrier).await.expect("insert");

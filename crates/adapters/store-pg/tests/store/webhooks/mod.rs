@@ -89,7 +89,7 @@ fn claim(now_offset: i64, token: u128, limit: u32) -> Claim {
 /// Operator 1 with endpoints 10 (trades), 11 (trades and disabled events) and a carrier
 /// endpoint 12 subscribed to nothing that matters.
 async fn arranged() -> (opinion_testkit::TestDatabase, PgStore) {
-    let (db, store) = store().await;
+    let (db, store) = keyed_store().await;
     given_operator(&store, 1).await;
     store
         .insert_endpoint(&endpoint(1, 10, &[EventType::TradeProcessed]))
@@ -189,7 +189,7 @@ async fn concurrent_claims_never_share_a_delivery_and_expired_leases_are_taken_o
 
 #[tokio::test]
 async fn a_rate_limited_endpoint_gives_one_slot_per_spacing() {
-    let (_db, store) = store().await;
+    let (_db, store) = keyed_store().await;
     given_operator(&store, 1).await;
     let mut limited = endpoint(1, 10, &[EventType::TradeProcessed]);
     limited.rate_limit = RateLimit::per_minute(6).ok();

@@ -46,7 +46,7 @@ async fn run(conn: &mut AsyncPgConnection, script: &str) {
 
 #[tokio::test]
 async fn rows_written_under_the_earlier_names_are_read_under_the_new_ones() {
-    let (db, store) = store().await;
+    let (db, store) = keyed_store().await;
     given_operator(&store, 1).await;
     let carrier = endpoint(1, 12, &[EventType::MarketResolved]);
     store.insert_endpoint(&carrier).await.expect("insert");
