@@ -2,8 +2,10 @@
 //! show one with its steps and its trade or redemption, and record what the operator's
 //! wallet log shows. Operations print as operators read them (balance operations); a
 //! flight operation names its flight and ticket instead of a market, and `show` adds its
-//! ticket. `resolve` hands each operation to the product that owns it, which settles its
-//! trade, redemption or ticket in the same step.
+//! ticket. Each operation says why it is in review (`reviewReason`), the refusal code of
+//! a refused credit (`refusalCode`), and what is owed to the player when it is a credit
+//! the player is due (`amountOwed`). `resolve` hands each operation to the product that
+//! owns it, which settles its trade, redemption or ticket in the same step.
 
 use anyhow::Context;
 use opinion_api::{BalanceOperationBody, RedemptionBody, StepBody, TicketBody, TradeBody};
@@ -13,7 +15,7 @@ use opinion_app::opinion::reads::BalanceOperation;
 use opinion_app::opinion::settlement::MarketSettlement;
 use opinion_app::wallet::{ReviewDecision, ReviewFinding};
 use opinion_core::WalletOperationId;
-use opinion_wallet::Product;
+use opinion_wallet::{OperationState, Product, ReviewReason};
 use serde_json::{Value, json};
 
 use crate::cli::ReviewCommand;
@@ -93,13 +95,24 @@ fn operation_id(text: &str) -> anyhow::Result<WalletOperationId> {
 }
 
 /// An operation as operators read it, with its operator (staff see every operator's);
-/// a flight operation with its flight and ticket in place of the market.
+/// a flight operation with its flight and ticket in place of the market; why it went to
+/// review and, for a credit the player is due that is not known to be paid, the amount
+/// owed.
 fn operation_json(operation: WalletOperationRecord) -> Value {
     let operator = operation.operator_id;
     let product = operation.flow.product();
     let (flight, ticket) = (operation.flight_id, operation.ticket_id);
+    let reason = operation.review_reason;
+    let refusal = (reason == Some(ReviewReason::RefusedCredit) && operation.state == OperationState::ManualReview)
+        .then(|| operation.detail.clone())
+        .flatten();
+    let owed = (operation.flow.owes_player() && operation.state.money_moved() != Some(true))
+        .then(|| operation.amount.to_string());
     let mut body = json!(BalanceOperationBody::from(BalanceOperation { operation, steps: None }));
     body["operatorId"] = json!(operator);
+    body["reviewReason"] = json!(reason.map(ReviewReason::as_str));
+    body["refusalCode"] = json!(refusal);
+    body["amountOwed"] = json!(owed);
     if let (Product::Flight, Some(fields)) = (product, body.as_object_mut()) {
         fields.remove("marketId");
         fields.insert("flightId".into(), json!(flight));

@@ -2,8 +2,9 @@
 //! failure behaviour", "Money") says: a payout is a primary mutation, so an answer that
 //! leaves its outcome unknown (a time-out, a 5xx, a body that is not the contract's)
 //! sends it to manual review with `mini_app.wallet_operation.manual_review_required`,
-//! never to a second call; a definite refusal leaves it owed (the ticket `cashed_out`,
-//! unsettled, nothing sent again); a clean answer settles the ticket. Every payout is one
+//! never to a second call; a definite refusal leaves it owed and sends it to manual review
+//! too, with its amount (the ticket `cashed_out`, unsettled, nothing sent again); a clean
+//! answer settles the ticket. Every payout is one
 //! call under one idempotency key, and the wallet moves money for it at most once.
 
 use std::time::Duration;
@@ -125,7 +126,7 @@ fn assert_in_review(outcome: &Outcome, moved: i64, what: &str) {
 }
 
 #[tokio::test]
-async fn a_payout_under_wallet_faults_goes_to_review_or_stays_owed_and_is_never_paid_twice() {
+async fn a_payout_under_wallet_faults_goes_to_review_and_is_never_paid_twice() {
     let app = spawn_flight_app_with_events().await;
     let wallet = fake_wallet(&app).await;
 
@@ -151,7 +152,11 @@ async fn a_payout_under_wallet_faults_goes_to_review_or_stays_owed_and_is_never_
         Some(Fault::Refuse(RefusalCode::LimitExceeded)),
     )
     .await;
-    assert_eq!(refused.operation["state"], "rejected", "{:#}", refused.operation);
+    assert_eq!(
+        refused.operation["state"], "manual_review",
+        "a refused payout is still owed: staff take it: {:#}",
+        refused.operation
+    );
     assert_eq!(
         refused.ticket["status"], "cashed_out",
         "still owed: {:#}",
@@ -168,18 +173,30 @@ async fn a_payout_under_wallet_faults_goes_to_review_or_stays_owed_and_is_never_
     assert_eq!(clean.balance, PAYOUT);
 
     let reviews = deliveries(&app, "eventType=mini_app.wallet_operation.manual_review_required").await;
-    assert_eq!(reviews.len(), 3, "one review event per ambiguous payout: {reviews:#?}");
+    assert_eq!(
+        reviews.len(),
+        4,
+        "one review event per ambiguous or refused payout: {reviews:#?}"
+    );
     let cashed = deliveries(&app, "eventType=mini_app.flight.ticket.cashed_out").await;
     assert_eq!(cashed.len(), 5, "one cash-out event per ticket: {cashed:#?}");
 
     let listed = crate::admin_settlement::admin(&app, &["review", "list"]).await;
-    let flows: Vec<&str> = listed["data"]
-        .as_array()
-        .expect("data")
+    let rows = listed["data"].as_array().expect("data");
+    let flows: Vec<&str> = rows.iter().filter_map(|operation| operation["flow"].as_str()).collect();
+    assert_eq!(flows, vec!["flight_ticket_payout"; 4], "{listed:#}");
+    let reasons: Vec<&str> = rows
         .iter()
-        .filter_map(|operation| operation["flow"].as_str())
+        .filter_map(|operation| operation["reviewReason"].as_str())
         .collect();
-    assert_eq!(flows, vec!["flight_ticket_payout"; 3], "{listed:#}");
+    assert_eq!(
+        reasons,
+        ["ambiguous", "ambiguous", "ambiguous", "refused_credit"],
+        "{listed:#}"
+    );
+    let refused_row = &rows[3];
+    assert_eq!(refused_row["refusalCode"], "limit_exceeded", "{listed:#}");
+    assert_eq!(refused_row["amountOwed"], PAYOUT.to_string(), "{listed:#}");
 }
 
 /// A flight instance whose operator is enabled and subscribes an endpoint to the events

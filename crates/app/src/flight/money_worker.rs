@@ -1,8 +1,10 @@
 //! The money worker of the flight product: one pass sends every due payout and refund
 //! (claimed with `SKIP LOCKED`, so several instances share the work) and recovers flight
 //! calls whose answer was lost, by the wallet domain's restart rule: a lost purchase or
-//! payout goes to manual review, a lost refund is sent again with its key. Each answer
-//! and its consequence for the ticket is one `FlightChange`.
+//! payout goes to manual review, a lost refund is sent again with its key. Payouts and
+//! refunds are money owed to the player: one the wallet refuses, or still unsent after
+//! the settings' retry limit, goes to manual review with its amount. Each answer and its
+//! consequence for the ticket is one `FlightChange`.
 
 use opinion_core::{EventId, OperatorId};
 use opinion_flight::{TicketEvent, TicketStatus};
@@ -78,6 +80,7 @@ impl FlightGame {
             target,
             &mutation,
             record,
+            self.settings.money.retry_limit,
         )
         .await?;
         let change = self.credit_answered(update).await?;
@@ -101,13 +104,23 @@ impl FlightGame {
                 let ticket = self.ticket_of(&record).await?;
                 self.refunded_into(&mut change, ticket, record.id, now)?;
             }
-            (_, OperationState::ManualReview) => change.events.push(self.review_event(&record, now)),
+            (_, OperationState::ManualReview) => {
+                tracing::warn!(
+                    wallet_operation_id = %record.id,
+                    flow = %record.flow,
+                    review_reason = ?record.review_reason,
+                    detail = ?record.detail,
+                    amount = record.amount,
+                    "a flight credit owed to the player waits for staff"
+                );
+                change.events.push(self.review_event(&record, now));
+            }
             (flow, state) => tracing::error!(
                 wallet_operation_id = %record.id,
                 %flow,
                 %state,
                 detail = ?record.detail,
-                "the wallet refused a flight credit: it is still owed to the player"
+                "a flight credit cannot end in this state"
             ),
         }
         change.operation = Some(update);
@@ -136,8 +149,10 @@ impl FlightGame {
     }
 
     async fn recover_one(&self, record: &WalletOperationRecord, now: OffsetDateTime) -> Result<(), AppError> {
+        let recovery = restored(record).recover_within(self.settings.money.retry_limit);
         let mut next = record.clone();
-        next.state = restored(record).recover_at_startup().operation.state();
+        next.state = recovery.operation.state();
+        next.review_reason = recovery.review_reason;
         next.detail = Some("the answer to the call was lost".to_owned());
         let mut update = operation_update(record.state, next.clone(), now);
         let mut change = FlightChange::default();

@@ -10,7 +10,7 @@
 
 use opinion_core::{TicketId, WalletOperationId};
 use opinion_flight::{FlightPhase, Multiplier, Rupiah, TicketEvent, TicketStatus, check_ticket};
-use opinion_wallet::{Classification, OperationState};
+use opinion_wallet::{Classification, OperationState, RetryLimit};
 use time::OffsetDateTime;
 
 use crate::error::{AppError, ProblemCode};
@@ -92,6 +92,7 @@ impl FlightGame {
             &target,
             &mutation,
             &purchase.record,
+            RetryLimit::DEFAULT,
         )
         .await?;
         self.debit_answered(ticket, &flight, &classification, update).await

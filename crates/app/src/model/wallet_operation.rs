@@ -6,7 +6,7 @@
 use std::collections::BTreeMap;
 
 use opinion_core::{FlightId, MarketId, OperatorId, RedemptionId, TicketId, TradeId, UserId, WalletOperationId};
-use opinion_wallet::{Currency, IdempotencyKey, OperationState, ReasonKey, WalletFlow};
+use opinion_wallet::{Currency, IdempotencyKey, OperationState, ReasonKey, ReviewReason, WalletFlow};
 use time::OffsetDateTime;
 
 /// One call of an operator's wallet for one business action, with its current state.
@@ -60,6 +60,8 @@ pub struct WalletOperationRecord {
     pub answered_at: Option<OffsetDateTime>,
     /// When staff resolved it, if it went to manual review.
     pub resolved_at: Option<OffsetDateTime>,
+    /// Why it went to manual review, if it did (kept once resolved).
+    pub review_reason: Option<ReviewReason>,
 }
 
 /// One step of a wallet operation's append-only log.

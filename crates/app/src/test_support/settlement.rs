@@ -177,5 +177,6 @@ pub fn operation(flow: WalletFlow, state: OperationState, attempts: u32) -> Wall
         sent_at: Some(NOW - Duration::minutes(10)),
         answered_at: None,
         resolved_at: None,
+        review_reason: None,
     }
 }

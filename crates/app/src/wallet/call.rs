@@ -1,11 +1,11 @@
 //! One call of an operator's wallet for a stored operation, shared by every product's
 //! flows: the operation is already stored as `sent` (so a crash can never lose that it
 //! may have reached the wallet), the mutation is sent once, and the answer becomes the
-//! operation's next state by the wallet domain's rules. Nothing here retries or looks
-//! anything up (contract rules 3 and 4): what the answer means for the business is the
-//! calling flow's decision.
+//! operation's next state by the wallet domain's rules (an owed credit sent at most the
+//! caller's retry limit). Nothing here retries or looks anything up (contract rules 3 and
+//! 4): what the answer means for the business is the calling flow's decision.
 
-use opinion_wallet::{Classification, OperationState, WalletMutation, WalletOperation};
+use opinion_wallet::{Classification, OperationState, RetryLimit, WalletMutation, WalletOperation};
 
 use crate::error::AppError;
 use crate::opinion::trading::ports::OperationUpdate;
@@ -27,6 +27,7 @@ pub(crate) async fn call_wallet(
     target: &WalletAdapterTarget,
     mutation: &WalletMutation,
     record: &crate::model::WalletOperationRecord,
+    limit: RetryLimit,
 ) -> Result<(Classification, OperationUpdate), AppError> {
     let outcome = wallet.mutate(target, mutation).await;
     let now = clock.now();
@@ -37,10 +38,11 @@ pub(crate) async fn call_wallet(
         record.attempts,
     );
     let answered = sent
-        .record_answer(&outcome.classification)
+        .answer_within(&outcome.classification, limit)
         .map_err(|e| AppError::Internal(e.to_string()))?;
     let mut next = record.clone();
-    next.state = answered.state();
+    next.state = answered.operation.state();
+    next.review_reason = answered.review_reason.or(record.review_reason);
     next.http_status = outcome.http_status;
     next.detail = detail_of(&outcome.classification);
     next.answered_at = Some(now);
@@ -54,6 +56,7 @@ pub(crate) async fn call_wallet(
     }
     tracing::info!(
         state = %next.state,
+        review_reason = ?next.review_reason,
         http_status = ?outcome.http_status,
         elapsed_ms = outcome.elapsed.as_millis() as u64,
         detail = ?next.detail,

@@ -74,6 +74,7 @@ pub(crate) fn new_operation(
         sent_at: sent.then_some(now),
         answered_at: None,
         resolved_at: None,
+        review_reason: None,
     };
     NewOperation {
         record,

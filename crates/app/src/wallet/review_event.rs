@@ -9,7 +9,8 @@ use time::OffsetDateTime;
 
 use crate::model::{NewEvent, WalletOperationRecord, rfc3339};
 
-/// The event for `operation`, which waits for staff from `at`.
+/// The event for `operation`, which waits for staff from `at`: `reason` is what the
+/// wallet's last answer meant, `reviewReason` why that puts it in review.
 pub(crate) fn manual_review_required(id: EventId, operation: &WalletOperationRecord, at: OffsetDateTime) -> NewEvent {
     let data = json!({
         "walletOperationId": operation.id,
@@ -18,6 +19,7 @@ pub(crate) fn manual_review_required(id: EventId, operation: &WalletOperationRec
         "amount": operation.amount.to_string(),
         "currency": operation.currency.as_str(),
         "reason": operation.detail.clone().unwrap_or_default(),
+        "reviewReason": operation.review_reason.map(|reason| reason.as_str()),
     });
     NewEvent::new(
         id,

@@ -137,6 +137,17 @@ impl WalletFlow {
             Self::BuyCompensation | Self::FlightTicketRefund => FlowRole::Compensation,
         }
     }
+
+    /// Whether the flow pays the player money it is already due: a redemption, a ticket
+    /// payout and both compensations. Such a credit is never dropped: refused or unsendable,
+    /// it goes to staff with its amount. A sale is not owed money (refused, the player
+    /// keeps the shares).
+    pub const fn owes_player(self) -> bool {
+        matches!(
+            self,
+            Self::Redemption | Self::BuyCompensation | Self::FlightTicketPayout | Self::FlightTicketRefund
+        )
+    }
 }
 
 impl Product {

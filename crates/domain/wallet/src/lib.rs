@@ -10,9 +10,9 @@
 //! | 1 | required metadata per flow | `metadata_matrix.rs` (the matrix), `metadata.rs` (typed shapes), `metadata_values.rs` (value forms), `metadata_validation.rs` (validator) |
 //! | 2 | same key, same outcome | `idempotency_key.rs` (one key per action), `fingerprint.rs` (same key, same payload), `reference_wallet.rs` (the wallet's side) |
 //! | 3 | no lookup by key | `operation.rs`: no transition looks anything up; `wire.rs`: the contract has no lookup path |
-//! | 4 | ambiguous primary → manual review, no replay | `classification.rs` (what is ambiguous), `consequence.rs` (where it goes), `recovery.rs` (after a crash) |
+//! | 4 | ambiguous primary → manual review, no replay | `classification.rs` (what is ambiguous), `consequence.rs` (where it goes), `recovery.rs` (after a crash), `review_reason.rs` (why staff look) |
 //! | 5 | never a new key for the same action | `idempotency_key.rs`, `action.rs`, `operation.rs` (the key is fixed at prepare) |
-//! | 6 | compensation carries `marketId`, retries with its key (a flight refund likewise carries its ticket and `refundOf`) | `metadata_matrix.rs`, `flow.rs` (roles), `consequence.rs`, `recovery.rs` |
+//! | 6 | compensation carries `marketId`, retries with its key (a flight refund likewise carries its ticket and `refundOf`) | `metadata_matrix.rs`, `flow.rs` (roles, owed credits), `consequence.rs`, `recovery.rs`, `retry_limit.rs` (then staff) |
 //! | 7 | reconciliation by `remote_reference` and logs | `remote_reference.rs`, `staff_resolution.rs` |
 //! | 8 | `marketId` on every trade mutation (`flightId` and `ticketId` on every flight one) | `metadata_matrix.rs` |
 //! | 9 | wallet test without lookup | `metadata_matrix.rs` is the data the wallet test checks against |
@@ -57,6 +57,8 @@ mod reference_wallet;
 mod refusal;
 mod remote_reference;
 mod request_body;
+mod retry_limit;
+mod review_reason;
 mod staff_resolution;
 mod state;
 mod transport;
@@ -70,7 +72,7 @@ pub use adapter_settings::{AdapterBaseUrl, AdapterTimeout, BaseUrlError, Timeout
 pub use answer_body::{AppliedAnswer, AppliedStatus, ErrorAnswer, ErrorDetail};
 pub use balance::{BalanceAnswer, BalanceFailure, BalanceReading, BalanceRequest, read_balance};
 pub use classification::{Ambiguity, Classification, IN_PROGRESS_CODE, IN_PROGRESS_STATUS, classify};
-pub use consequence::state_after_answer;
+pub use consequence::{Consequence, answer_consequence};
 pub use fingerprint::{FingerprintFormatError, FingerprintInput, RequestFingerprint};
 pub use flow::{Direction, FlowRole, Product, UnknownFlow, WalletFlow};
 pub use idempotency_key::{IdempotencyKey, IdempotencyKeyError};
@@ -83,13 +85,15 @@ pub use metadata_validation::{MetadataError, validate_metadata};
 pub use metadata_values::{BadValue, NO_AUTO_CASH_OUT, ShareCount};
 pub use money::{Amount, AmountError, AmountTextError, Currency, CurrencyError};
 pub use mutation::{CurrencyNotAllowed, WalletMutation};
-pub use operation::{IllegalTransition, OperationEvent, WalletOperation};
+pub use operation::{Answered, IllegalTransition, OperationEvent, WalletOperation};
 pub use reason::{ReasonKey, UnknownReasonKey};
 pub use recovery::{Recovery, StartupAction};
 pub use reference_wallet::{Admission, ReferenceWallet};
 pub use refusal::{Blame, RefusalCode};
 pub use remote_reference::{RemoteReference, RemoteReferenceError};
 pub use request_body::{MutationRequest, RequestBodyError};
+pub use retry_limit::RetryLimit;
+pub use review_reason::{ReviewReason, UnknownReviewReason};
 pub use staff_resolution::{StaffResolution, WalletLogFinding};
 pub use state::{OperationState, UnknownState};
 pub use transport::TransportOutcome;

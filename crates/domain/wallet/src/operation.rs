@@ -5,8 +5,9 @@
 //! ```text
 //! Prepared ──send──▶ Sent ──answer──▶ Applied | Rejected            (definite)
 //!    ▲  │                  ├─answer──▶ ManualReview ──staff──▶ ResolvedApplied
-//!    │  └─abandon (primary)│           (primary ambiguous,         | ResolvedNotApplied
-//!    │     ▼               │            or a reused key)
+//!    │  └─abandon (primary)│           (primary ambiguous, a reused | ResolvedNotApplied
+//!    │     ▼               │            key, an owed credit refused
+//!    │                     │            or out of retries)
 //!    │  Abandoned          │
 //!    └───────answer────────┘  (not sent; or compensation ambiguous: retry, same key)
 //! ```
@@ -14,10 +15,12 @@
 use std::fmt;
 
 use crate::classification::Classification;
-use crate::consequence::state_after_answer;
+use crate::consequence::answer_consequence;
 use crate::flow::{FlowRole, WalletFlow};
 use crate::idempotency_key::IdempotencyKey;
 use crate::mutation::WalletMutation;
+use crate::retry_limit::RetryLimit;
+use crate::review_reason::ReviewReason;
 use crate::staff_resolution::{StaffResolution, WalletLogFinding};
 use crate::state::OperationState;
 
@@ -28,6 +31,15 @@ pub struct WalletOperation {
     key: IdempotencyKey,
     state: OperationState,
     attempts: u32,
+}
+
+/// An operation after an answer, with why it waits for staff when it does.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Answered {
+    /// The operation, moved by the answer.
+    pub operation: WalletOperation,
+    /// Set exactly when the operation is now in manual review.
+    pub review_reason: Option<ReviewReason>,
 }
 
 /// What was asked of an operation.
@@ -105,14 +117,30 @@ impl WalletOperation {
         Ok(sent)
     }
 
-    /// `Sent → …` by what the answer means for this flow's role (see `consequence.rs`).
+    /// `Sent → …` by what the answer means for this flow (see `consequence.rs`), under
+    /// the default retry limit.
     pub fn record_answer(&self, classification: &Classification) -> Result<Self, IllegalTransition> {
+        self.answer_within(classification, RetryLimit::DEFAULT)
+            .map(|answered| answered.operation)
+    }
+
+    /// `Sent → …` by what the answer means for this flow, an owed credit sent at most
+    /// `limit` times, with the review reason when it goes to staff.
+    pub fn answer_within(
+        &self,
+        classification: &Classification,
+        limit: RetryLimit,
+    ) -> Result<Answered, IllegalTransition> {
         self.require(OperationState::Sent, OperationEvent::Answer)?;
-        Ok(self.moved_to(state_after_answer(self.flow.role(), classification)))
+        let consequence = answer_consequence(self.flow, classification, self.attempts, limit);
+        Ok(Answered {
+            operation: self.moved_to(consequence.state),
+            review_reason: consequence.review_reason,
+        })
     }
 
     /// `Prepared → Abandoned`, for a primary mutation only: a compensation is money owed
-    /// to the player and is retried until the wallet answers definitely (rule 6).
+    /// to the player and is retried (rule 6) until it is applied or staff take it.
     pub fn abandon(&self) -> Result<Self, IllegalTransition> {
         self.require(OperationState::Prepared, OperationEvent::Abandon)?;
         match self.flow.role() {
@@ -265,7 +293,7 @@ mod tests {
             (WalletFlow::Redemption, timed_out(), OperationState::ManualReview),
             (WalletFlow::Buy, Classification::NotSent, OperationState::Prepared),
             (WalletFlow::BuyCompensation, applied(), OperationState::Applied),
-            (WalletFlow::BuyCompensation, rejected, OperationState::Rejected),
+            (WalletFlow::BuyCompensation, rejected, OperationState::ManualReview),
             (WalletFlow::BuyCompensation, timed_out(), OperationState::Prepared),
             (
                 WalletFlow::FlightTicketPurchase,

@@ -1,11 +1,15 @@
 //! Crash recovery (contract rules 4 and 6, design §5): what an operation found at
 //! start-up means. `Sent` means the call may have reached the wallet and its answer was
 //! lost, which is ambiguous: a primary goes to manual review, a compensation is retried
-//! with its original key. `Prepared` means the call provably never left (the state is
-//! persisted as `Sent` before any byte is written), so it may be sent with its key.
+//! with its original key while its retry limit allows, else it goes to staff too.
+//! `Prepared` means the call provably never left (the state is persisted as `Sent`
+//! before any byte is written), so it may be sent with its key.
 
+use crate::consequence::send_again;
 use crate::flow::FlowRole;
 use crate::operation::WalletOperation;
+use crate::retry_limit::RetryLimit;
+use crate::review_reason::ReviewReason;
 use crate::state::OperationState;
 
 /// What the service must do with an operation after start-up.
@@ -29,17 +33,36 @@ pub struct Recovery {
     pub operation: WalletOperation,
     /// What to do next.
     pub action: StartupAction,
+    /// Why it waits for staff, when it was moved to manual review just now.
+    pub review_reason: Option<ReviewReason>,
 }
 
 impl WalletOperation {
-    /// Applies the crash recovery rule to an operation read at start-up.
+    /// Applies the crash recovery rule to an operation read at start-up, under the
+    /// default retry limit.
     pub fn recover_at_startup(&self) -> Recovery {
+        self.recover_within(RetryLimit::DEFAULT)
+    }
+
+    /// Applies the crash recovery rule to an operation whose answer was lost, an owed
+    /// credit sent at most `limit` times.
+    pub fn recover_within(&self, limit: RetryLimit) -> Recovery {
         let role = self.flow().role();
+        let mut review_reason = None;
         let (state, action) = match (self.state(), role) {
-            (OperationState::Sent, FlowRole::Primary) => (OperationState::ManualReview, StartupAction::AwaitStaff),
-            (OperationState::Sent | OperationState::Prepared, FlowRole::Compensation) => {
-                (OperationState::Prepared, StartupAction::Send)
+            (OperationState::Sent, FlowRole::Primary) => {
+                review_reason = Some(ReviewReason::LostAnswer);
+                (OperationState::ManualReview, StartupAction::AwaitStaff)
             }
+            (OperationState::Sent, FlowRole::Compensation) => {
+                let again = send_again(self.flow(), self.attempts(), limit);
+                review_reason = again.review_reason;
+                match again.state {
+                    OperationState::Prepared => (OperationState::Prepared, StartupAction::Send),
+                    other => (other, StartupAction::AwaitStaff),
+                }
+            }
+            (OperationState::Prepared, FlowRole::Compensation) => (OperationState::Prepared, StartupAction::Send),
             (OperationState::Prepared, FlowRole::Primary) => (OperationState::Prepared, StartupAction::SendOrAbandon),
             (OperationState::ManualReview, _) => (OperationState::ManualReview, StartupAction::AwaitStaff),
             (settled, _) => (settled, StartupAction::Nothing),
@@ -47,6 +70,7 @@ impl WalletOperation {
         Recovery {
             operation: self.moved_to(state),
             action,
+            review_reason,
         }
     }
 }
@@ -104,6 +128,31 @@ mod tests {
             assert_eq!(recovery.action, action, "{flow} {from}");
             assert_eq!(recovery.operation.key(), before.key(), "{flow} {from}");
             assert_eq!(recovery.operation.attempts(), 3, "{flow} {from}");
+            let expected_reason =
+                (from == Sent && flow.role() == FlowRole::Primary).then_some(ReviewReason::LostAnswer);
+            assert_eq!(recovery.review_reason, expected_reason, "{flow} {from}");
+        }
+    }
+
+    #[test]
+    fn a_lost_compensation_answer_past_the_limit_goes_to_staff() {
+        for flow in [WalletFlow::BuyCompensation, WalletFlow::FlightTicketRefund] {
+            let sent = found(flow, OperationState::Sent);
+            let within = sent.recover_within(RetryLimit::new(4));
+            assert_eq!(
+                (within.operation.state(), within.action, within.review_reason),
+                (OperationState::Prepared, StartupAction::Send, None)
+            );
+            let beyond = sent.recover_within(RetryLimit::new(3));
+            assert_eq!(
+                (beyond.operation.state(), beyond.action, beyond.review_reason),
+                (
+                    OperationState::ManualReview,
+                    StartupAction::AwaitStaff,
+                    Some(ReviewReason::RetriesExhausted)
+                )
+            );
+            assert_eq!(beyond.operation.key(), sent.key());
         }
     }
 }

@@ -24,7 +24,7 @@
 //! | `mini_app.payout.pending` | `redemptionId`, `marketId`, `externalUserId`, `walletOperationId`, `amount`, `currency`, `reason`, `pendingSince` |
 //! | `mini_app.market.resolved` | `marketId`, `winningOutcome`, `resolvedAt` |
 //! | `mini_app.market.visibility_changed` | `marketId`, `visible`, `cause` (`switch` or `mode`), `changedAt` |
-//! | `mini_app.wallet_operation.manual_review_required` | `walletOperationId`, `flow`, `externalUserId`, `amount`, `currency`, `reason` |
+//! | `mini_app.wallet_operation.manual_review_required` | `walletOperationId`, `flow`, `externalUserId`, `amount`, `currency`, `reason`, `reviewReason` |
 //! | `mini_app.wallet_operation.manual_review_resolved` | `walletOperationId`, `flow`, `resolution`, `resolvedAt` |
 //! | `mini_app.webhook_endpoint.disabled` | `webhookEndpointId`, `url`, `reason` (`failing`, `gone`, `operator`), `failingSince` (null unless failing), `disabledAt` |
 //! | `mini_app.flight.ticket.purchased` | `ticketId`, `flightId`, `externalUserId`, `stake`, `currency` (`IDR`), `autoCashOut` (null when none), `shareBps`, `walletOperationId`, `purchasedAt` |

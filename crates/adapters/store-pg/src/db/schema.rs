@@ -290,6 +290,7 @@ diesel::table! {
         resolved_at -> Nullable<Timestamptz>,
         resolved_by -> Nullable<Text>,
         resolution_note -> Nullable<Text>,
+        review_reason -> Nullable<Text>,
     }
 }
 

@@ -20,6 +20,7 @@ pub use wallet_worker::{WorkerPass, retry_delay};
 
 use std::sync::Arc;
 
+use opinion_wallet::RetryLimit;
 use time::Duration;
 
 use crate::opinion::settlement::ports::SettlementStore;
@@ -36,6 +37,8 @@ pub struct WorkerSettings {
     pub retry_base: Duration,
     /// The longest retry delay.
     pub retry_cap: Duration,
+    /// The most sends of money owed to a player before it goes to manual review.
+    pub retry_limit: RetryLimit,
 }
 
 impl Default for WorkerSettings {
@@ -45,6 +48,7 @@ impl Default for WorkerSettings {
             grace: Duration::seconds(60),
             retry_base: Duration::seconds(30),
             retry_cap: Duration::hours(1),
+            retry_limit: RetryLimit::DEFAULT,
         }
     }
 }
@@ -62,5 +66,11 @@ impl MarketSettlement {
     /// Builds the service over the trading service and the settlement store.
     pub fn new(trading: Trading, store: Arc<dyn SettlementStore>, worker: WorkerSettings) -> Self {
         Self { trading, store, worker }
+    }
+
+    /// The same service with other wallet worker settings (a shorter schedule or retry
+    /// limit, for a drill or a test).
+    pub fn with_worker_settings(self, worker: WorkerSettings) -> Self {
+        Self { worker, ..self }
     }
 }

@@ -1,7 +1,9 @@
 //! Use-case tests of resolution, the wallet worker and manual review, over mocks.
 
 use opinion_market::{Liquidity, MarketStatus, Pool, RedemptionStatus, Resolution, Side, TradeStatus, redemption};
-use opinion_wallet::{Ambiguity, Classification, OperationState, RefusalCode, RemoteReference, WalletFlow};
+use opinion_wallet::{
+    Ambiguity, Classification, OperationState, RefusalCode, RemoteReference, ReviewReason, WalletFlow,
+};
 use opinion_webhook::EventType;
 use std::time::Duration as StdDuration;
 
@@ -221,25 +223,86 @@ async fn an_ambiguous_redemption_goes_to_manual_review_and_is_not_scheduled_agai
 }
 
 #[tokio::test]
-async fn a_refused_redemption_fails_with_its_event_and_stays_owed() {
+async fn a_refused_redemption_goes_to_review_with_the_amount_owed() {
     let refusal = Classification::Rejected {
         code: RefusalCode::UserBlocked,
     };
     let mut mocks = worker_with(WalletFlow::Redemption, 1, refusal);
     mocks.trades.expect_apply().times(1).returning(|_, change| {
         let op = change.operation.as_ref().expect("operation");
-        assert_eq!(op.record.state, OperationState::Rejected);
+        assert_eq!(op.record.state, OperationState::ManualReview);
+        assert_eq!(op.record.review_reason, Some(ReviewReason::RefusedCredit));
+        assert_eq!(op.record.detail.as_deref(), Some("user_blocked"));
+        assert!(op.next_attempt_at.is_none());
         assert_eq!(
             change.redemption.as_ref().map(|r| r.status),
-            Some(RedemptionStatus::Refused)
+            Some(RedemptionStatus::ManualReview)
         );
-        assert_eq!(change.events.len(), 1);
-        assert_eq!(change.events[0].event_type, EventType::RedemptionFailed);
+        let types: Vec<_> = change.events.iter().map(|e| e.event_type).collect();
+        assert_eq!(
+            types,
+            [EventType::WalletOperationManualReviewRequired, EventType::PayoutPending]
+        );
+        assert_eq!(change.events[0].data["amount"], "60");
         assert_eq!(change.events[0].data["reason"], "user_blocked");
-        assert_eq!(change.events[0].data["failedAt"], "2026-11-22T12:00:00Z");
+        assert_eq!(change.events[0].data["reviewReason"], "refused_credit");
+        assert_eq!(change.events[1].data["reason"], "user_blocked");
         Ok(())
     });
     mocks.build_settlement().run_wallet_pass().await.expect("pass");
+}
+
+#[tokio::test]
+async fn a_refused_compensation_goes_to_review_with_its_event() {
+    let refusal = Classification::Rejected {
+        code: RefusalCode::LimitExceeded,
+    };
+    let mut mocks = worker_with(WalletFlow::BuyCompensation, 1, refusal);
+    mocks.trades.expect_apply().times(1).returning(|_, change| {
+        let op = change.operation.as_ref().expect("operation");
+        assert_eq!(op.record.state, OperationState::ManualReview);
+        assert_eq!(op.record.review_reason, Some(ReviewReason::RefusedCredit));
+        assert!(change.redemption.is_none() && change.trade.is_none());
+        let types: Vec<_> = change.events.iter().map(|e| e.event_type).collect();
+        assert_eq!(types, [EventType::WalletOperationManualReviewRequired]);
+        Ok(())
+    });
+    mocks.build_settlement().run_wallet_pass().await.expect("pass");
+}
+
+#[tokio::test]
+async fn owed_money_is_retried_up_to_the_limit_then_reviewed() {
+    let limit = WorkerSettings::default().retry_limit.max_attempts();
+    for (flow, outcome) in [
+        (WalletFlow::BuyCompensation, timed_out()),
+        (WalletFlow::BuyCompensation, Classification::NotSent),
+        (WalletFlow::Redemption, Classification::NotSent),
+    ] {
+        let mut mocks = worker_with(flow, limit - 1, outcome.clone());
+        mocks.trades.expect_apply().times(1).returning(|_, change| {
+            let op = change.operation.as_ref().expect("operation");
+            assert_eq!(op.record.state, OperationState::Prepared);
+            assert!(op.next_attempt_at.is_some());
+            assert!(change.events.is_empty());
+            Ok(())
+        });
+        mocks.build_settlement().run_wallet_pass().await.expect("pass");
+
+        let mut mocks = worker_with(flow, limit, outcome);
+        mocks.trades.expect_apply().times(1).returning(move |_, change| {
+            let op = change.operation.as_ref().expect("operation");
+            assert_eq!(op.record.state, OperationState::ManualReview, "{flow}");
+            assert_eq!(op.record.review_reason, Some(ReviewReason::RetriesExhausted));
+            assert!(op.next_attempt_at.is_none(), "never sent again automatically");
+            assert_eq!(
+                change.events[0].event_type,
+                EventType::WalletOperationManualReviewRequired
+            );
+            assert_eq!(change.events[0].data["reviewReason"], "retries_exhausted");
+            Ok(())
+        });
+        mocks.build_settlement().run_wallet_pass().await.expect("pass");
+    }
 }
 
 #[tokio::test]
@@ -353,6 +416,24 @@ async fn a_lost_answer_to_a_redemption_makes_its_payout_pending() {
     });
     let pass = mocks.build_settlement().run_wallet_pass().await.expect("pass");
     assert_eq!(pass.recovered, 1);
+}
+
+#[tokio::test]
+async fn a_lost_answer_to_a_compensation_out_of_retries_goes_to_review() {
+    let limit = WorkerSettings::default().retry_limit.max_attempts();
+    let mut mocks = sweeper_with(operation(WalletFlow::BuyCompensation, OperationState::Sent, limit));
+    mocks.trades.expect_apply().times(1).returning(|_, change| {
+        let op = change.operation.as_ref().expect("operation");
+        assert_eq!(op.record.state, OperationState::ManualReview);
+        assert_eq!(op.record.review_reason, Some(ReviewReason::RetriesExhausted));
+        assert!(op.next_attempt_at.is_none());
+        assert_eq!(
+            change.events[0].event_type,
+            EventType::WalletOperationManualReviewRequired
+        );
+        Ok(())
+    });
+    mocks.build_settlement().run_wallet_pass().await.expect("pass");
 }
 
 #[tokio::test]

@@ -1,9 +1,11 @@
 //! The wallet worker: one pass sends every due redemption and buy compensation (claimed
 //! with `SKIP LOCKED`, so several instances share the work) and recovers operations whose
 //! call's answer was lost (sent longer ago than the wallet's timeout plus a grace period),
-//! by the wallet domain's `recover_at_startup`. Each answer and its business consequence
-//! is stored as one `TradingChange`. `run_wallet_pass` is the use case; the binary calls
-//! it in a loop.
+//! by the wallet domain's `recover_within`. Both are money owed to the player: one the
+//! wallet refuses, or that is still unsent after the settings' retry limit, goes to
+//! manual review with its amount instead of being dropped or retried forever. Each answer
+//! and its business consequence is stored as one `TradingChange`. `run_wallet_pass` is
+//! the use case; the binary calls it in a loop.
 
 use opinion_core::{OperatorId, RedemptionId};
 use opinion_market::{RedemptionStatus, TradeStatus};
@@ -98,59 +100,69 @@ impl MarketSettlement {
 
     async fn send_claimed(&self, target: &WalletAdapterTarget, record: &WalletOperationRecord) -> Result<(), AppError> {
         let mutation = mutation_of(record)?;
-        let (_, update) = self.trading.call_wallet(target, &mutation, record).await?;
+        let (_, update) = self
+            .trading
+            .call_wallet(target, &mutation, record, self.worker.retry_limit)
+            .await?;
         let change = self.answer_change(update);
         self.apply(record.operator_id, &change).await
     }
 
-    /// The answer to a worker-sent operation with its business consequence.
+    /// The answer to a worker-sent operation with its business consequence: a redemption
+    /// paid, or in review with `mini_app.payout.pending`; any operation in review (refused,
+    /// out of retries, a reused key, a redemption's ambiguous answer) raises
+    /// `mini_app.wallet_operation.manual_review_required` with the amount owed.
     fn answer_change(&self, mut update: OperationUpdate) -> TradingChange {
         let now = update.step.at;
         let record = update.record.clone();
         let mut change = TradingChange::default();
-        match (record.flow, record.state) {
-            (_, OperationState::Prepared) => {
+        match record.state {
+            OperationState::Prepared => {
                 update.next_attempt_at = Some(now + retry_delay(&self.worker, record.attempts));
             }
-            (WalletFlow::Redemption, state) => {
-                let status = match state {
-                    OperationState::Applied => RedemptionStatus::Paid,
-                    OperationState::Rejected => RedemptionStatus::Refused,
-                    _ => RedemptionStatus::ManualReview,
-                };
-                change.redemption = record
-                    .redemption_id
-                    .map(|id| redemption_update(id, RedemptionStatus::Pending, status, now));
-                match status {
-                    RedemptionStatus::Paid => change.events.push(self.trading.redemption_processed(&record, now)),
-                    RedemptionStatus::ManualReview => {
-                        change.events.push(self.trading.manual_review_required(&record, now));
-                        change.events.push(self.trading.payout_pending(&record, now));
-                    }
-                    _ => {
-                        tracing::warn!(
-                            wallet_operation_id = %record.id,
-                            detail = ?record.detail,
-                            "the wallet refused a redemption: the payout is still owed"
-                        );
-                        let reason = record.detail.as_deref().unwrap_or("refused");
-                        change.events.push(self.trading.redemption_failed(&record, reason, now));
-                    }
+            OperationState::Applied => {
+                if record.flow == WalletFlow::Redemption {
+                    change.redemption = record
+                        .redemption_id
+                        .map(|id| redemption_update(id, RedemptionStatus::Pending, RedemptionStatus::Paid, now));
+                    change.events.push(self.trading.redemption_processed(&record, now));
                 }
             }
-            (_, OperationState::Rejected) => tracing::error!(
+            OperationState::ManualReview => self.to_review(&mut change, &record, now),
+            other => tracing::error!(
                 wallet_operation_id = %record.id,
-                detail = ?record.detail,
-                "the wallet refused a buy compensation: the debit is still owed to the player"
+                flow = %record.flow,
+                state = %other,
+                "a worker-sent operation cannot end in this state"
             ),
-            _ => {}
         }
         change.operation = Some(update);
         change
     }
 
+    /// Puts a worker-sent operation in manual review: a redemption with it, and the
+    /// events that tell the operator the money is owed but waits for staff.
+    fn to_review(&self, change: &mut TradingChange, record: &WalletOperationRecord, now: OffsetDateTime) {
+        tracing::warn!(
+            wallet_operation_id = %record.id,
+            flow = %record.flow,
+            review_reason = ?record.review_reason,
+            detail = ?record.detail,
+            amount = record.amount,
+            "money owed to the player waits for staff"
+        );
+        change.events.push(self.trading.manual_review_required(record, now));
+        if record.flow == WalletFlow::Redemption {
+            change.redemption = record
+                .redemption_id
+                .map(|id| redemption_update(id, RedemptionStatus::Pending, RedemptionStatus::ManualReview, now));
+            change.events.push(self.trading.payout_pending(record, now));
+        }
+    }
+
     /// Recovers the operator's operations whose answer was lost: a primary goes to manual
-    /// review with its trade or redemption, a compensation is sent again with its key.
+    /// review with its trade or redemption, a compensation is sent again with its key
+    /// (or, out of retries, goes to review too).
     async fn sweep_lost_answers(&self, target: &WalletAdapterTarget, now: OffsetDateTime) -> Result<usize, AppError> {
         let lost_before = now - target.timeout - self.worker.grace;
         let stale = self
@@ -170,14 +182,18 @@ impl MarketSettlement {
     }
 
     async fn recover(&self, record: &WalletOperationRecord, now: OffsetDateTime) -> Result<(), AppError> {
+        let recovery = restored(record).recover_within(self.worker.retry_limit);
         let mut next = record.clone();
-        next.state = restored(record).recover_at_startup().operation.state();
+        next.state = recovery.operation.state();
+        next.review_reason = recovery.review_reason;
         next.detail = Some("the answer to the call was lost".to_owned());
         let mut update = operation_update(record.state, next.clone(), now);
         let mut change = TradingChange::default();
         match next.state {
             OperationState::ManualReview => {
-                change.trade = self.trade_to_review(record).await?;
+                if matches!(record.flow, WalletFlow::Buy | WalletFlow::Sell) {
+                    change.trade = self.trade_to_review(record).await?;
+                }
                 change.redemption = record
                     .redemption_id
                     .map(|id| redemption_update(id, RedemptionStatus::Pending, RedemptionStatus::ManualReview, now));

@@ -4,7 +4,7 @@
 //! player and market means two racing orders can never both reach the wallet.
 
 use opinion_market::{Side, TradeStatus};
-use opinion_wallet::OperationState;
+use opinion_wallet::{OperationState, RetryLimit};
 
 use crate::access::operator_currency;
 use crate::error::AppError;
@@ -54,7 +54,9 @@ impl Trading {
             Opening::Replayed(first) => return Ok(*first),
             Opening::Raced(record) => return Err(StoreError::Conflict(record).into()),
         }
-        let (classification, update) = self.call_wallet(&target, &mutation, &operation.record).await?;
+        let (classification, update) = self
+            .call_wallet(&target, &mutation, &operation.record, RetryLimit::DEFAULT)
+            .await?;
         self.settle_buy(trade, update, &classification, TradeStatus::Pending)
             .await
     }

@@ -3,7 +3,7 @@
 //! `sent` credit and `mini_app.trade.submitted`, and then credited; a credit definitely not applied unwinds the sale.
 
 use opinion_market::{Side, TradeStatus};
-use opinion_wallet::OperationState;
+use opinion_wallet::{OperationState, RetryLimit};
 
 use crate::access::operator_currency;
 use crate::error::{AppError, ProblemCode};
@@ -72,7 +72,9 @@ impl Trading {
             match self.open_trade(player, request, &change).await? {
                 Opening::Replayed(first) => return Ok(*first),
                 Opening::Opened => {
-                    let (classification, update) = self.call_wallet(&target, &mutation, &operation.record).await?;
+                    let (classification, update) = self
+                        .call_wallet(&target, &mutation, &operation.record, RetryLimit::DEFAULT)
+                        .await?;
                     return self
                         .settle_sell(trade, update, &classification, TradeStatus::Pending)
                         .await;

@@ -4,7 +4,7 @@
 //! domain's rules. Nothing here retries or looks anything up (contract rules 3 and 4).
 
 use opinion_core::{MarketId, OperatorId, RedemptionId, TradeId, UserId, WalletOperationId};
-use opinion_wallet::{Classification, OperationState, WalletMutation, WalletOperation};
+use opinion_wallet::{Classification, OperationState, RetryLimit, WalletMutation, WalletOperation};
 use time::OffsetDateTime;
 
 use crate::error::AppError;
@@ -61,12 +61,14 @@ impl Trading {
     }
 
     /// Sends a stored `sent` operation's mutation once and returns what the answer means
-    /// and the operation's update (to be stored with the business change it causes).
+    /// and the operation's update (to be stored with the business change it causes); an
+    /// owed credit is sent at most `limit` times.
     pub(crate) async fn call_wallet(
         &self,
         target: &WalletAdapterTarget,
         mutation: &WalletMutation,
         record: &WalletOperationRecord,
+        limit: RetryLimit,
     ) -> Result<(Classification, OperationUpdate), AppError> {
         crate::wallet::call::call_wallet(
             self.ports.wallet.as_ref(),
@@ -74,6 +76,7 @@ impl Trading {
             target,
             mutation,
             record,
+            limit,
         )
         .await
     }

@@ -214,6 +214,7 @@ pub(crate) async fn update_operation(
         wallet_operations::resolved_at.eq(record.resolved_at),
         wallet_operations::resolved_by.eq(resolved_by),
         wallet_operations::resolution_note.eq(resolution_note),
+        wallet_operations::review_reason.eq(record.review_reason.map(|reason| reason.as_str())),
     ))
     .execute(conn)
     .await?;

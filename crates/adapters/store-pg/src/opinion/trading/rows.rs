@@ -295,6 +295,7 @@ pub(crate) struct WalletOperationRow {
     sent_at: Option<OffsetDateTime>,
     answered_at: Option<OffsetDateTime>,
     resolved_at: Option<OffsetDateTime>,
+    review_reason: Option<String>,
 }
 
 impl WalletOperationRow {
@@ -348,6 +349,10 @@ impl WalletOperationRow {
             sent_at: self.sent_at,
             answered_at: self.answered_at,
             resolved_at: self.resolved_at,
+            review_reason: self
+                .review_reason
+                .map(|reason| parsed(TABLE, id, &reason))
+                .transpose()?,
         })
     }
 }

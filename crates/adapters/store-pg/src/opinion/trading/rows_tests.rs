@@ -221,6 +221,7 @@ fn operation_row() -> WalletOperationRow {
         sent_at: Some(OffsetDateTime::UNIX_EPOCH),
         answered_at: Some(OffsetDateTime::UNIX_EPOCH),
         resolved_at: None,
+        review_reason: None,
     }
 }
 

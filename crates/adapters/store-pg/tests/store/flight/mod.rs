@@ -218,6 +218,7 @@ pub fn operation(ticket: &TicketRecord, flow: WalletFlow, state: OperationState)
         created_at: ticket.created_at,
         answered_at: None,
         resolved_at: None,
+        review_reason: None,
     }
 }
 

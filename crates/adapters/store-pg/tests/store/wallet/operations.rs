@@ -87,6 +87,7 @@ fn operation(operator: u128, n: u128, flow: WalletFlow) -> WalletOperationRecord
         sent_at: Some(T0),
         answered_at: None,
         resolved_at: None,
+        review_reason: None,
     }
 }
 

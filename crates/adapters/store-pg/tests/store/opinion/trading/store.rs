@@ -149,6 +149,7 @@ fn operation(n: u128, trade: &Trade) -> NewOperation {
             sent_at: Some(T0),
             answered_at: None,
             resolved_at: None,
+            review_reason: None,
         },
         fingerprint: RequestFingerprint::parse(&"a".repeat(64)).expect("fingerprint"),
         next_attempt_at: None,
