@@ -39,6 +39,10 @@ pub struct Config {
     pub database_url: Option<String>,
     /// Pool size per instance (`OPINION_DATABASE_MAX_CONNECTIONS`).
     pub database_max_connections: usize,
+    /// PEM bundle of the CA certificates the database's certificate is checked against
+    /// (`OPINION_DATABASE_CA_FILE`); `sslrootcert` in `DATABASE_URL` overrides it. Without
+    /// either, `verify-ca` and `verify-full` trust the built-in Mozilla roots.
+    pub database_ca_file: Option<PathBuf>,
     /// Where development data lives: the private cluster, the session secret, demo credentials.
     pub data_dir: PathBuf,
     /// Secret that signs staff session tokens, at least 32 bytes (`OPINION_SESSION_SECRET`).
@@ -128,6 +132,7 @@ impl Default for Config {
             port: 8080,
             database_url: None,
             database_max_connections: 16,
+            database_ca_file: None,
             data_dir: PathBuf::from(".data"),
             session_secret: None,
             data_key: None,
@@ -240,6 +245,14 @@ impl Config {
         }
         if !(1..=1000).contains(&self.database_max_connections) {
             problems.push("OPINION_DATABASE_MAX_CONNECTIONS must be between 1 and 1000".into());
+        }
+        if let Some(path) = &self.database_ca_file
+            && !path.is_file()
+        {
+            problems.push(format!(
+                "OPINION_DATABASE_CA_FILE: {} is not a readable file",
+                path.display()
+            ));
         }
         if self.webhook_workers > 64 {
             problems.push("OPINION_WEBHOOK_WORKERS must be between 0 and 64".into());
@@ -370,6 +383,17 @@ mod tests {
             ..Config::default()
         };
         assert!(garbage.validate().is_err());
+    }
+
+    #[test]
+    fn a_database_ca_file_must_exist() {
+        let missing = Config {
+            database_ca_file: Some(PathBuf::from("/nonexistent/db-ca.pem")),
+            ..Config::default()
+        };
+        let problems = missing.validate().expect_err("refused").0;
+        assert_eq!(problems.len(), 1, "{problems:?}");
+        assert!(problems[0].contains("OPINION_DATABASE_CA_FILE"), "{problems:?}");
     }
 
     #[test]

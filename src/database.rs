@@ -3,6 +3,7 @@
 
 use anyhow::Context;
 use opinion_devdb::Cluster;
+use opinion_store_pg::DatabaseTarget;
 
 use crate::config::{Config, Environment};
 
@@ -52,4 +53,11 @@ impl Database {
             tracing::warn!(%error, "the private database did not stop cleanly");
         }
     }
+}
+
+/// The database at `url` with the configured CA (`OPINION_DATABASE_CA_FILE`): every
+/// connection the service opens to it, the migrations' included, goes through this, so
+/// all of them use the TLS `sslmode` asks for.
+pub fn target(config: &Config, url: &str) -> anyhow::Result<DatabaseTarget> {
+    DatabaseTarget::new(url, config.database_ca_file.as_deref()).context("reading DATABASE_URL")
 }

@@ -6,7 +6,7 @@ use anyhow::Context;
 use clap::Parser;
 use opinion::cli::{Cli, Command};
 use opinion::config::{Config, Environment};
-use opinion::database::Database;
+use opinion::database::{self, Database};
 use opinion::startup::{self, Application};
 use opinion::{admin, dev_seed, secrets, telemetry};
 
@@ -28,10 +28,7 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
     let database = Database::resolve(&config).await?;
     let outcome = match cli.command.unwrap_or(Command::Serve) {
         Command::Serve => serve(&config, &database.url).await,
-        Command::Migrate => opinion_store_pg::run_migrations(&database.url)
-            .await
-            .context("migrating the database")
-            .map(|()| tracing::info!("migrations applied")),
+        Command::Migrate => migrate(&config, &database.url).await,
         Command::Admin { command } => {
             let services = startup::services(&config, &database.url, &secrets::keys(&config)?).await?;
             let output = admin::run(&config, &services, command).await?;
@@ -41,6 +38,15 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
     };
     database.shut_down();
     outcome
+}
+
+/// `opinion migrate`: the pending migrations, over the connection the service would use.
+async fn migrate(config: &Config, database_url: &str) -> anyhow::Result<()> {
+    opinion_store_pg::run_migrations_on(&database::target(config, database_url)?)
+        .await
+        .context("migrating the database")?;
+    tracing::info!("migrations applied");
+    Ok(())
 }
 
 async fn serve(config: &Config, database_url: &str) -> anyhow::Result<()> {

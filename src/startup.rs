@@ -38,6 +38,7 @@ use opinion_webhook_http::{HttpWebhookTransport, TransportSettings};
 use time::Duration;
 
 use crate::config::{Config, Environment};
+use crate::database;
 use crate::flight_workers::FlightWorkers;
 use crate::session_sweeper::SessionSweeper;
 use crate::system_ports::{OsRandom, SystemClock};
@@ -127,16 +128,19 @@ pub async fn services_reaching(
     keys: &Keys,
     reach: WalletReach,
 ) -> anyhow::Result<Services> {
-    opinion_store_pg::run_migrations(database_url)
+    let target = database::target(config, database_url)?;
+    opinion_store_pg::run_migrations_on(&target)
         .await
         .context("migrating the database")?;
     let data_key = DataKey::derive(&keys.data_key).context("deriving the data key")?;
     let store = Arc::new(
-        PgStore::connect(database_url, config.database_max_connections)
+        PgStore::connect_to(&target, config.database_max_connections)
             .await
             .context("connecting to the database")?
             .with_data_key(data_key),
     );
+    let encrypted = store.uses_tls().await.context("asking the database about TLS")?;
+    tracing::info!(sslmode = %target.ssl_mode(), encrypted, "connected to the database");
     let clock: Arc<dyn Clock> = Arc::new(SystemClock);
     let production = config.env == Environment::Production;
     let public_wallets_only = production && reach == WalletReach::ByEnvironment;

@@ -6,6 +6,7 @@ mod admin_review_flight;
 mod admin_settlement;
 mod api_key_use;
 mod api_keys;
+mod database_tls;
 mod errors;
 mod fairness_script;
 mod flight_concurrency;

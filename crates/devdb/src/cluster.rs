@@ -9,6 +9,7 @@ use crate::pidfile::PidFile;
 use crate::port::accepts_connections;
 use crate::privilege::RunAs;
 use crate::server::Server;
+use crate::tls::{self, ServerTls};
 use crate::watchdog::Watchdog;
 
 /// A running PostgreSQL cluster on 127.0.0.1 reachable as superuser `postgres` without a password
@@ -83,6 +84,17 @@ impl Cluster {
     /// page writes). It is stopped and deleted when this `Cluster` is dropped or the process exits,
     /// however it exits (even SIGKILL), by a detached helper process, so nothing is left behind.
     pub fn start_ephemeral() -> Result<Cluster, DevDbError> {
+        Self::start_ephemeral_with(None)
+    }
+
+    /// [`Cluster::start_ephemeral`] with TLS on (`ssl = on`) under `tls`, for tests of
+    /// encrypted connections; plain connections are still accepted.
+    pub fn start_ephemeral_tls(tls: &ServerTls) -> Result<Cluster, DevDbError> {
+        Self::start_ephemeral_with(Some(tls))
+    }
+
+    /// A throwaway cluster, with TLS under `tls` when given.
+    fn start_ephemeral_with(tls: Option<&ServerTls>) -> Result<Cluster, DevDbError> {
         let binaries = Binaries::locate()?;
         let run_as = RunAs::detect()?;
         let mut temp = tempfile::Builder::new()
@@ -105,6 +117,9 @@ impl Cluster {
             &server.data_dir,
             Durability::Throwaway,
         )?;
+        if let Some(tls) = tls {
+            tls::enable(tls, &server.run_as, &server.data_dir)?;
+        }
         tracing::info!("initialised a new PostgreSQL cluster in {}", server.data_dir.display());
         Self::start(server, Some(watchdog))
     }

@@ -4,6 +4,7 @@
 //! [`Cluster::start_persistent`] keeps a developer's data in a directory across runs;
 //! [`Cluster::start_ephemeral`] gives tests a fast throwaway cluster that disappears with the process.
 //! Both listen on a free port on 127.0.0.1 only and accept the superuser `postgres` without a password.
+//! [`Cluster::start_ephemeral_tls`] also serves TLS under a certificate the test made.
 //! The API is synchronous because it is used once, at start-up.
 
 mod binaries;
@@ -14,10 +15,12 @@ mod pidfile;
 mod port;
 mod privilege;
 mod server;
+mod tls;
 mod watchdog;
 
 pub use cluster::Cluster;
 pub use error::DevDbError;
+pub use tls::ServerTls;
 
 /// Path of a program of the installation the clusters run from (e.g. `pgbench`, which
 /// Debian keeps off `PATH` next to `postgres`); `None` when that installation lacks it.

@@ -9,6 +9,9 @@
 //! process ([`opinion_devdb::Cluster::start_ephemeral`]). The migrations run once per process into a
 //! template database; each test's database is a cheap copy of it.
 //!
+//! [`TlsServer`] is a second private cluster serving TLS under a self-made CA, for tests of
+//! the service's database TLS.
+//!
 //! [`Seeder`] inserts trading rows straight into a test database, for tests of reads.
 
 mod admin;
@@ -20,6 +23,7 @@ mod names;
 mod scripted;
 mod seed;
 mod server;
+mod tls_server;
 mod webhook_sink;
 
 pub use database::TestDatabase;
@@ -31,4 +35,5 @@ pub use seed::{
     ChainSeed, DeliverySeed, FlightOperationSeed, FlightSeed, MarketSeed, PoolSeed, PositionSeed, RedemptionSeed,
     ResolutionSeed, Seeder, StepSeed, TermsSeed, TicketSeed, TradeSeed, UserSeed, WalletOperationSeed, ulid_at,
 };
+pub use tls_server::{TLS_HOST, TlsServer};
 pub use webhook_sink::{ReceivedRequest, Reply, WebhookSink};

@@ -21,7 +21,9 @@ mod wallet;
 mod webhooks;
 
 pub use db::database::create_database_if_missing;
-pub use db::migrate::run_migrations;
+pub use db::migrate::{run_migrations, run_migrations_on};
 pub use db::pool::PgStore;
 pub use db::sealing::{DataKey, DataKeyError};
+pub use db::target::DatabaseTarget;
+pub use db::tls::sslmode::SslMode;
 pub use flight::driver_lock::DRIVER_LOCK_KEY;

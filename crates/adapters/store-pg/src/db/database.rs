@@ -2,10 +2,11 @@
 //! production databases are provisioned outside the service.
 
 use diesel::prelude::*;
-use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl};
+use diesel_async::{AsyncPgConnection, RunQueryDsl};
 use opinion_app::ports::StoreError;
 
 use crate::db::error::{from_diesel, unavailable};
+use crate::db::target::DatabaseTarget;
 
 diesel::table! {
     /// The server's catalog of databases (only the column read here).
@@ -20,7 +21,8 @@ pub async fn create_database_if_missing(admin_url: &str, name: &str) -> Result<(
     if name.is_empty() || name.contains('\0') {
         return Err(StoreError::Unavailable(format!("invalid database name {name:?}")));
     }
-    let mut conn = AsyncPgConnection::establish(admin_url)
+    let mut conn = DatabaseTarget::new(admin_url, None)?
+        .connect()
         .await
         .map_err(|error| unavailable("cannot connect to create a database", &error))?;
     if exists(&mut conn, name).await? {

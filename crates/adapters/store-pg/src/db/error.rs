@@ -43,6 +43,23 @@ pub(crate) fn unavailable(what: &str, error: &dyn std::fmt::Display) -> StoreErr
     StoreError::Unavailable(format!("{what}: {error}"))
 }
 
+/// An error with every cause under it, `outer: inner: …`: the connection errors of
+/// tokio-postgres say only "error performing TLS handshake" themselves, and the reason
+/// (an unknown issuer, a name mismatch) is in their source.
+pub(crate) fn with_causes(error: &dyn std::error::Error) -> String {
+    let mut text = error.to_string();
+    let mut cause = error.source();
+    while let Some(inner) = cause {
+        let inner_text = inner.to_string();
+        if !text.ends_with(&inner_text) {
+            text.push_str(": ");
+            text.push_str(&inner_text);
+        }
+        cause = inner.source();
+    }
+    text
+}
+
 /// A stored value the domain refuses: the database holds something this code never
 /// writes, so it is reported as a store failure rather than handed on.
 pub(crate) fn corrupt(table: &str, id: uuid::Uuid, problem: &dyn std::fmt::Display) -> StoreError {

@@ -6,6 +6,7 @@ use std::fmt;
 use std::sync::Arc;
 use std::time::Duration;
 
+use diesel::QueryableByName;
 use diesel_async::pooled_connection::deadpool::{Object, Pool};
 use diesel_async::pooled_connection::{AsyncDieselConnectionManager, ManagerConfig, RecyclingMethod};
 use diesel_async::{AsyncPgConnection, RunQueryDsl};
@@ -13,9 +14,17 @@ use opinion_app::ports::StoreError;
 
 use crate::db::error::{from_diesel, unavailable};
 use crate::db::sealing::DataKey;
+use crate::db::target::DatabaseTarget;
 
 /// How long a request waits for a connection (creating one included) before giving up.
 const ACQUIRE_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// The answer of [`PgStore::uses_tls`]'s query.
+#[derive(QueryableByName)]
+struct Encrypted {
+    #[diesel(sql_type = diesel::sql_types::Bool)]
+    ssl: bool,
+}
 
 /// A pooled connection.
 pub(crate) type Conn = Object<AsyncPgConnection>;
@@ -30,16 +39,30 @@ pub struct PgStore {
 }
 
 impl PgStore {
-    /// Opens a pool of at most `max_connections` connections and proves the database
-    /// answers, so a wrong `DATABASE_URL` fails at start-up rather than on the first
-    /// request. Fails with `Unavailable` when it does not answer within a few seconds.
+    /// Opens a pool of at most `max_connections` connections to `database_url`, with the
+    /// TLS its `sslmode` and `sslrootcert` ask for and no other CA (see
+    /// [`PgStore::connect_to`]).
     pub async fn connect(database_url: &str, max_connections: usize) -> Result<PgStore, StoreError> {
+        Self::connect_to(&DatabaseTarget::new(database_url, None)?, max_connections).await
+    }
+
+    /// Opens a pool of at most `max_connections` connections to `target` and proves the
+    /// database answers, so a wrong `DATABASE_URL` or a refused certificate fails at
+    /// start-up rather than on the first request. Fails with `Unavailable` when it does
+    /// not answer within a few seconds.
+    pub async fn connect_to(target: &DatabaseTarget, max_connections: usize) -> Result<PgStore, StoreError> {
         // A connection goes back to the pool unchecked (a broken one is still dropped):
         // verifying it would cost a round trip on every checkout, and authentication
         // alone checks out twice per request.
         let mut config = ManagerConfig::default();
         config.recycling_method = RecyclingMethod::Fast;
-        let manager = AsyncDieselConnectionManager::<AsyncPgConnection>::new_with_config(database_url, config);
+        let target = target.clone();
+        config.custom_setup = Box::new(move |_| {
+            let target = target.clone();
+            Box::pin(async move { target.connect().await })
+        });
+        // The manager's URL only reaches `custom_setup`, which connects to `target`.
+        let manager = AsyncDieselConnectionManager::<AsyncPgConnection>::new_with_config("", config);
         let pool = Pool::builder(manager)
             .max_size(max_connections.max(1))
             .build()
@@ -77,6 +100,18 @@ impl PgStore {
                 &format_args!("timed out after {ACQUIRE_TIMEOUT:?}"),
             )),
         }
+    }
+
+    /// Whether this store's connections are encrypted, as the server sees a pooled one
+    /// (`pg_stat_ssl`): what start-up reports, so a deployment can tell its `sslmode`
+    /// took effect.
+    pub async fn uses_tls(&self) -> Result<bool, StoreError> {
+        let mut conn = self.conn().await?;
+        let answer: Encrypted = diesel::sql_query("SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()")
+            .get_result(&mut conn)
+            .await
+            .map_err(from_diesel)?;
+        Ok(answer.ssl)
     }
 
     /// `SELECT 1` on a pooled connection: the database is reachable and answers.
