@@ -102,7 +102,8 @@ status=0
 run() {
     local name="$1" key="$2"
     echo "fuzz: === $name key, $max_examples examples per operation ==="
-    "$venv/bin/schemathesis" run "$base/api/operator/openapi.json" \
+    # Run from target/fuzz: schemathesis keeps its cache in the working directory.
+    (cd "$work" && "$venv/bin/schemathesis" run "$base/api/operator/openapi.json" \
         --url "$base" \
         -H "Authorization: Bearer $key" \
         --checks all \
@@ -110,7 +111,7 @@ run() {
         --exclude-path-regex "$excluded_paths" \
         --report junit --report-dir "$work/report-$name" \
         --no-color \
-        "${seed_args[@]}" || status=1
+        "${seed_args[@]}") || status=1
 }
 run full "$full_key"
 run restricted "$restricted_key"

@@ -360,10 +360,11 @@ fn operations(item: &mut utoipa::openapi::PathItem) -> impl Iterator<Item = &mut
 fn lay_parameter(operation: &mut Operation, place: ParameterIn, name: &str, bound: &Bound) -> bool {
     let mut found = false;
     for parameter in operation.parameters.iter_mut().flatten() {
-        if parameter.name == name && parameter.parameter_in == place {
-            if let Some(RefOr::T(schema)) = parameter.schema.as_mut() {
-                found |= apply(schema, bound);
-            }
+        if parameter.name == name
+            && parameter.parameter_in == place
+            && let Some(RefOr::T(schema)) = parameter.schema.as_mut()
+        {
+            found |= apply(schema, bound);
         }
     }
     found
