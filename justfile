@@ -22,6 +22,12 @@ fmt:
 openapi:
     UPDATE_OPENAPI_SNAPSHOT=1 cargo test -p opinion-api --test openapi
 
+# Fuzz the operator API from its OpenAPI document (schemathesis, installed under
+# target/fuzz/venv if missing) against the release service, with a full-access key and a
+# restricted one. FUZZ_SMOKE=1 for a quick run, FUZZ_MAX_EXAMPLES=<n> to go further.
+fuzz:
+    scripts/fuzz.sh
+
 # Open psql on the private development database (start the service once first).
 db-shell:
     psql "postgres://postgres@127.0.0.1:$(sed -n 4p .data/pg/postmaster.pid)/opinion"

@@ -111,6 +111,38 @@ async fn unknown_routes_and_methods() {
     assert_problem(response, 405, "method_not_allowed").await;
 }
 
+/// Paths served beside the route table (pages, probes, the player API, the simulated
+/// wallet) answer a method they do not serve with 405 and `Allow`, like the table's routes,
+/// never 404: the path exists.
+#[tokio::test]
+async fn a_method_not_served_on_a_path_beside_the_table_is_405_with_allow() {
+    let app = spawn_app().await;
+    let operator = app.operator.id.to_string();
+    let mutations = format!("/simulator-wallet/{operator}/v1/mutations");
+    let cases: [(Method, &str, &str); 9] = [
+        (Method::TRACE, "/views/portfolio", "GET"),
+        (Method::POST, "/views/portfolio", "GET"),
+        (Method::PUT, "/healthz", "GET"),
+        (Method::DELETE, "/readyz", "GET"),
+        (Method::POST, "/play", "GET"),
+        (Method::PATCH, "/play/flight", "GET"),
+        (Method::GET, "/api/player/orders", "POST"),
+        (Method::DELETE, "/api/player/flight/tickets", "POST, GET"),
+        (Method::GET, &mutations, "POST"),
+    ];
+    for (method, path, allow) in cases {
+        let response = app.request(method.clone(), path, None).send().await.expect("sent");
+        assert_eq!(
+            response.headers().get("allow").and_then(|v| v.to_str().ok()),
+            Some(allow),
+            "{method} {path}"
+        );
+        assert_problem(response, 405, "method_not_allowed").await;
+    }
+    let served = app.request(Method::GET, "/healthz", None).send().await.expect("sent");
+    assert_eq!(served.status(), 200);
+}
+
 #[tokio::test]
 async fn bad_credentials_are_told_apart() {
     let app = spawn_app().await;

@@ -14,6 +14,7 @@ mod views;
 
 use actix_web::body::MessageBody;
 use actix_web::dev::{ServiceFactory, ServiceRequest, ServiceResponse};
+use actix_web::http::Method;
 use actix_web::middleware::from_fn;
 use actix_web::{App, HttpResponse, web};
 use opinion_app::players::{FLIGHT_PLAY_PATH, OPINION_PLAY_PATH};
@@ -52,18 +53,23 @@ pub fn app(
         .app_data(http::extract::query_config())
         .app_data(http::extract::payload_config())
         .wrap(from_fn(http::request_id::middleware))
-        .route("/healthz", web::get().to(operational::handlers::healthz))
-        .route("/readyz", web::get().to(operational::handlers::readyz))
-        .route(OPINION_PLAY_PATH, web::get().to(views::play_page))
-        .route(FLIGHT_PLAY_PATH, web::get().to(views::flight_page))
-        .route(
+        .service(get("/healthz", web::route().to(operational::handlers::healthz)))
+        .service(get("/readyz", web::route().to(operational::handlers::readyz)))
+        .service(get(OPINION_PLAY_PATH, web::route().to(views::play_page)))
+        .service(get(FLIGHT_PLAY_PATH, web::route().to(views::flight_page)))
+        .service(get(
             views::handlers::PORTFOLIO_VIEW_PATH,
-            web::get().to(views::handlers::portfolio),
-        )
+            web::route().to(views::handlers::portfolio),
+        ))
         .configure(routing::router::mount)
         .configure(player::handlers::mount)
         .configure(simulator::simulated_wallet::handlers::mount)
         .default_service(web::to(route_not_found))
+}
+
+/// A page or probe served to `GET` only.
+fn get(path: &str, route: actix_web::Route) -> actix_web::Resource {
+    routing::resource::serving(path, vec![(Method::GET, route)])
 }
 
 async fn route_not_found() -> Result<HttpResponse, ApiError> {

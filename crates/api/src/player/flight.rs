@@ -2,6 +2,7 @@
 //! a server-sent event stream), buying a ticket, cashing it out and the player's own
 //! tickets. The server's clock decides every cash-out.
 
+use actix_web::http::Method;
 use actix_web::{HttpResponse, web};
 use opinion_app::error::AppError;
 use opinion_app::flight::TicketOrder;
@@ -11,6 +12,7 @@ use crate::http::error::ApiError;
 use crate::http::extract::{AfterAuth, path_id};
 use crate::http::player_auth::FlightPlayer;
 use crate::player::flight_dto::{LiveFlightBody, PlayerTicketBody, TicketOrderBody};
+use crate::routing::resource::serving;
 use crate::shared::list::ListBody;
 use crate::shared::page_query::PageQuery;
 use crate::state::ApiState;
@@ -18,19 +20,36 @@ use crate::state::ApiState;
 /// Mounts the flight routes inside the player scope.
 pub fn mount(scope: actix_web::Scope) -> actix_web::Scope {
     scope
-        .route("/flight", web::get().to(live_flight))
-        .route("/flight/live", web::get().to(live_events))
-        .route("/flight/tickets", web::post().to(buy_ticket))
-        .route("/flight/tickets", web::get().to(tickets))
-        .route("/flight/tickets/{id}/cash-out", web::post().to(cash_out))
-        .route(
+        .service(serving("/flight", vec![(Method::GET, web::route().to(live_flight))]))
+        .service(serving(
+            "/flight/live",
+            vec![(Method::GET, web::route().to(live_events))],
+        ))
+        .service(serving(
+            "/flight/tickets",
+            vec![
+                (Method::POST, web::route().to(buy_ticket)),
+                (Method::GET, web::route().to(tickets)),
+            ],
+        ))
+        .service(serving(
+            "/flight/tickets/{id}/cash-out",
+            vec![(Method::POST, web::route().to(cash_out))],
+        ))
+        .service(serving(
             "/flight/tickets/{id}/proof",
-            web::get().to(crate::operator::flight::proof::player_ticket_proof),
-        )
-        .route(
+            vec![(
+                Method::GET,
+                web::route().to(crate::operator::flight::proof::player_ticket_proof),
+            )],
+        ))
+        .service(serving(
             "/flight/flights",
-            web::get().to(crate::player::flight_fairness::crashed_flights),
-        )
+            vec![(
+                Method::GET,
+                web::route().to(crate::player::flight_fairness::crashed_flights),
+            )],
+        ))
 }
 
 /// The flight being played now (or the last one, between flights); `null` before the

@@ -5,6 +5,7 @@
 //! order, position and trade routes take only a session launched into Opinion (a flight
 //! session is refused with `wrong_product`); the logout takes either product's.
 
+use actix_web::http::Method;
 use actix_web::{HttpRequest, HttpResponse, web};
 use opinion_app::error::AppError;
 use opinion_app::opinion::trading::OrderRequest;
@@ -17,6 +18,7 @@ use crate::http::player_auth::{OpinionPlayer, Player};
 use crate::operator::markets::dto::MarketBody;
 use crate::operator::users::dto::PortfolioBody;
 use crate::player::dto::{OpenSessionBody, OrderBody, PlayerTradeBody, QuoteBody, SessionOpenedBody};
+use crate::routing::resource::serving;
 use crate::shared::list::ListBody;
 use crate::shared::page_query::PageQuery;
 use crate::state::ApiState;
@@ -25,13 +27,19 @@ use crate::state::ApiState;
 pub fn mount(config: &mut web::ServiceConfig) {
     config.service(crate::player::flight::mount(
         web::scope("/api/player")
-            .route("/sessions", web::post().to(open_session))
-            .route("/sessions/current", web::delete().to(log_out))
-            .route("/markets", web::get().to(markets))
-            .route("/quotes", web::post().to(quote))
-            .route("/orders", web::post().to(place_order))
-            .route("/positions", web::get().to(positions))
-            .route("/trades", web::get().to(trades)),
+            .service(serving(
+                "/sessions",
+                vec![(Method::POST, web::route().to(open_session))],
+            ))
+            .service(serving(
+                "/sessions/current",
+                vec![(Method::DELETE, web::route().to(log_out))],
+            ))
+            .service(serving("/markets", vec![(Method::GET, web::route().to(markets))]))
+            .service(serving("/quotes", vec![(Method::POST, web::route().to(quote))]))
+            .service(serving("/orders", vec![(Method::POST, web::route().to(place_order))]))
+            .service(serving("/positions", vec![(Method::GET, web::route().to(positions))]))
+            .service(serving("/trades", vec![(Method::GET, web::route().to(trades))])),
     ));
 }
 

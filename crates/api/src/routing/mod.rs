@@ -2,4 +2,5 @@
 //! the access domain's route table, and the OpenAPI document.
 
 pub mod openapi;
+pub mod resource;
 pub mod router;

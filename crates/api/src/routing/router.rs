@@ -5,11 +5,10 @@ use std::sync::Arc;
 
 use actix_web::http::Method;
 use actix_web::middleware::from_fn;
-use actix_web::{HttpResponse, Route, web};
+use actix_web::{Route, web};
 use opinion_access::{HttpMethod, ROUTES, RouteId, RouteSpec};
 
 use crate::http::auth::{MethodRequirements, guard};
-use crate::http::error::ApiError;
 use crate::http::simulator_gate::{self, SIMULATOR_ROUTES};
 use crate::operational::handlers as operational;
 use crate::operator::api_keys::handlers as api_keys;
@@ -35,6 +34,7 @@ use crate::operator::wallet_adapter::wallet_test::handlers as wallet_test;
 use crate::operator::webhooks::deliveries::handlers as webhooks_deliveries;
 use crate::operator::webhooks::endpoints::handlers as webhooks_endpoints;
 use crate::public::flight::handlers as public_flight;
+use crate::routing::resource::{allowed, method_not_allowed};
 use crate::simulator::operations::handlers as simulator_operations;
 use crate::simulator::users::handlers as simulator;
 use crate::simulator::wallets::handlers as simulator_wallets;
@@ -42,12 +42,8 @@ use crate::simulator::wallets::handlers as simulator_wallets;
 /// Registers every route of the table on `config`.
 pub fn mount(config: &mut web::ServiceConfig) {
     for (path, specs) in resources() {
-        let allowed: Arc<str> = specs
-            .iter()
-            .map(|spec| spec.method.as_str())
-            .collect::<Vec<_>>()
-            .join(", ")
-            .into();
+        let methods: Vec<Method> = specs.iter().map(|spec| actix_method(spec.method)).collect();
+        let allowed = allowed(methods.iter());
         let requirements: MethodRequirements = Arc::new(
             specs
                 .iter()
@@ -180,10 +176,6 @@ fn handler(id: RouteId) -> Bind {
         R::FlightPaymentsList => |r| r.to(flight_payments::list),
         R::FlightSettlementReportPayments => |r| r.to(flight_payments::of_report),
     }
-}
-
-async fn method_not_allowed(allowed: Arc<str>) -> Result<HttpResponse, ApiError> {
-    Err(ApiError::MethodNotAllowed(allowed))
 }
 
 #[cfg(test)]

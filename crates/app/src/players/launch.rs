@@ -175,13 +175,16 @@ fn parse_product(product: Option<&str>) -> Result<Product, AppError> {
     }
 }
 
-/// An absolute `http` or `https` URL of at most 2048 characters.
+/// Longest `returnUrl` a launch accepts, in characters.
+pub const MAX_RETURN_URL_CHARS: usize = 2048;
+
+/// An absolute `http` or `https` URL of at most [`MAX_RETURN_URL_CHARS`] characters.
 fn check_return_url(url: String) -> Result<String, AppError> {
     let parsed = url::Url::parse(&url).map_err(|e| AppError::invalid("returnUrl", e))?;
-    if !matches!(parsed.scheme(), "http" | "https") || url.chars().count() > 2048 {
+    if !matches!(parsed.scheme(), "http" | "https") || url.chars().count() > MAX_RETURN_URL_CHARS {
         return Err(AppError::invalid(
             "returnUrl",
-            "must be an http(s) URL of at most 2048 characters",
+            format!("must be an http(s) URL of at most {MAX_RETURN_URL_CHARS} characters"),
         ));
     }
     Ok(url)

@@ -22,7 +22,7 @@ mod sites;
 mod sites_tests;
 mod tokens;
 
-pub use launch::{FLIGHT_PLAY_PATH, LaunchRequest, Launched, OPINION_PLAY_PATH, play_path};
+pub use launch::{FLIGHT_PLAY_PATH, LaunchRequest, Launched, MAX_RETURN_URL_CHARS, OPINION_PLAY_PATH, play_path};
 pub use launch_settings::LaunchSettingsChange;
 pub use session::{OpenedSession, PlayerPrincipal};
 pub use tokens::PlayerTokens;

@@ -2,6 +2,7 @@
 //! document in their own attributes, with the route table's requirement of each laid on
 //! top (a test holds every route of the table documented).
 
+mod bounds;
 mod operations;
 mod requirements;
 #[cfg(test)]
@@ -40,6 +41,7 @@ pub fn document() -> OpenApi {
         }
     }
     requirements::declare_schemes(&mut document);
+    bounds::lay(&mut document);
     group_by_path(&mut document);
     document
 }

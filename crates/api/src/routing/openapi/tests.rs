@@ -91,3 +91,47 @@ fn collect_references(value: &Value, references: &mut Vec<String>) {
         _ => {}
     }
 }
+
+#[test]
+fn every_bound_names_a_parameter_or_property_of_the_document() {
+    let mut document = document();
+    let unmatched = super::bounds::lay(&mut document);
+    assert!(unmatched.is_empty(), "bounds that match nothing: {unmatched:?}");
+}
+
+#[test]
+fn the_bounds_are_the_domains_own() {
+    let document = serde_json::to_value(document()).expect("serialisable");
+    let parameter = |path: &str, method: &str, name: &str| {
+        document["paths"][path][method]["parameters"]
+            .as_array()
+            .and_then(|all| all.iter().find(|p| p["name"] == name))
+            .map(|p| p["schema"].clone())
+            .unwrap_or_else(|| panic!("{method} {path} has no `{name}`"))
+    };
+    let limit = parameter("/api/operator/trades", "get", "limit");
+    assert_eq!(limit["minimum"], u64::from(opinion_core::PageLimit::MIN));
+    assert_eq!(limit["maximum"], u64::from(opinion_core::PageLimit::MAX));
+    let player = parameter("/api/operator/users/portfolio", "get", "externalUserId");
+    assert_eq!(player["maxLength"], opinion_core::ExternalUserId::MAX_CHARS);
+    assert_eq!(player["minLength"], 1);
+    let market = parameter("/api/operator/markets/{id}/visibility", "post", "id");
+    assert_eq!(market["pattern"], "^(mkt_[0-7][0-9a-hjkmnp-tv-z]{25})$");
+    assert_eq!(parameter("/api/operator/trades", "get", "from")["format"], "date-time");
+    let name = &document["components"]["schemas"]["CreateApiKeyBody"]["properties"]["name"];
+    assert_eq!(name["maxLength"], opinion_core::Label::MAX_CHARS);
+}
+
+/// The id patterns say a ULID is 26 lower-case Crockford digits, the first at most 7: the
+/// text ids are written in, at both ends of the ULID range.
+#[test]
+fn ids_are_written_as_the_pattern_says() {
+    const DIGITS: &str = "0123456789abcdefghjkmnpqrstvwxyz";
+    for value in [0, 1, u128::MAX / 3, u128::MAX] {
+        let text = opinion_core::MarketId::from_ulid(ulid::Ulid(value)).to_string();
+        let body = text.strip_prefix("mkt_").expect("the kind's prefix");
+        assert_eq!(body.chars().count(), 26, "{text}");
+        assert!(('0'..='7').contains(&body.chars().next().expect("a digit")), "{text}");
+        assert!(body.chars().all(|c| DIGITS.contains(c)), "{text}");
+    }
+}

@@ -7,7 +7,7 @@ use std::pin::Pin;
 use std::task::{Context, Poll};
 
 use actix_web::body::{BodySize, MessageBody};
-use actix_web::http::StatusCode;
+use actix_web::http::{Method, StatusCode};
 use actix_web::web::Bytes;
 use actix_web::{HttpRequest, HttpResponse, web};
 use opinion_app::simulator::{SIMULATOR_WALLET_PREFIX, SimulatedWalletCall, SimulatedWalletReply};
@@ -15,20 +15,21 @@ use opinion_wallet::{BALANCE_PATH, MUTATIONS_PATH, WalletAnswer};
 
 use crate::http::error::ApiError;
 use crate::http::extract::read_body;
+use crate::routing::resource::serving;
 use crate::simulator::available::simulator;
 use crate::state::ApiState;
 
 /// Mounts the simulated wallet's two routes.
 pub fn mount(config: &mut web::ServiceConfig) {
     config
-        .route(
+        .service(serving(
             &format!("{SIMULATOR_WALLET_PREFIX}/{{operatorId}}{MUTATIONS_PATH}"),
-            web::post().to(mutation),
-        )
-        .route(
+            vec![(Method::POST, web::route().to(mutation))],
+        ))
+        .service(serving(
             &format!("{SIMULATOR_WALLET_PREFIX}/{{operatorId}}{BALANCE_PATH}"),
-            web::post().to(balance),
-        );
+            vec![(Method::POST, web::route().to(balance))],
+        ));
 }
 
 fn call(request: &HttpRequest, operator: &str, body: Bytes) -> Result<SimulatedWalletCall, ApiError> {
