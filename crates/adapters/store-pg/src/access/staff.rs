@@ -144,27 +144,7 @@ impl StaffStore for PgStore {
         password_hash: &str,
         at: OffsetDateTime,
     ) -> Result<Option<StaffMember>, StoreError> {
-        let (operator, id) = (uuid_of(operator), uuid_of(id));
-        let mut conn = self.conn().await?;
-        let row = conn
-            .transaction::<_, DieselError, _>(async |conn| {
-                let row = diesel::update(staff_members::table.find((operator, id)))
-                    .set((
-                        staff_members::password_hash.eq(password_hash),
-                        staff_members::updated_at.eq(at),
-                    ))
-                    .returning(StaffRow::as_returning())
-                    .get_result(conn)
-                    .await
-                    .optional()?;
-                if row.is_some() {
-                    end_member_sessions(conn, operator, id, None, at).await?;
-                }
-                Ok(row)
-            })
-            .await
-            .map_err(from_diesel)?;
-        row.map(StaffRow::into_record).transpose()
+        self.set_password(operator, id, password_hash, None, at).await
     }
 
     #[tracing::instrument(skip_all, fields(operator_id = %operator, staff_id = %id))]
@@ -193,7 +173,22 @@ impl StaffStore for PgStore {
         keep: StaffSessionId,
         at: OffsetDateTime,
     ) -> Result<Option<StaffMember>, StoreError> {
-        let (operator, id, keep) = (uuid_of(operator), uuid_of(id), uuid_of(keep));
+        self.set_password(operator, id, password_hash, Some(keep), at).await
+    }
+}
+
+impl PgStore {
+    /// Stores a member's new password hash and ends its sessions but `keep`, in one
+    /// transaction; `None` when the member is not the operator's.
+    async fn set_password(
+        &self,
+        operator: OperatorId,
+        id: StaffId,
+        password_hash: &str,
+        keep: Option<StaffSessionId>,
+        at: OffsetDateTime,
+    ) -> Result<Option<StaffMember>, StoreError> {
+        let (operator, id, keep) = (uuid_of(operator), uuid_of(id), keep.map(uuid_of));
         let mut conn = self.conn().await?;
         let row = conn
             .transaction::<_, DieselError, _>(async |conn| {
@@ -207,7 +202,7 @@ impl StaffStore for PgStore {
                     .await
                     .optional()?;
                 if row.is_some() {
-                    end_member_sessions(conn, operator, id, Some(keep), at).await?;
+                    end_member_sessions(conn, operator, id, keep, at).await?;
                 }
                 Ok(row)
             })
