@@ -1,5 +1,5 @@
 //! `FakeWallet`: an operator's wallet adapter for tests, a real HTTP server on
-//! `127.0.0.1:0` that obeys the wallet adapter contract (`docs/wallet-adapter.md`). Its
+//! `127.0.0.1:0` that obeys the wallet adapter contract (`docs/operator/wallet-adapter.md`). Its
 //! answers are `opinion_wallet::ReferenceWallet`'s (balances, durable deduplication by
 //! key with the payload compared, business refusals); on top of it, it checks signatures,
 //! keeps a ledger of every mutation received, and commits faults on request.
