@@ -1,0 +1,34 @@
+//! The site's stylesheet and script, served from the service (no CDN) at addresses that
+//! carry a hash of their content, so they can be cached for a year and a new build is
+//! fetched at once.
+
+use std::sync::LazyLock;
+
+use sha2::{Digest, Sha256};
+
+/// The stylesheet.
+pub const STYLE: &str = include_str!("assets/docs.css");
+/// The search box's script.
+pub const SCRIPT: &str = include_str!("assets/search.js");
+
+/// The stylesheet's address.
+pub static STYLE_URL: LazyLock<String> = LazyLock::new(|| format!("/docs/assets/docs.css?v={}", short_hash(STYLE)));
+/// The script's address.
+pub static SCRIPT_URL: LazyLock<String> = LazyLock::new(|| format!("/docs/assets/search.js?v={}", short_hash(SCRIPT)));
+
+fn short_hash(text: &str) -> String {
+    Sha256::digest(text.as_bytes())
+        .iter()
+        .take(6)
+        .map(|byte| format!("{byte:02x}"))
+        .collect()
+}
+
+/// The asset named `name` and its media type.
+pub fn asset(name: &str) -> Option<(&'static str, &'static str)> {
+    match name {
+        "docs.css" => Some((STYLE, "text/css; charset=utf-8")),
+        "search.js" => Some((SCRIPT, "text/javascript; charset=utf-8")),
+        _ => None,
+    }
+}
