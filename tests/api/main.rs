@@ -8,6 +8,7 @@ mod admin_settlement;
 mod api_key_use;
 mod api_keys;
 mod database_tls;
+mod docs_site;
 mod errors;
 mod fairness_script;
 mod flight_concurrency;

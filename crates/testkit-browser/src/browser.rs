@@ -106,6 +106,14 @@ impl Browser {
             .unwrap_or_else(|error| panic!("cannot size the window to {}: {error}", size.name));
     }
 
+    /// Runs `script` (a function body; `return` gives its answer) in the page.
+    pub async fn run(&self, script: &str) -> Value {
+        self.client
+            .execute(script, Vec::new())
+            .await
+            .unwrap_or_else(|error| panic!("the script failed: {error}"))
+    }
+
     /// The console lines written since the last call (reading empties the log).
     pub async fn console(&self) -> Vec<ConsoleEntry> {
         let answer = self
@@ -138,12 +146,8 @@ impl Browser {
 
     /// Every URL the current page requested, itself first.
     pub async fn requests(&self) -> Vec<String> {
-        let answer = self
-            .client
-            .execute(REQUESTS_SCRIPT, Vec::new())
+        self.run(REQUESTS_SCRIPT)
             .await
-            .unwrap_or_else(|error| panic!("cannot list the page's requests: {error}"));
-        answer
             .as_array()
             .into_iter()
             .flatten()

@@ -10,9 +10,13 @@ use sha2::{Digest, Sha256};
 pub const STYLE: &str = include_str!("assets/docs.css");
 /// The search box's script.
 pub const SCRIPT: &str = include_str!("assets/search.js");
+/// The site's icon (without one, browsers ask for `/favicon.ico` and log its 404).
+pub const ICON: &str = include_str!("assets/favicon.svg");
 
 /// The stylesheet's address.
 pub static STYLE_URL: LazyLock<String> = LazyLock::new(|| format!("/docs/assets/docs.css?v={}", short_hash(STYLE)));
+/// The icon's address.
+pub static ICON_URL: LazyLock<String> = LazyLock::new(|| format!("/docs/assets/favicon.svg?v={}", short_hash(ICON)));
 /// The script's address.
 pub static SCRIPT_URL: LazyLock<String> = LazyLock::new(|| format!("/docs/assets/search.js?v={}", short_hash(SCRIPT)));
 
@@ -29,6 +33,7 @@ pub fn asset(name: &str) -> Option<(&'static str, &'static str)> {
     match name {
         "docs.css" => Some((STYLE, "text/css; charset=utf-8")),
         "search.js" => Some((SCRIPT, "text/javascript; charset=utf-8")),
+        "favicon.svg" => Some((ICON, "image/svg+xml")),
         _ => None,
     }
 }

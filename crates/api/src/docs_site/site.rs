@@ -7,7 +7,7 @@ use std::sync::LazyLock;
 use serde_json::{Value, json};
 
 use crate::docs_site::layout;
-use crate::docs_site::markdown::{Section, render};
+use crate::docs_site::markdown::render;
 use crate::docs_site::reference::{api, events, limits, problems, scopes, statuses};
 use crate::docs_site::sources::{CHANGELOG, FILES, WRITTEN};
 use crate::routing::openapi::document;
@@ -29,8 +29,6 @@ pub struct NavSection {
 pub struct Page {
     /// Its address below `/docs/` (empty for the start page).
     pub slug: String,
-    /// Its sections, for the index and for the fragment checks.
-    pub sections: Vec<Section>,
     /// The full HTML document.
     pub document: String,
 }
@@ -41,8 +39,6 @@ pub struct Site {
     /// The pages in navigation order.
     pub pages: Vec<Page>,
     by_slug: HashMap<String, usize>,
-    /// The side navigation.
-    pub nav: Vec<NavSection>,
     /// The search index's JSON.
     pub search_index: String,
     /// The not-found page's document.
@@ -101,7 +97,6 @@ impl Site {
                 Page {
                     document: layout::document(&page.title, &slug, &nav, &page.html),
                     slug,
-                    sections: page.sections,
                 }
             })
             .collect();
@@ -120,7 +115,6 @@ impl Site {
         Ok(Site {
             pages,
             by_slug,
-            nav,
             search_index: Value::Array(index).to_string(),
             not_found,
         })
@@ -243,7 +237,7 @@ mod tests {
                     .page(slug)
                     .unwrap_or_else(|| panic!("/docs/{} links to {link}, which is no page", page.slug));
                 assert!(
-                    fragment.is_empty() || target.sections.iter().any(|section| section.id == fragment),
+                    fragment.is_empty() || target.document.contains(&format!(" id=\"{fragment}\"")),
                     "/docs/{} links to {link}, whose page has no such heading",
                     page.slug
                 );
@@ -270,20 +264,12 @@ mod tests {
     fn the_index_has_every_section_of_every_page() {
         let site = site();
         let index: Vec<Value> = serde_json::from_str(&site.search_index).expect("the index is JSON");
-        let sections: usize = site.pages.iter().map(|page| page.sections.len()).sum();
-        assert_eq!(index.len(), sections);
-        assert!(index.iter().any(|entry| entry["u"] == "/docs/webhooks#retries"));
-    }
-
-    #[test]
-    fn the_navigation_names_every_page_once() {
-        let site = site();
-        let listed: Vec<&str> = site
-            .nav
+        let headings: usize = site
+            .pages
             .iter()
-            .flat_map(|section| section.pages.iter().map(|(slug, _)| slug.as_str()))
-            .collect();
-        let pages: Vec<&str> = site.pages.iter().map(|page| page.slug.as_str()).collect();
-        assert_eq!(listed, pages);
+            .map(|page| page.document.matches("class=\"anchor\"").count())
+            .sum();
+        assert_eq!(index.len(), headings);
+        assert!(index.iter().any(|entry| entry["u"] == "/docs/webhooks#retries"));
     }
 }

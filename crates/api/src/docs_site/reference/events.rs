@@ -7,7 +7,7 @@
 
 use std::fmt::Write as _;
 
-use opinion_webhook::{Envelope, EventType};
+use opinion_webhook::EventType;
 use serde_json::{Map, Value, json};
 
 use crate::docs_site::reference::anchor;
@@ -121,14 +121,11 @@ pub fn page() -> String {
     page
 }
 
-/// Reads an example envelope the way a receiver built on the domain crate does.
-pub fn read_envelope(envelope: &Value) -> Result<Envelope, serde_json::Error> {
-    serde_json::from_value(envelope.clone())
-}
-
 #[cfg(test)]
 mod tests {
     use std::collections::BTreeSet;
+
+    use opinion_webhook::Envelope;
 
     use super::*;
 
@@ -188,7 +185,8 @@ mod tests {
         for event in EventType::ALL {
             let documented = documented(event).unwrap_or_else(|missing| panic!("{missing}"));
             let envelope = envelope(event, &documented.data);
-            let read = read_envelope(&envelope).unwrap_or_else(|error| panic!("{}: {error}", event.as_str()));
+            let read: Envelope =
+                serde_json::from_value(envelope.clone()).unwrap_or_else(|error| panic!("{}: {error}", event.as_str()));
             assert_eq!(read.event_type, event);
             assert_eq!(serde_json::to_value(&read).expect("serializes"), envelope);
         }
