@@ -76,18 +76,17 @@ async fn every_page_opens_cleanly_links_hold_and_search_leads_to_a_section() {
 
     let mut links = BTreeSet::new();
     for path in &pages {
-        let context = format!("{path}");
         for size in [WindowSize::LAPTOP, WindowSize::PHONE] {
             browser.resize(size).await;
             browser.open(&format!("{}{path}", app.address)).await;
-            browser.assert_no_console_errors(&context).await;
-            browser.assert_requests_stay_on(&app.address, &context).await;
+            browser.assert_no_console_errors(path).await;
+            browser.assert_requests_stay_on(&app.address, path).await;
             browser.screenshot(&shot_name(path, size)).await;
             if size == WindowSize::PHONE {
                 let overflow = browser
                     .run("return document.documentElement.scrollWidth - document.documentElement.clientWidth;")
                     .await;
-                assert_eq!(overflow.as_i64(), Some(0), "{context} is wider than a phone");
+                assert_eq!(overflow.as_i64(), Some(0), "{path} is wider than a phone");
             }
         }
         links.extend(

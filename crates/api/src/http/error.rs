@@ -381,7 +381,7 @@ mod tests {
         ] {
             errors.push(ApiError::bad_request(code, "bad"));
         }
-        let carried: BTreeSet<ProblemCode> = errors.iter().map(|error| code_of(error)).collect();
+        let carried: BTreeSet<ProblemCode> = errors.iter().map(code_of).collect();
         for code in ProblemCode::ALL.iter().filter(|code| !carried.contains(code)) {
             errors.push(ApiError::App(AppError::Conflict {
                 code: *code,
