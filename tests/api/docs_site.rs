@@ -3,8 +3,9 @@
 //! leaving the service; every link between pages leads to a page that answers 200 and to
 //! a heading that exists on it; each page is readable at laptop and phone size (kept as
 //! screenshots under `target/test-artefacts/docs-site/`); the phone menu opens; search
-//! finds a section and leads to it. And over plain HTTP: the pages' headers, the 404 page
-//! and the index.
+//! finds a section and leads to it; the playground sends a real request with a pasted key
+//! and keeps the key nowhere. And over plain HTTP: the pages' headers, the 404 page, the
+//! index, and a playground that is read-only in production.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -12,7 +13,7 @@ use opinion_testkit_browser::{Browser, Locator, WindowSize};
 use reqwest::Method;
 use serde_json::Value;
 
-use crate::helpers::{TestApp, spawn_app};
+use crate::helpers::{TestApp, spawn_app, spawn_production_app};
 
 const SUITE: &str = "docs-site";
 
@@ -170,6 +171,43 @@ async fn every_page_opens_cleanly_links_hold_and_search_leads_to_a_section() {
         .expect("the section the result names is on the page");
     browser.assert_no_console_errors("search").await;
     browser.assert_requests_stay_on(&app.address, "search").await;
+
+    browser.open(&format!("{}/docs/playground", app.address)).await;
+    let client = browser.client();
+    let key = client.find(Locator::Id("try-key")).await.expect("a key field");
+    key.send_keys(&app.operator.key).await.expect("typing");
+    let route = client.find(Locator::Id("try-route")).await.expect("a route list");
+    route
+        .select_by_value("GET /api/operator/markets")
+        .await
+        .expect("the markets route is offered");
+    client
+        .find(Locator::Css("#try button"))
+        .await
+        .expect("a send button")
+        .click()
+        .await
+        .expect("click");
+    client
+        .wait()
+        .for_element(Locator::XPath("//p[@id='try-status'][starts-with(., '200')]"))
+        .await
+        .expect("the request answers 200");
+    let answer = client
+        .find(Locator::Id("try-answer"))
+        .await
+        .expect("an answer")
+        .text()
+        .await
+        .expect("text");
+    assert!(answer.contains("\"data\""), "{answer}");
+    let kept = browser
+        .run("return localStorage.length + sessionStorage.length + document.cookie.length;")
+        .await;
+    assert_eq!(kept.as_i64(), Some(0), "the key is kept nowhere but in the page");
+    browser.screenshot("playground-answered-laptop").await;
+    browser.assert_no_console_errors("playground").await;
+    browser.assert_requests_stay_on(&app.address, "playground").await;
     browser.close().await;
 }
 
@@ -246,4 +284,27 @@ async fn pages_carry_a_strict_policy_and_unknown_pages_answer_a_docs_404() {
         .expect("answers");
     assert_eq!(script.status(), 200);
     assert!(script.text().await.expect("a body").contains("def "));
+}
+
+#[tokio::test]
+async fn the_playground_is_read_only_where_no_simulator_runs() {
+    let staging = spawn_app().await;
+    let page = staging
+        .request(Method::GET, "/docs/playground", None)
+        .send()
+        .await
+        .expect("answers");
+    let body = page.text().await.expect("a body");
+    assert!(body.contains("data-mode=\"full\""));
+    assert!(body.contains("<option value=\"POST /api/operator/launch\">"));
+
+    let production = spawn_production_app().await;
+    let page = production
+        .request(Method::GET, "/docs/playground", None)
+        .send()
+        .await
+        .expect("answers");
+    let body = page.text().await.expect("a body");
+    assert!(body.contains("data-mode=\"read-only\""));
+    assert!(!body.contains("<option value=\"POST "));
 }

@@ -10,11 +10,16 @@ use sha2::{Digest, Sha256};
 pub const STYLE: &str = include_str!("assets/docs.css");
 /// The search box's script.
 pub const SCRIPT: &str = include_str!("assets/search.js");
+/// The playground's console.
+pub const PLAYGROUND: &str = include_str!("assets/playground.js");
 /// The site's icon (without one, browsers ask for `/favicon.ico` and log its 404).
 pub const ICON: &str = include_str!("assets/favicon.svg");
 
 /// The stylesheet's address.
 pub static STYLE_URL: LazyLock<String> = LazyLock::new(|| format!("/docs/assets/docs.css?v={}", short_hash(STYLE)));
+/// The playground script's address.
+pub static PLAYGROUND_URL: LazyLock<String> =
+    LazyLock::new(|| format!("/docs/assets/playground.js?v={}", short_hash(PLAYGROUND)));
 /// The icon's address.
 pub static ICON_URL: LazyLock<String> = LazyLock::new(|| format!("/docs/assets/favicon.svg?v={}", short_hash(ICON)));
 /// The script's address.
@@ -33,6 +38,7 @@ pub fn asset(name: &str) -> Option<(&'static str, &'static str)> {
     match name {
         "docs.css" => Some((STYLE, "text/css; charset=utf-8")),
         "search.js" => Some((SCRIPT, "text/javascript; charset=utf-8")),
+        "playground.js" => Some((PLAYGROUND, "text/javascript; charset=utf-8")),
         "favicon.svg" => Some((ICON, "image/svg+xml")),
         _ => None,
     }

@@ -14,6 +14,7 @@ use crate::docs_site::assets::asset;
 use crate::docs_site::site::{SITE, Site};
 use crate::docs_site::sources::FILES;
 use crate::http::error::ApiError;
+use crate::state::ApiState;
 use crate::views::HTML_UTF8;
 
 /// Nothing but the site's own files; no inline script or style, no plugins, no framing,
@@ -48,12 +49,16 @@ fn answer(status: StatusCode, media: &'static str, cache: &'static str, body: St
     response
 }
 
-/// `GET /docs` and `GET /docs/{page}`: the page, or the not-found page with 404.
-pub async fn page(path: Option<web::Path<String>>) -> Result<HttpResponse, ApiError> {
+/// `GET /docs` and `GET /docs/{page}`: the page, or the not-found page with 404. The
+/// playground is read-only where no simulator runs (production).
+pub async fn page(state: web::Data<ApiState>, path: Option<web::Path<String>>) -> Result<HttpResponse, ApiError> {
     let site = site()?;
     let slug = path.map(web::Path::into_inner).unwrap_or_default();
     let slug = slug.trim_end_matches('/');
     Ok(match site.page(slug) {
+        Some(_) if slug == "playground" && state.simulator.is_none() => {
+            answer(StatusCode::OK, HTML_UTF8, PAGE_CACHE, site.playground_read_only.clone())
+        }
         Some(page) => answer(StatusCode::OK, HTML_UTF8, PAGE_CACHE, page.document.clone()),
         None => answer(StatusCode::NOT_FOUND, HTML_UTF8, "no-store", site.not_found.clone()),
     })

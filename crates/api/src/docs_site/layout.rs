@@ -4,7 +4,7 @@
 
 use maud::{DOCTYPE, PreEscaped, html};
 
-use crate::docs_site::assets::{ICON_URL, SCRIPT_URL, STYLE_URL};
+use crate::docs_site::assets::{ICON_URL, PLAYGROUND_URL, SCRIPT_URL, STYLE_URL};
 use crate::docs_site::site::{NavSection, url_of};
 
 /// The full HTML document of a page whose body is `body` (trusted HTML from the renderer).
@@ -19,6 +19,9 @@ pub fn document(title: &str, current: &str, nav: &[NavSection], body: &str) -> S
                 link rel="icon" type="image/svg+xml" href=(ICON_URL.as_str());
                 link rel="stylesheet" href=(STYLE_URL.as_str());
                 script src=(SCRIPT_URL.as_str()) defer {}
+                @if current == "playground" {
+                    script src=(PLAYGROUND_URL.as_str()) defer {}
+                }
             }
             body {
                 header.top {

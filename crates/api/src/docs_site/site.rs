@@ -8,6 +8,7 @@ use serde_json::{Value, json};
 
 use crate::docs_site::layout;
 use crate::docs_site::markdown::render;
+use crate::docs_site::reference::playground::{self, Mode};
 use crate::docs_site::reference::{api, events, limits, problems, scopes, statuses};
 use crate::docs_site::sources::{CHANGELOG, FILES, WRITTEN};
 use crate::routing::openapi::document;
@@ -43,6 +44,8 @@ pub struct Site {
     pub search_index: String,
     /// The not-found page's document.
     pub not_found: String,
+    /// The playground's document where it is read-only (production).
+    pub playground_read_only: String,
 }
 
 /// The site, built on first use and shared by every worker.
@@ -112,11 +115,15 @@ impl Site {
             "<h1 id=\"page-not-found\">Page not found</h1>\n<p>No page of the documentation has this address. \
              Start from <a href=\"/docs\">the overview</a>, use the navigation or search.</p>\n",
         );
+        let read_only = render(&playground::page(&document, Mode::ReadOnly), resolve)
+            .map_err(|links| format!("the read-only playground links nowhere: {}", links.join(", ")))?;
+        let playground_read_only = layout::document(&read_only.title, "playground", &nav, &read_only.html);
         Ok(Site {
             pages,
             by_slug,
             search_index: Value::Array(index).to_string(),
             not_found,
+            playground_read_only,
         })
     }
 }
@@ -153,6 +160,11 @@ fn sources(document: &Value) -> Vec<(&'static str, String, String)> {
             "Operator API",
             "api".to_owned(),
             format!("{}{}", written("api"), api::family_list(&families)),
+        ),
+        (
+            "Operator API",
+            "playground".to_owned(),
+            playground::page(document, Mode::Full),
         ),
     ];
     sources.extend(

@@ -7,6 +7,7 @@
 pub mod api;
 pub mod events;
 pub mod limits;
+pub mod playground;
 pub mod problems;
 pub mod scopes;
 pub mod statuses;

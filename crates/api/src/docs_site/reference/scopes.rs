@@ -37,7 +37,8 @@ pub fn page(document: &Value) -> String {
     page
 }
 
-fn requirement_words(spec: &RouteSpec) -> (&'static str, String) {
+/// What a route asks of a credential, in words: the kind of credential and the scopes.
+pub fn requirement_words(spec: &RouteSpec) -> (&'static str, String) {
     let names = |scopes: &[Scope]| {
         scopes
             .iter()
