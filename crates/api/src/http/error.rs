@@ -196,7 +196,8 @@ pub const fn status_of(code: ProblemCode) -> u16 {
         | LaunchTokenUsedOrExpired
         | LaunchHostMismatch
         | ViewLinkInvalid
-        | ViewLinkExpired => 401,
+        | ViewLinkExpired
+        | MetricsTokenInvalid => 401,
         StaffSessionRequired | InsufficientScope | ScopeEscalation | CurrentPasswordWrong => 403,
         ValidationFailed
         | InvalidBody
@@ -271,6 +272,7 @@ fn auth_failure_code(failure: AuthFailure) -> ProblemCode {
         AuthFailure::SessionEnded => ProblemCode::SessionEnded,
         AuthFailure::StaffDisabled => ProblemCode::StaffDisabled,
         AuthFailure::BadLogin => ProblemCode::LoginFailed,
+        AuthFailure::WrongMetricsToken => ProblemCode::MetricsTokenInvalid,
         AuthFailure::InvalidLaunch => ProblemCode::LaunchTokenInvalid,
         AuthFailure::LaunchUsedOrExpired => ProblemCode::LaunchTokenUsedOrExpired,
         AuthFailure::ForeignLaunchHost => ProblemCode::LaunchHostMismatch,
@@ -345,6 +347,7 @@ mod tests {
             ForeignLaunchHost,
             InvalidViewLink,
             ExpiredViewLink,
+            WrongMetricsToken,
         ];
         let mut errors: Vec<ApiError> = failures
             .into_iter()
