@@ -10,14 +10,15 @@ use diesel::QueryableByName;
 use diesel_async::pooled_connection::deadpool::{Object, Pool};
 use diesel_async::pooled_connection::{AsyncDieselConnectionManager, ManagerConfig, RecyclingMethod};
 use diesel_async::{AsyncPgConnection, RunQueryDsl};
-use opinion_app::ports::StoreError;
+use opinion_app::ports::{StoreError, TimeLimit};
 
 use crate::db::error::{from_diesel, unavailable};
 use crate::db::sealing::DataKey;
 use crate::db::target::DatabaseTarget;
 
-/// How long a request waits for a connection (creating one included) before giving up.
-const ACQUIRE_TIMEOUT: Duration = Duration::from_secs(5);
+/// How long a request waits for a connection (creating one included) before giving up,
+/// unless the store is given its own wait (`PgStore::with_acquire_timeout`).
+pub const DEFAULT_ACQUIRE_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// The answer of [`PgStore::uses_tls`]'s query.
 #[derive(QueryableByName)]
@@ -36,6 +37,7 @@ pub(crate) type Conn = Object<AsyncPgConnection>;
 pub struct PgStore {
     pool: Pool<AsyncPgConnection>,
     data_key: Option<Arc<DataKey>>,
+    acquire_timeout: Duration,
 }
 
 impl PgStore {
@@ -67,9 +69,21 @@ impl PgStore {
             .max_size(max_connections.max(1))
             .build()
             .map_err(|error| unavailable("cannot build the connection pool", &error))?;
-        let store = PgStore { pool, data_key: None };
+        let store = PgStore {
+            pool,
+            data_key: None,
+            acquire_timeout: DEFAULT_ACQUIRE_TIMEOUT,
+        };
         store.select_one().await?;
         Ok(store)
+    }
+
+    /// The same store, waiting at most `wait` for a pooled connection.
+    pub fn with_acquire_timeout(self, wait: Duration) -> Self {
+        Self {
+            acquire_timeout: wait,
+            ..self
+        }
     }
 
     /// The same store, sealing and opening secrets at rest with `key`.
@@ -90,15 +104,15 @@ impl PgStore {
         })
     }
 
-    /// A connection from the pool, waiting at most `ACQUIRE_TIMEOUT`.
+    /// A connection from the pool, waiting at most the store's acquire timeout.
     pub(crate) async fn conn(&self) -> Result<Conn, StoreError> {
-        match tokio::time::timeout(ACQUIRE_TIMEOUT, self.pool.get()).await {
+        match tokio::time::timeout(self.acquire_timeout, self.pool.get()).await {
             Ok(Ok(conn)) => Ok(conn),
             Ok(Err(error)) => Err(unavailable("cannot get a database connection", &error)),
-            Err(_) => Err(unavailable(
-                "cannot get a database connection",
-                &format_args!("timed out after {ACQUIRE_TIMEOUT:?}"),
-            )),
+            Err(_) => {
+                tracing::error!(wait = ?self.acquire_timeout, "no pooled database connection was free in time");
+                Err(StoreError::TimedOut(TimeLimit::PoolAcquire))
+            }
         }
     }
 
@@ -133,6 +147,7 @@ impl fmt::Debug for PgStore {
             .field("size", &status.size)
             .field("available", &status.available)
             .field("data_key", &self.data_key.is_some())
+            .field("acquire_timeout", &self.acquire_timeout)
             .finish()
     }
 }

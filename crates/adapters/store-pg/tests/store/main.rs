@@ -9,5 +9,6 @@ mod opinion;
 mod players;
 mod query_plans;
 mod sealing;
+mod time_limits;
 mod wallet;
 mod webhooks;
