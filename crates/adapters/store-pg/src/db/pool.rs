@@ -4,15 +4,17 @@
 
 use std::fmt;
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use diesel::QueryableByName;
 use diesel_async::pooled_connection::deadpool::{Object, Pool};
 use diesel_async::pooled_connection::{AsyncDieselConnectionManager, ManagerConfig, RecyclingMethod};
 use diesel_async::{AsyncPgConnection, RunQueryDsl};
+use opinion_app::operations::ports::PoolFigures;
 use opinion_app::ports::{StoreError, TimeLimit};
 
 use crate::db::error::{from_diesel, unavailable};
+use crate::db::pool_waits::PoolWaits;
 use crate::db::sealing::DataKey;
 use crate::db::target::DatabaseTarget;
 
@@ -38,6 +40,7 @@ pub struct PgStore {
     pool: Pool<AsyncPgConnection>,
     data_key: Option<Arc<DataKey>>,
     acquire_timeout: Duration,
+    waits: Arc<PoolWaits>,
 }
 
 impl PgStore {
@@ -73,6 +76,7 @@ impl PgStore {
             pool,
             data_key: None,
             acquire_timeout: DEFAULT_ACQUIRE_TIMEOUT,
+            waits: Arc::default(),
         };
         store.select_one().await?;
         Ok(store)
@@ -106,13 +110,34 @@ impl PgStore {
 
     /// A connection from the pool, waiting at most the store's acquire timeout.
     pub(crate) async fn conn(&self) -> Result<Conn, StoreError> {
-        match tokio::time::timeout(self.acquire_timeout, self.pool.get()).await {
+        let started = Instant::now();
+        let got = tokio::time::timeout(self.acquire_timeout, self.pool.get()).await;
+        match &got {
+            Ok(Ok(_)) => self.waits.acquired(started.elapsed()),
+            _ => self.waits.gave_up(started.elapsed()),
+        }
+        match got {
             Ok(Ok(conn)) => Ok(conn),
             Ok(Err(error)) => Err(unavailable("cannot get a database connection", &error)),
             Err(_) => {
                 tracing::error!(wait = ?self.acquire_timeout, "no pooled database connection was free in time");
                 Err(StoreError::TimedOut(TimeLimit::PoolAcquire))
             }
+        }
+    }
+
+    /// The pool's size now and its checkouts since start-up.
+    pub(crate) fn checkout_figures(&self) -> PoolFigures {
+        let status = self.pool.status();
+        let (acquired_total, timed_out_total, wait_total) = self.waits.totals();
+        PoolFigures {
+            max_size: status.max_size as u64,
+            open: status.size as u64,
+            idle: status.available as u64,
+            waiting: status.waiting as u64,
+            acquired_total,
+            timed_out_total,
+            wait_total,
         }
     }
 

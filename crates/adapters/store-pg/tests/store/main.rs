@@ -9,6 +9,7 @@ mod opinion;
 mod players;
 mod query_plans;
 mod sealing;
+mod tenancy;
 mod time_limits;
 mod wallet;
 mod webhooks;
