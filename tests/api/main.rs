@@ -41,6 +41,7 @@ mod flight_story;
 mod flight_support;
 mod flight_terms;
 mod flight_wallet_operations;
+mod fuzz_findings;
 mod helpers;
 mod inclusion_script;
 mod input_limits;

@@ -52,7 +52,6 @@ pub fn app(
         .app_data(web::Data::new(operational::handlers::OpenApiJson(
             routing::openapi::served_json,
         )))
-        .app_data(http::extract::json_config())
         .app_data(http::extract::query_config())
         .app_data(http::extract::payload_config())
         .wrap(from_fn(http::metrics::middleware))
