@@ -159,7 +159,7 @@ async fn answer(shared: Arc<Shared>, request: Request<Incoming>) -> Result<Respo
     let failing = !shared.healthy_only.load(Ordering::Relaxed) && shared.phases.failing_at(shared.started.elapsed());
     if failing {
         shared.received.lock().unwrap_or_else(PoisonError::into_inner).refused += 1;
-        if shared.calls.fetch_add(1, Ordering::Relaxed) % 4 == 0 {
+        if shared.calls.fetch_add(1, Ordering::Relaxed).is_multiple_of(4) {
             tokio::time::sleep(Duration::from_secs(ENDPOINT_TIMEOUT_SECONDS + 1)).await;
         }
         return Ok(reply(StatusCode::INTERNAL_SERVER_ERROR));

@@ -31,10 +31,13 @@ pub async fn start(settings: &Settings, currency: &str, players: &[String]) -> F
     wallet
 }
 
+/// A kind of fault, applied first or not.
+type FaultKind = fn(bool) -> Fault;
+
 /// The fault for a draw in `[0, 1)`: each kind over its own slice of the interval, each
 /// but the slow answer applied first in the lower half of its slice.
 fn pick(rates: &FaultRates, slow: Duration, draw: f64) -> Option<Fault> {
-    let kinds: [(f64, fn(bool) -> Fault); 3] = [
+    let kinds: [(f64, FaultKind); 3] = [
         (rates.server_error, |applied| {
             if applied {
                 Fault::ApplyThenServerError
