@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use figment::Figment;
 use figment::providers::{Env, Format, Serialized, Toml};
 use opinion_access::LoginThrottle;
-use opinion_api::{OperatorRateLimit, TrustedProxies};
+use opinion_api::{MetricsAccess, OperatorRateLimit, TrustedProxies};
 use opinion_exchange_http::ExchangeSettings;
 use opinion_flight::{ChainLength, FlightTiming};
 use opinion_launch::{LAUNCH_TOKEN_TTL_DEFAULT_SECS, LAUNCH_TOKEN_TTL_MAX_SECS, LAUNCH_TOKEN_TTL_MIN_SECS};
@@ -115,6 +115,10 @@ pub struct Config {
     /// Requests per minute each operator may make to the operator API on one instance,
     /// all its keys and staff sessions together (`OPINION_OPERATOR_RATE_LIMIT_PER_MINUTE`).
     pub operator_rate_limit_per_minute: u32,
+    /// The bearer token a scraper sends to `GET /metrics` (`OPINION_METRICS_TOKEN`, at
+    /// least 32 characters). Without one, development and staging serve the metrics to
+    /// anyone who reaches the service and production does not serve them.
+    pub metrics_token: Option<String>,
     /// The exchange ticker statements take their comparison-only rate from: a preset
     /// (`OPINION_EXCHANGE_PRESET`: `indodax` or `tokocrypto`), or a custom ticker
     /// (`OPINION_EXCHANGE_URL`, `OPINION_EXCHANGE_PAIR`, `OPINION_EXCHANGE_PRICE_POINTER`,
@@ -176,6 +180,7 @@ impl Default for Config {
             public_url: None,
             trusted_proxies: String::new(),
             operator_rate_limit_per_minute: 6_000,
+            metrics_token: None,
             exchange_preset: None,
             exchange_url: None,
             exchange_pair: None,
@@ -323,6 +328,13 @@ impl Config {
         if let Err(problem) = TrustedProxies::parse(&self.trusted_proxies) {
             problems.push(format!("OPINION_TRUSTED_PROXIES: {problem}"));
         }
+        if self
+            .metrics_token
+            .as_ref()
+            .is_some_and(|token| token.chars().count() < 32)
+        {
+            problems.push("OPINION_METRICS_TOKEN must have at least 32 characters".into());
+        }
         if !(1..=1_000_000).contains(&self.operator_rate_limit_per_minute) {
             problems.push("OPINION_OPERATOR_RATE_LIMIT_PER_MINUTE must be between 1 and 1000000".into());
         }
@@ -361,6 +373,16 @@ impl Config {
     pub fn operator_rate_limit(&self) -> OperatorRateLimit {
         let per_minute = NonZeroU32::new(self.operator_rate_limit_per_minute).unwrap_or(NonZeroU32::MIN);
         OperatorRateLimit::per_minute(per_minute)
+    }
+
+    /// Who may scrape `/metrics`: the configured token's holder, else anyone outside
+    /// production and nobody in it.
+    pub fn metrics_access(&self) -> MetricsAccess {
+        match (&self.metrics_token, self.env) {
+            (Some(token), _) => MetricsAccess::Token(token.clone()),
+            (None, Environment::Production) => MetricsAccess::NotServed,
+            (None, _) => MetricsAccess::Open,
+        }
     }
 
     /// The exchange settings, for `ExchangeSettings::ticker` (checked by `validate`).

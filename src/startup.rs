@@ -17,6 +17,7 @@ use opinion_app::flight::office::{FlightOffice, OfficePorts};
 use opinion_app::flight::ports::DriverLock;
 use opinion_app::flight::reads::{FlightReadPorts, FlightReads};
 use opinion_app::flight::{FlightGame, FlightPorts, FlightSettings};
+use opinion_app::operations::Operations;
 use opinion_app::opinion::reads::{OperatorReads, PortfolioLinks, ReadPorts};
 use opinion_app::opinion::settlement::{MarketSettlement, WorkerSettings};
 use opinion_app::opinion::trading::{Trading, TradingPorts};
@@ -31,6 +32,7 @@ use opinion_app::wallet::{
 use opinion_app::webhooks::{WebhookPorts, WebhookSettings, Webhooks};
 use opinion_exchange_http::{HttpExchangeRates, NoExchangeRates};
 use opinion_flight::{AuthorizationRequirement, ChainLength, FlightTiming};
+use opinion_metrics::{MeasuredTransport, MeasuredWallet, Metrics};
 use opinion_statement::StatementKey;
 use opinion_store_pg::{DataKey, PgStore};
 use opinion_wallet_http::{AddressPolicy, HttpWalletGateway};
@@ -95,6 +97,10 @@ pub struct Services {
     pub driver_lock: Arc<dyn DriverLock>,
     /// The flight back office: statement keys, settlement reports, corrections, payments.
     pub office: FlightOffice,
+    /// The platform-wide figures a metrics scrape reads.
+    pub operations: Operations,
+    /// This instance's metrics, which requests and wallet and webhook calls count into.
+    pub metrics: Arc<Metrics>,
 }
 
 /// Which wallet adapter addresses an instance accepts and calls.
@@ -172,9 +178,10 @@ pub async fn services_reaching(
     tracing::info!(sslmode = %target.ssl_mode(), encrypted, "connected to the database");
     seal_clear_webhook_secrets(&store).await?;
     let clock: Arc<dyn Clock> = Arc::new(SystemClock);
+    let metrics = Arc::new(Metrics::new()?);
     let production = config.env == Environment::Production;
     let public_wallets_only = production && reach == WalletReach::ByEnvironment;
-    let trading = trading(public_wallets_only, store.clone(), clock.clone());
+    let trading = trading(public_wallets_only, store.clone(), clock.clone(), &metrics);
     let flight = flight(config, store.clone(), clock.clone(), trading.wallet_gateway())?;
     let players = players(
         config,
@@ -255,17 +262,25 @@ pub async fn services_reaching(
             clock: clock.clone(),
         })
         .with_production_authorization(authorization_requirement(config.env)),
-        webhooks: webhooks(config, store, clock)?,
+        operations: Operations::new(store.clone(), clock.clone()),
+        webhooks: webhooks(config, store, clock, &metrics)?,
+        metrics,
     })
 }
 
-/// The webhook use cases over `store`, reading time from `clock`, sending over HTTP.
-pub fn webhooks(config: &Config, store: Arc<PgStore>, clock: Arc<dyn Clock>) -> anyhow::Result<Webhooks> {
+/// The webhook use cases over `store`, reading time from `clock`, sending over HTTP,
+/// each attempt counted into `metrics`.
+pub fn webhooks(
+    config: &Config,
+    store: Arc<PgStore>,
+    clock: Arc<dyn Clock>,
+    metrics: &Arc<Metrics>,
+) -> anyhow::Result<Webhooks> {
     let production = config.env == Environment::Production;
     let transport = HttpWebhookTransport::new(TransportSettings { production })?;
     let ports = WebhookPorts {
         store,
-        transport: Arc::new(transport),
+        transport: Arc::new(MeasuredTransport::new(Arc::new(transport), metrics.clone())),
         clock,
         random: Arc::new(OsRandom),
     };
@@ -358,7 +373,7 @@ pub fn players(
     Ok(Players::new(ports, settings))
 }
 
-fn trading(public_wallets_only: bool, store: Arc<PgStore>, clock: Arc<dyn Clock>) -> Trading {
+fn trading(public_wallets_only: bool, store: Arc<PgStore>, clock: Arc<dyn Clock>, metrics: &Arc<Metrics>) -> Trading {
     let policy = if public_wallets_only {
         AddressPolicy::PublicOnly
     } else {
@@ -370,7 +385,10 @@ fn trading(public_wallets_only: bool, store: Arc<PgStore>, clock: Arc<dyn Clock>
         markets: store.clone(),
         operators: store.clone(),
         wallet_adapters: store,
-        wallet: Arc::new(HttpWalletGateway::new(clock.clone(), random.clone(), policy)),
+        wallet: Arc::new(MeasuredWallet::new(
+            Arc::new(HttpWalletGateway::new(clock.clone(), random.clone(), policy)),
+            metrics.clone(),
+        )),
         clock,
         random,
     })
@@ -424,6 +442,9 @@ impl Application {
             public_url,
             trusted_proxies: config.trusted_proxies(),
             rate_limit: config.operator_rate_limit(),
+            metrics: services.metrics,
+            operations: services.operations,
+            metrics_access: config.metrics_access(),
         };
         let server = HttpServer::new(move || opinion_api::app(state.clone()))
             .listen(listener)?

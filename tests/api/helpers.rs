@@ -12,6 +12,7 @@ use opinion_app::players::Players;
 use opinion_app::ports::Clock;
 use opinion_app::webhooks::Webhooks;
 use opinion_core::OperatorId;
+use opinion_metrics::Metrics;
 use opinion_store_pg::{DataKey, PgStore};
 use opinion_testkit::TestDatabase;
 use opinion_wallet_http::{AddressPolicy, HttpWalletGateway};
@@ -180,7 +181,13 @@ impl TestApp {
             .await
             .expect("connect")
             .with_data_key(DataKey::derive(TEST_DATA_KEY.as_bytes()).expect("data key"));
-        startup::webhooks(&test_config(self.db.url(), 0), Arc::new(store), clock).expect("webhooks")
+        startup::webhooks(
+            &test_config(self.db.url(), 0),
+            Arc::new(store),
+            clock,
+            &Arc::new(Metrics::new().expect("metrics")),
+        )
+        .expect("webhooks")
     }
 
     /// The player use cases over this app's database with their own connection pool,

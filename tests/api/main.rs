@@ -46,6 +46,7 @@ mod input_limits;
 mod instance;
 mod launch_hosts;
 mod launch_settings;
+mod metrics;
 mod operational;
 mod operator_reads;
 mod operator_reads_markets;

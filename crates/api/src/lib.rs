@@ -25,6 +25,7 @@ pub use http::error::ApiError;
 pub use http::problem::{PROBLEM_JSON, Problem};
 pub use http::rate_limit::OperatorRateLimit;
 pub use http::request_id::REQUEST_ID_HEADER;
+pub use operational::metrics::MetricsAccess;
 pub use operator::balance_operations::dto::{BalanceOperationBody, StepBody};
 pub use operator::flight::dto::TicketBody;
 pub use operator::payouts::dto::{RedemptionBody, ResolutionBody};
@@ -52,8 +53,10 @@ pub fn app(
         .app_data(http::extract::json_config())
         .app_data(http::extract::query_config())
         .app_data(http::extract::payload_config())
+        .wrap(from_fn(http::metrics::middleware))
         .wrap(from_fn(http::request_id::middleware))
         .service(get("/healthz", web::route().to(operational::handlers::healthz)))
+        .service(get("/metrics", web::route().to(operational::metrics::metrics)))
         .service(get("/readyz", web::route().to(operational::handlers::readyz)))
         .service(get(OPINION_PLAY_PATH, web::route().to(views::play_page)))
         .service(get(FLIGHT_PLAY_PATH, web::route().to(views::flight_page)))

@@ -1,18 +1,23 @@
 //! What every handler can reach: the use cases and the HTTP-level settings.
 
+use std::sync::Arc;
+
 use opinion_app::access::Access;
 use opinion_app::flight::FlightGame;
 use opinion_app::flight::office::FlightOffice;
 use opinion_app::flight::reads::FlightReads;
+use opinion_app::operations::Operations;
 use opinion_app::opinion::reads::OperatorReads;
 use opinion_app::opinion::trading::Trading;
 use opinion_app::players::Players;
 use opinion_app::simulator::Simulator;
 use opinion_app::wallet::{WalletAdapterTest, WalletAdapters};
 use opinion_app::webhooks::Webhooks;
+use opinion_metrics::Metrics;
 
 use crate::http::client::TrustedProxies;
 use crate::http::rate_limit::OperatorRateLimit;
+use crate::operational::metrics::MetricsAccess;
 use crate::player::flight_feed::FlightFeed;
 
 /// Shared state of the HTTP API.
@@ -51,4 +56,10 @@ pub struct ApiState {
     pub trusted_proxies: TrustedProxies,
     /// Each operator's request budget on the operator API (`OPINION_OPERATOR_RATE_LIMIT_PER_MINUTE`).
     pub rate_limit: OperatorRateLimit,
+    /// This instance's metrics, which every request is counted into.
+    pub metrics: Arc<Metrics>,
+    /// The platform-wide figures a scrape of `/metrics` reads.
+    pub operations: Operations,
+    /// Who may scrape `/metrics` (`OPINION_METRICS_TOKEN`).
+    pub metrics_access: MetricsAccess,
 }

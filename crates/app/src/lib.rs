@@ -5,7 +5,7 @@
 //! (operators, keys, staff, sessions), `players` (launch and player sessions, shared by
 //! every product), `wallet` (the operator's wallet adapter and its full-contract test),
 //! `webhooks`, `opinion` (markets, trading, settlement, reads), `flight` (the crash game,
-//! its tickets and money) and `simulator`. Ports
+//! its tickets and money), `simulator` and `operations` (what a metrics scrape reads). Ports
 //! shared by every room (time, randomness, store failures) are in `ports`; the records
 //! the rooms share are in `model`.
 
@@ -13,6 +13,7 @@ pub mod access;
 pub mod error;
 pub mod flight;
 pub mod model;
+pub mod operations;
 pub mod opinion;
 pub mod players;
 pub mod ports;

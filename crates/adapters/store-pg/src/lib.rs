@@ -14,6 +14,7 @@
 mod access;
 mod db;
 mod flight;
+mod operations;
 mod opinion;
 mod players;
 mod simulator;

@@ -191,6 +191,7 @@ fn auth_failure_code(failure: AuthFailure) -> ProblemCode {
         AuthFailure::SessionEnded => ProblemCode::SessionEnded,
         AuthFailure::StaffDisabled => ProblemCode::StaffDisabled,
         AuthFailure::BadLogin => ProblemCode::LoginFailed,
+        AuthFailure::WrongMetricsToken => ProblemCode::MetricsTokenInvalid,
         AuthFailure::InvalidLaunch => ProblemCode::LaunchTokenInvalid,
         AuthFailure::LaunchUsedOrExpired => ProblemCode::LaunchTokenUsedOrExpired,
         AuthFailure::ForeignLaunchHost => ProblemCode::LaunchHostMismatch,

@@ -1,4 +1,5 @@
-//! What operations and clients ask of the service itself: liveness, readiness and the
-//! OpenAPI document.
+//! What operations and clients ask of the service itself: liveness, readiness, metrics
+//! and the OpenAPI document.
 
 pub mod handlers;
+pub mod metrics;

@@ -55,6 +55,9 @@ pub enum AuthFailure {
     /// Wrong e-mail or password at login (never says which).
     #[error("the e-mail address or password is wrong")]
     BadLogin,
+    /// A scrape of `/metrics` with a bearer token other than the configured one.
+    #[error("the metrics token is not the configured one")]
+    WrongMetricsToken,
     /// A portfolio view link whose signature or shape does not hold.
     #[error("the view link is invalid; ask the operator for a new one")]
     InvalidViewLink,

@@ -42,6 +42,7 @@ problem_codes! {
     SessionEnded => "session_ended": "the session expired or was logged out.",
     StaffDisabled => "staff_disabled": "the staff member was disabled.",
     LoginFailed => "login_failed": "the e-mail or password is wrong.",
+    MetricsTokenInvalid => "metrics_token_invalid": "the bearer token sent to `/metrics` is not the configured one.",
     LaunchTokenInvalid => "launch_token_invalid": "the launch token is not one of ours.",
     LaunchTokenUsedOrExpired => "launch_token_used_or_expired": "the launch token was used already or has expired.",
     LaunchHostMismatch => "launch_host_mismatch": "the launch token or player session is another operator's than this launch host's.",

@@ -9,6 +9,7 @@ pub(crate) mod error;
 pub(crate) mod ids;
 pub(crate) mod migrate;
 pub(crate) mod pool;
+pub(crate) mod pool_waits;
 pub(crate) mod resealing;
 pub(crate) mod schema;
 pub(crate) mod sealed_places;

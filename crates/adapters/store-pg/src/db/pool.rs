@@ -4,15 +4,17 @@
 
 use std::fmt;
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use diesel::QueryableByName;
 use diesel_async::pooled_connection::deadpool::{Object, Pool};
 use diesel_async::pooled_connection::{AsyncDieselConnectionManager, ManagerConfig, RecyclingMethod};
 use diesel_async::{AsyncPgConnection, RunQueryDsl};
+use opinion_app::operations::ports::PoolFigures;
 use opinion_app::ports::StoreError;
 
 use crate::db::error::{from_diesel, unavailable};
+use crate::db::pool_waits::PoolWaits;
 use crate::db::sealing::DataKey;
 use crate::db::target::DatabaseTarget;
 
@@ -36,6 +38,7 @@ pub(crate) type Conn = Object<AsyncPgConnection>;
 pub struct PgStore {
     pool: Pool<AsyncPgConnection>,
     data_key: Option<Arc<DataKey>>,
+    waits: Arc<PoolWaits>,
 }
 
 impl PgStore {
@@ -67,7 +70,11 @@ impl PgStore {
             .max_size(max_connections.max(1))
             .build()
             .map_err(|error| unavailable("cannot build the connection pool", &error))?;
-        let store = PgStore { pool, data_key: None };
+        let store = PgStore {
+            pool,
+            data_key: None,
+            waits: Arc::default(),
+        };
         store.select_one().await?;
         Ok(store)
     }
@@ -92,13 +99,34 @@ impl PgStore {
 
     /// A connection from the pool, waiting at most `ACQUIRE_TIMEOUT`.
     pub(crate) async fn conn(&self) -> Result<Conn, StoreError> {
-        match tokio::time::timeout(ACQUIRE_TIMEOUT, self.pool.get()).await {
+        let started = Instant::now();
+        let got = tokio::time::timeout(ACQUIRE_TIMEOUT, self.pool.get()).await;
+        match &got {
+            Ok(Ok(_)) => self.waits.acquired(started.elapsed()),
+            _ => self.waits.gave_up(started.elapsed()),
+        }
+        match got {
             Ok(Ok(conn)) => Ok(conn),
             Ok(Err(error)) => Err(unavailable("cannot get a database connection", &error)),
             Err(_) => Err(unavailable(
                 "cannot get a database connection",
                 &format_args!("timed out after {ACQUIRE_TIMEOUT:?}"),
             )),
+        }
+    }
+
+    /// The pool's size now and its checkouts since start-up.
+    pub(crate) fn checkout_figures(&self) -> PoolFigures {
+        let status = self.pool.status();
+        let (acquired_total, timed_out_total, wait_total) = self.waits.totals();
+        PoolFigures {
+            max_size: status.max_size as u64,
+            open: status.size as u64,
+            idle: status.available as u64,
+            waiting: status.waiting as u64,
+            acquired_total,
+            timed_out_total,
+            wait_total,
         }
     }
 

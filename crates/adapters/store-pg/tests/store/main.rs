@@ -9,5 +9,6 @@ mod opinion;
 mod players;
 mod query_plans;
 mod sealing;
+mod tenancy;
 mod wallet;
 mod webhooks;

@@ -1,0 +1,272 @@
+//! `Metrics`: one instance's registry and its families, rendered in the Prometheus text
+//! exposition format. Every name is listed in docs/operations.md with the alerts it
+//! serves.
+
+use std::time::Duration;
+
+use opinion_app::operations::OperationalReadings;
+use opinion_app::operations::ports::PoolFigures;
+use prometheus::process_collector::ProcessCollector;
+use prometheus::{
+    Encoder, Gauge, Histogram, HistogramOpts, HistogramVec, IntCounter, IntCounterVec, IntGauge, Opts, Registry,
+    TextEncoder,
+};
+
+/// The `Content-Type` of a scrape's answer.
+pub const TEXT_FORMAT: &str = "text/plain; version=0.0.4; charset=utf-8";
+
+/// The route label of a request no route matched: unmatched paths are what a scanner
+/// sends, and each would otherwise become a series of its own.
+const UNMATCHED_ROUTE: &str = "unmatched";
+
+/// Why the metrics could not be registered or rendered.
+#[derive(Debug, thiserror::Error)]
+#[error("metrics: {0}")]
+pub struct MetricsError(#[from] prometheus::Error);
+
+/// The metrics of one service instance.
+pub struct Metrics {
+    registry: Registry,
+    http_requests: IntCounterVec,
+    http_duration: HistogramVec,
+    wallet_calls: IntCounterVec,
+    wallet_duration: HistogramVec,
+    webhook_attempts: IntCounterVec,
+    webhook_duration: Histogram,
+    webhook_backlog: IntGauge,
+    webhook_oldest_age: Gauge,
+    manual_reviews: IntGauge,
+    pool: PoolGauges,
+}
+
+/// The connection pool's series: gauges of its state, and counters that follow the
+/// store's own totals.
+struct PoolGauges {
+    max: IntGauge,
+    open: IntGauge,
+    idle: IntGauge,
+    waiting: IntGauge,
+    acquired: IntCounter,
+    timed_out: IntCounter,
+    wait_seconds: prometheus::Counter,
+}
+
+impl Metrics {
+    /// A registry with every family, and the process's own figures (resident memory,
+    /// CPU time, open files).
+    pub fn new() -> Result<Self, MetricsError> {
+        let registry = Registry::new();
+        let metrics = Self {
+            http_requests: register(
+                &registry,
+                IntCounterVec::new(
+                    Opts::new(
+                        "opinion_http_requests_total",
+                        "HTTP requests answered, by route, method and status.",
+                    ),
+                    &["route", "method", "status"],
+                )?,
+            )?,
+            http_duration: register(
+                &registry,
+                HistogramVec::new(
+                    HistogramOpts::new(
+                        "opinion_http_request_duration_seconds",
+                        "Time to answer an HTTP request, by route and method.",
+                    ),
+                    &["route", "method"],
+                )?,
+            )?,
+            wallet_calls: register(
+                &registry,
+                IntCounterVec::new(
+                    Opts::new(
+                        "opinion_wallet_calls_total",
+                        "Calls to operators' wallet adapters, by call and outcome.",
+                    ),
+                    &["call", "outcome"],
+                )?,
+            )?,
+            wallet_duration: register(
+                &registry,
+                HistogramVec::new(
+                    HistogramOpts::new(
+                        "opinion_wallet_call_duration_seconds",
+                        "Time a wallet adapter took to answer, by call.",
+                    )
+                    .buckets(wallet_buckets()),
+                    &["call"],
+                )?,
+            )?,
+            webhook_attempts: register(
+                &registry,
+                IntCounterVec::new(
+                    Opts::new(
+                        "opinion_webhook_attempts_total",
+                        "Webhook delivery attempts, by result.",
+                    ),
+                    &["result"],
+                )?,
+            )?,
+            webhook_duration: register(
+                &registry,
+                Histogram::with_opts(
+                    HistogramOpts::new(
+                        "opinion_webhook_attempt_duration_seconds",
+                        "Time a webhook receiver took to answer an attempt.",
+                    )
+                    .buckets(wallet_buckets()),
+                )?,
+            )?,
+            webhook_backlog: register(
+                &registry,
+                IntGauge::new(
+                    "opinion_webhook_backlog",
+                    "Deliveries waiting for their first attempt or a retry, across every operator.",
+                )?,
+            )?,
+            webhook_oldest_age: register(
+                &registry,
+                Gauge::new(
+                    "opinion_webhook_oldest_undelivered_age_seconds",
+                    "How long the oldest waiting delivery has waited; 0 when none waits.",
+                )?,
+            )?,
+            manual_reviews: register(
+                &registry,
+                IntGauge::new(
+                    "opinion_manual_reviews_open",
+                    "Wallet operations waiting for staff in manual review.",
+                )?,
+            )?,
+            pool: PoolGauges::register(&registry)?,
+            registry,
+        };
+        metrics.registry.register(Box::new(ProcessCollector::for_self()))?;
+        Ok(metrics)
+    }
+
+    /// One HTTP request answered. `route` is the matched route's pattern (`None` when no
+    /// route matched).
+    pub fn http_request(&self, route: Option<&str>, method: &str, status: u16, elapsed: Duration) {
+        let route = route.unwrap_or(UNMATCHED_ROUTE);
+        self.http_requests
+            .with_label_values(&[route, method, &status.to_string()])
+            .inc();
+        self.http_duration
+            .with_label_values(&[route, method])
+            .observe(elapsed.as_secs_f64());
+    }
+
+    /// One call to a wallet adapter.
+    pub(crate) fn wallet_call(&self, call: &str, outcome: &str, elapsed: Duration) {
+        self.wallet_calls.with_label_values(&[call, outcome]).inc();
+        self.wallet_duration
+            .with_label_values(&[call])
+            .observe(elapsed.as_secs_f64());
+    }
+
+    /// One webhook delivery attempt.
+    pub(crate) fn webhook_attempt(&self, result: &str, elapsed: Duration) {
+        self.webhook_attempts.with_label_values(&[result]).inc();
+        self.webhook_duration.observe(elapsed.as_secs_f64());
+    }
+
+    /// Every series now, with the platform's figures as `readings` gives them.
+    pub fn render(&self, readings: &OperationalReadings) -> Result<String, MetricsError> {
+        self.webhook_backlog
+            .set(i64::try_from(readings.webhook_backlog).unwrap_or(i64::MAX));
+        self.webhook_oldest_age
+            .set(readings.oldest_undelivered_age.as_seconds_f64());
+        self.manual_reviews
+            .set(i64::try_from(readings.manual_reviews_open).unwrap_or(i64::MAX));
+        self.pool.follow(&readings.pool);
+        let mut text = Vec::new();
+        TextEncoder::new().encode(&self.registry.gather(), &mut text)?;
+        String::from_utf8(text).map_err(|error| MetricsError(prometheus::Error::Msg(error.to_string())))
+    }
+}
+
+impl PoolGauges {
+    fn register(registry: &Registry) -> Result<Self, MetricsError> {
+        Ok(Self {
+            max: register(
+                registry,
+                IntGauge::new(
+                    "opinion_db_pool_max_connections",
+                    "The most connections the pool opens.",
+                )?,
+            )?,
+            open: register(
+                registry,
+                IntGauge::new("opinion_db_pool_open_connections", "Connections the pool holds open.")?,
+            )?,
+            idle: register(
+                registry,
+                IntGauge::new("opinion_db_pool_idle_connections", "Open connections no request holds.")?,
+            )?,
+            waiting: register(
+                registry,
+                IntGauge::new(
+                    "opinion_db_pool_waiting_requests",
+                    "Requests waiting for a connection now.",
+                )?,
+            )?,
+            acquired: register(
+                registry,
+                IntCounter::new("opinion_db_pool_acquired_total", "Connections handed out.")?,
+            )?,
+            timed_out: register(
+                registry,
+                IntCounter::new(
+                    "opinion_db_pool_timeouts_total",
+                    "Requests that gave up waiting for a connection.",
+                )?,
+            )?,
+            wait_seconds: register(
+                registry,
+                prometheus::Counter::new(
+                    "opinion_db_pool_wait_seconds_total",
+                    "Time spent waiting for a connection, summed over every request.",
+                )?,
+            )?,
+        })
+    }
+
+    /// Sets the gauges, and moves each counter up to the store's total (the totals only
+    /// grow, and only this instance's store feeds them).
+    fn follow(&self, pool: &PoolFigures) {
+        self.max.set(gauge(pool.max_size));
+        self.open.set(gauge(pool.open));
+        self.idle.set(gauge(pool.idle));
+        self.waiting.set(gauge(pool.waiting));
+        self.acquired
+            .inc_by(pool.acquired_total.saturating_sub(self.acquired.get()));
+        self.timed_out
+            .inc_by(pool.timed_out_total.saturating_sub(self.timed_out.get()));
+        let waited = pool.wait_total.as_secs_f64() - self.wait_seconds.get();
+        if waited > 0.0 {
+            self.wait_seconds.inc_by(waited);
+        }
+    }
+}
+
+/// Registers `collector` and hands it back for recording.
+fn register<C: prometheus::core::Collector + Clone + 'static>(
+    registry: &Registry,
+    collector: C,
+) -> Result<C, MetricsError> {
+    registry.register(Box::new(collector.clone()))?;
+    Ok(collector)
+}
+
+/// A count as a gauge's value.
+fn gauge(count: u64) -> i64 {
+    i64::try_from(count).unwrap_or(i64::MAX)
+}
+
+/// Buckets for calls to operators' servers, which may take up to their time limit
+/// (seconds, not milliseconds).
+fn wallet_buckets() -> Vec<f64> {
+    vec![0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0]
+}

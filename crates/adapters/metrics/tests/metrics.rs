@@ -1,0 +1,206 @@
+//! The metrics render in the Prometheus text format, the decorators count what their
+//! ports did, and the figures read at a scrape are the ones the scrape shows.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use opinion_app::operations::OperationalReadings;
+use opinion_app::operations::ports::PoolFigures;
+use opinion_app::wallet::ports::{BalanceOutcome, MockWalletGateway, WalletAdapterTarget, WalletGateway};
+use opinion_app::webhooks::transport::{MockWebhookTransport, OutboundRequest, TransportResponse, WebhookTransport};
+use opinion_metrics::{MeasuredTransport, MeasuredWallet, Metrics};
+use opinion_wallet::{BalanceFailure, BalanceReading};
+use opinion_webhook::{AttemptResult, SignatureHeaders, SigningSecret};
+
+fn readings(pool: PoolFigures) -> OperationalReadings {
+    OperationalReadings {
+        webhook_backlog: 7,
+        oldest_undelivered_age: time::Duration::seconds(42),
+        manual_reviews_open: 2,
+        pool,
+    }
+}
+
+fn pool(acquired_total: u64, wait_ms: u64) -> PoolFigures {
+    PoolFigures {
+        max_size: 16,
+        open: 5,
+        idle: 4,
+        waiting: 1,
+        acquired_total,
+        timed_out_total: 0,
+        wait_total: Duration::from_millis(wait_ms),
+    }
+}
+
+/// The value of the one line of `text` that starts with `series ` exactly.
+fn value(text: &str, series: &str) -> f64 {
+    let lines: Vec<&str> = text
+        .lines()
+        .filter(|line| line.strip_prefix(series).is_some_and(|rest| rest.starts_with(' ')))
+        .collect();
+    assert_eq!(lines.len(), 1, "{series} in:\n{text}");
+    lines[0].rsplit(' ').next().expect("value").parse().expect("number")
+}
+
+#[test]
+fn a_scrape_shows_the_platform_figures_and_the_pool() {
+    let metrics = Metrics::new().expect("metrics");
+    let text = metrics.render(&readings(pool(100, 250))).expect("render");
+
+    assert!(text.contains("# TYPE opinion_webhook_backlog gauge"), "{text}");
+    assert_eq!(value(&text, "opinion_webhook_backlog"), 7.0);
+    assert_eq!(value(&text, "opinion_webhook_oldest_undelivered_age_seconds"), 42.0);
+    assert_eq!(value(&text, "opinion_manual_reviews_open"), 2.0);
+    assert_eq!(value(&text, "opinion_db_pool_max_connections"), 16.0);
+    assert_eq!(value(&text, "opinion_db_pool_idle_connections"), 4.0);
+    assert_eq!(value(&text, "opinion_db_pool_waiting_requests"), 1.0);
+    assert_eq!(value(&text, "opinion_db_pool_acquired_total"), 100.0);
+    assert_eq!(value(&text, "opinion_db_pool_wait_seconds_total"), 0.25);
+    assert!(value(&text, "process_resident_memory_bytes") > 0.0, "{text}");
+}
+
+#[test]
+fn the_pool_counters_follow_the_store_totals_without_counting_twice() {
+    let metrics = Metrics::new().expect("metrics");
+    metrics.render(&readings(pool(100, 250))).expect("render");
+    metrics.render(&readings(pool(100, 250))).expect("render again");
+    let text = metrics.render(&readings(pool(130, 400))).expect("render later");
+
+    assert_eq!(value(&text, "opinion_db_pool_acquired_total"), 130.0);
+    assert!(
+        (value(&text, "opinion_db_pool_wait_seconds_total") - 0.4).abs() < 1e-9,
+        "{text}"
+    );
+}
+
+#[test]
+fn a_request_is_labelled_by_its_route_pattern_and_an_unmatched_one_by_one_label() {
+    let metrics = Metrics::new().expect("metrics");
+    metrics.http_request(
+        Some("/api/operator/trades/{trade_id}"),
+        "GET",
+        200,
+        Duration::from_millis(3),
+    );
+    metrics.http_request(
+        Some("/api/operator/trades/{trade_id}"),
+        "GET",
+        200,
+        Duration::from_millis(5),
+    );
+    metrics.http_request(None, "GET", 404, Duration::from_millis(1));
+    metrics.http_request(None, "POST", 404, Duration::from_millis(1));
+    let text = metrics.render(&readings(PoolFigures::default())).expect("render");
+
+    assert_eq!(
+        value(
+            &text,
+            r#"opinion_http_requests_total{method="GET",route="/api/operator/trades/{trade_id}",status="200"}"#
+        ),
+        2.0
+    );
+    assert_eq!(
+        value(
+            &text,
+            r#"opinion_http_requests_total{method="POST",route="unmatched",status="404"}"#
+        ),
+        1.0
+    );
+    assert_eq!(
+        value(
+            &text,
+            r#"opinion_http_request_duration_seconds_count{method="GET",route="/api/operator/trades/{trade_id}"}"#
+        ),
+        2.0
+    );
+}
+
+fn target() -> WalletAdapterTarget {
+    WalletAdapterTarget {
+        operator_id: opinion_core::OperatorId::from_u128(1),
+        base_url: "http://wallet.test".into(),
+        timeout: Duration::from_secs(2),
+        signing_secrets: vec![SigningSecret::from_random_bytes(&[7; 32]).expect("secret")],
+    }
+}
+
+#[tokio::test]
+async fn a_measured_wallet_counts_each_call_by_outcome_and_passes_its_answer_through() {
+    let mut inner = MockWalletGateway::new();
+    let mut answers = vec![
+        BalanceReading::Failed {
+            why: BalanceFailure::TimedOut,
+        },
+        BalanceReading::Balance {
+            balance: 5_000,
+            currency: "USD".parse().expect("currency"),
+        },
+    ];
+    inner.expect_balance().times(2).returning(move |_, _| BalanceOutcome {
+        reading: answers.pop().expect("answer"),
+        http_status: Some(200),
+        elapsed: Duration::from_millis(120),
+    });
+    let metrics = Arc::new(Metrics::new().expect("metrics"));
+    let wallet = MeasuredWallet::new(Arc::new(inner), metrics.clone());
+
+    let first = wallet.balance(&target(), "p").await;
+    wallet.balance(&target(), "p").await;
+
+    assert!(matches!(first.reading, BalanceReading::Balance { balance: 5_000, .. }));
+    let text = metrics.render(&readings(PoolFigures::default())).expect("render");
+    assert_eq!(
+        value(&text, r#"opinion_wallet_calls_total{call="balance",outcome="read"}"#),
+        1.0
+    );
+    assert_eq!(
+        value(&text, r#"opinion_wallet_calls_total{call="balance",outcome="failed"}"#),
+        1.0
+    );
+    assert_eq!(
+        value(&text, r#"opinion_wallet_call_duration_seconds_sum{call="balance"}"#),
+        0.24
+    );
+}
+
+#[tokio::test]
+async fn a_measured_transport_counts_each_attempt_by_result() {
+    let mut inner = MockWebhookTransport::new();
+    let mut results = vec![
+        AttemptResult::Timeout,
+        AttemptResult::Status(503),
+        AttemptResult::Status(200),
+    ];
+    inner.expect_send().times(3).returning(move |_| TransportResponse {
+        result: results.pop().expect("result"),
+        retry_after_secs: None,
+        body: None,
+        error: None,
+        elapsed: Duration::from_millis(10),
+    });
+    let metrics = Arc::new(Metrics::new().expect("metrics"));
+    let transport = MeasuredTransport::new(Arc::new(inner), metrics.clone());
+    let request = OutboundRequest {
+        url: "https://receiver.test/hook".into(),
+        headers: SignatureHeaders {
+            webhook_id: "msg_1".into(),
+            webhook_timestamp: "1".into(),
+            webhook_signature: "v1,x".into(),
+        },
+        body: b"{}".to_vec(),
+        timeout: Duration::from_secs(5),
+    };
+
+    let first = transport.send(&request).await;
+    transport.send(&request).await;
+    transport.send(&request).await;
+
+    assert_eq!(first.result, AttemptResult::Status(200));
+    let text = metrics.render(&readings(PoolFigures::default())).expect("render");
+    for result in ["2xx", "5xx", "timeout"] {
+        let series = format!(r#"opinion_webhook_attempts_total{{result="{result}"}}"#);
+        assert_eq!(value(&text, &series), 1.0, "{result}");
+    }
+    assert_eq!(value(&text, "opinion_webhook_attempt_duration_seconds_count"), 3.0);
+}

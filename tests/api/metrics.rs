@@ -1,0 +1,188 @@
+//! `GET /metrics` as a scraper reads it: requests counted by route pattern, wallet calls
+//! by outcome, webhook attempts by result, the backlog and the review queue read from the
+//! database at the scrape; a configured token is required, and production without one
+//! serves nothing.
+
+use std::time::Duration;
+
+use opinion::config::Config;
+use opinion_testkit::{Fault, WebhookSink};
+use reqwest::Method;
+
+use crate::helpers::{assert_problem, spawn_app, spawn_configured_app, spawn_production_app};
+use crate::trading_support::*;
+use crate::webhooks_support::register;
+
+const TOKEN: &str = "metrics-scraper-token-0123456789abcdef";
+
+/// The scrape of the instance at `address`, sent with `token` if any; must be 200.
+async fn scrape_at(address: &str, token: Option<&str>) -> String {
+    let mut request = reqwest::Client::new().get(format!("{address}/metrics"));
+    if let Some(token) = token {
+        request = request.bearer_auth(token);
+    }
+    let response = request.send().await.expect("scrape");
+    assert_eq!(response.status(), 200);
+    let content_type = response.headers()["content-type"]
+        .to_str()
+        .expect("content type")
+        .to_owned();
+    assert!(content_type.starts_with("text/plain; version=0.0.4"), "{content_type}");
+    response.text().await.expect("text")
+}
+
+/// The value of the series named exactly `series` (name and labels), or 0 when absent.
+fn value(text: &str, series: &str) -> f64 {
+    text.lines()
+        .find_map(|line| line.strip_prefix(series)?.strip_prefix(' '))
+        .map_or(0.0, |value| value.parse().expect("number"))
+}
+
+#[tokio::test]
+async fn requests_are_counted_by_route_pattern_and_wallet_calls_by_outcome() {
+    let app = spawn_app().await;
+    let market = open_market(&app).await;
+    let wallet = wallet(&app).await;
+    wallet.set_balance("p", 10_000);
+    let session = player(&app, "p").await;
+    placed(&app, &session, &order("b1", market, "buy", "shares", 100)).await;
+    let refused = placed(&app, &session, &order("b2", market, "buy", "shares", 1_000_000)).await;
+    assert_eq!(refused["status"], "failed");
+    let trade = app.get("/api/operator/trades?limit=5", &app.operator.key).await;
+    assert_eq!(trade.status(), 200);
+    let nowhere = app.get("/no/such/path/ab12", &app.operator.key).await;
+    assert_eq!(nowhere.status(), 404);
+
+    let text = scrape_at(&app.address, None).await;
+
+    assert_eq!(
+        value(
+            &text,
+            r#"opinion_http_requests_total{method="POST",route="/api/player/orders",status="200"}"#
+        ),
+        2.0,
+        "{text}"
+    );
+    assert_eq!(
+        value(
+            &text,
+            r#"opinion_http_requests_total{method="GET",route="/api/operator/trades",status="200"}"#
+        ),
+        1.0
+    );
+    assert_eq!(
+        value(
+            &text,
+            r#"opinion_http_requests_total{method="GET",route="unmatched",status="404"}"#
+        ),
+        1.0
+    );
+    assert!(!text.contains("ab12"), "a path a client sent never becomes a label");
+    assert_eq!(
+        value(
+            &text,
+            r#"opinion_wallet_calls_total{call="mutation",outcome="applied"}"#
+        ),
+        1.0
+    );
+    assert_eq!(
+        value(
+            &text,
+            r#"opinion_wallet_calls_total{call="mutation",outcome="rejected"}"#
+        ),
+        1.0
+    );
+    assert!(value(&text, "opinion_db_pool_acquired_total") > 0.0);
+    assert!(value(&text, "process_resident_memory_bytes") > 0.0);
+}
+
+#[tokio::test]
+async fn the_backlog_the_oldest_wait_and_open_reviews_come_from_the_database() {
+    let app = spawn_app().await;
+    let sink = WebhookSink::start().await;
+    register(&app, &app.operator, &sink.url("events"), &["mini_app.trade.submitted"]).await;
+    let market = open_market(&app).await;
+    let wallet = wallet_with_timeout(&app, 1_000).await;
+    wallet.set_balance("p", 50_000);
+    wallet.fail_next("p", Fault::ServerError(503));
+    let session = player(&app, "p").await;
+    let trade = placed(&app, &session, &order("b1", market, "buy", "shares", 1_000)).await;
+    assert_eq!(trade["status"], "manual_review");
+    tokio::time::sleep(Duration::from_millis(1_100)).await;
+
+    let text = scrape_at(&app.address, None).await;
+    assert_eq!(value(&text, "opinion_webhook_backlog"), 1.0, "{text}");
+    assert!(value(&text, "opinion_webhook_oldest_undelivered_age_seconds") >= 1.0);
+    assert_eq!(value(&text, "opinion_manual_reviews_open"), 1.0);
+    assert_eq!(
+        value(
+            &text,
+            r#"opinion_wallet_calls_total{call="mutation",outcome="ambiguous"}"#
+        ),
+        1.0
+    );
+
+    let delivering = app.instance_with_workers().await;
+    sink.wait_for(1, Duration::from_secs(10)).await;
+    let mut delivered = String::new();
+    for _ in 0..50 {
+        delivered = scrape_at(&delivering, None).await;
+        if value(&delivered, "opinion_webhook_backlog") == 0.0 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!(value(&delivered, "opinion_webhook_backlog"), 0.0, "{delivered}");
+    assert_eq!(value(&delivered, "opinion_webhook_oldest_undelivered_age_seconds"), 0.0);
+    assert_eq!(
+        value(&delivered, r#"opinion_webhook_attempts_total{result="2xx"}"#),
+        1.0
+    );
+}
+
+#[tokio::test]
+async fn a_configured_token_is_required() {
+    let app = spawn_configured_app(|config| Config {
+        metrics_token: Some(TOKEN.into()),
+        ..config
+    })
+    .await;
+
+    let missing = app.request(Method::GET, "/metrics", None).send().await.expect("scrape");
+    assert_problem(missing, 401, "credential_missing").await;
+    let wrong = app
+        .request(Method::GET, "/metrics", Some("metrics-scraper-token-0123456789abcdeX"))
+        .send()
+        .await
+        .expect("scrape");
+    assert_problem(wrong, 401, "metrics_token_invalid").await;
+    let operator_key = app
+        .request(Method::GET, "/metrics", Some(&app.operator.key))
+        .send()
+        .await
+        .expect("scrape");
+    assert_problem(operator_key, 401, "metrics_token_invalid").await;
+
+    let text = scrape_at(&app.address, Some(TOKEN)).await;
+    assert!(text.contains("opinion_webhook_backlog 0"), "{text}");
+}
+
+#[tokio::test]
+async fn production_without_a_token_does_not_serve_metrics() {
+    let app = spawn_production_app().await;
+    let response = app.request(Method::GET, "/metrics", None).send().await.expect("scrape");
+    assert_problem(response, 404, "route_not_found").await;
+}
+
+#[test]
+fn a_short_token_is_refused_at_start_up() {
+    let config = Config {
+        metrics_token: Some("short".into()),
+        ..Config::default()
+    };
+    let problems = config.validate().expect_err("refused").0;
+    assert!(
+        problems.iter().any(|problem| problem.contains("OPINION_METRICS_TOKEN")),
+        "{problems:?}"
+    );
+}
