@@ -153,7 +153,7 @@ fn operation_section(out: &mut String, schemas: &mut BTreeSet<String>, method: &
                 } else {
                     "no"
                 },
-                type_of(&parameter["schema"], schemas),
+                cell(&type_of(&parameter["schema"], schemas)),
                 cell(parameter["description"].as_str().unwrap_or_default()),
             );
         }
@@ -294,7 +294,7 @@ fn schema_sections(out: &mut String, document: &Value, mut pending: BTreeSet<Str
                 let _ = writeln!(
                     table,
                     "| `{field}` | {} | {} | {} |",
-                    type_of(property, &mut named),
+                    cell(&type_of(property, &mut named)),
                     if required.contains(field.as_str()) { "yes" } else { "no" },
                     cell(property["description"].as_str().unwrap_or_default()),
                 );
