@@ -36,3 +36,12 @@ db-shell:
 # pgbench and /healthz baselines; writes bench/results/latest.{json,md} (~10 minutes).
 bench:
     cargo run --release -p opinion-bench
+
+# The soak: two instances of the release service on one private PostgreSQL for 30 minutes
+# under trading load, with a wallet that times out, fails, answers garbage and drops
+# connections, webhook receivers that fail and recover, and the second instance killed
+# and restarted every 4 minutes; then a reconciliation of money and events, and memory.
+# Exits non-zero on any loss, double application or growth. SOAK_DURATION, SOAK_KILL_EVERY,
+# SOAK_FAULT_* and more (docs/reliability.md); SOAK_SMOKE=1 for a two-minute run.
+soak:
+    cargo run -p opinion-bench --bin opinion-soak

@@ -27,6 +27,9 @@ fi
 #    the key's own id in the key list) and every later request would only see 401.
 excluded_paths='^/api/operator/api-keys/\{id\}/revoke$'
 echo "fuzz: excluded: POST /api/operator/api-keys/{id}/revoke (it would revoke the fuzzing key itself)"
+# Refusals no schema can announce, each excluded for one check and one problem answer
+# (scripts/fuzz_hooks.py, which also corrects the fuzzer's spelling of integers).
+python3 "$root/scripts/fuzz_hooks.py"
 
 profile="${FUZZ_PROFILE:-release}"
 echo "fuzz: building the $profile service"
@@ -103,7 +106,8 @@ run() {
     local name="$1" key="$2"
     echo "fuzz: === $name key, $max_examples examples per operation ==="
     # Run from target/fuzz: schemathesis keeps its cache in the working directory.
-    (cd "$work" && "$venv/bin/schemathesis" run "$base/api/operator/openapi.json" \
+    (cd "$work" && SCHEMATHESIS_HOOKS="$root/scripts/fuzz_hooks.py" "$venv/bin/schemathesis" \
+        --config-file "$root/scripts/fuzz.toml" run "$base/api/operator/openapi.json" \
         --url "$base" \
         -H "Authorization: Bearer $key" \
         --checks all \

@@ -32,6 +32,7 @@ pub async fn run_command(
     keys: &Keys,
     command: AdminCommand,
 ) -> anyhow::Result<Value> {
+    let config = &config.for_admin_commands();
     if let AdminCommand::DataKey { command } = command {
         return data_key::run(config, database_url, keys, command).await;
     }

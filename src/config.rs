@@ -3,6 +3,7 @@
 
 use std::num::NonZeroU32;
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use figment::Figment;
 use figment::providers::{Env, Format, Serialized, Toml};
@@ -12,6 +13,7 @@ use opinion_exchange_http::ExchangeSettings;
 use opinion_flight::{ChainLength, FlightTiming};
 use opinion_launch::{LAUNCH_TOKEN_TTL_DEFAULT_SECS, LAUNCH_TOKEN_TTL_MAX_SECS, LAUNCH_TOKEN_TTL_MIN_SECS};
 use opinion_statement::StatementKey;
+use opinion_store_pg::{DEFAULT_ACQUIRE_TIMEOUT, SessionLimits};
 use serde::{Deserialize, Serialize};
 
 /// Where the service runs; decides defaults and what is required.
@@ -44,6 +46,19 @@ pub struct Config {
     /// (`OPINION_DATABASE_CA_FILE`); `sslrootcert` in `DATABASE_URL` overrides it. Without
     /// either, `verify-ca` and `verify-full` trust the built-in Mozilla roots.
     pub database_ca_file: Option<PathBuf>,
+    /// `statement_timeout` of every database session, in milliseconds
+    /// (`OPINION_DATABASE_STATEMENT_TIMEOUT_MS`); admin commands and migrations run
+    /// without it.
+    pub database_statement_timeout_ms: u32,
+    /// `lock_timeout` of every database session, in milliseconds
+    /// (`OPINION_DATABASE_LOCK_TIMEOUT_MS`).
+    pub database_lock_timeout_ms: u32,
+    /// `idle_in_transaction_session_timeout` of every database session, in milliseconds
+    /// (`OPINION_DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS`).
+    pub database_idle_in_transaction_timeout_ms: u32,
+    /// The longest a request waits for a pooled connection, in milliseconds
+    /// (`OPINION_DATABASE_ACQUIRE_TIMEOUT_MS`).
+    pub database_acquire_timeout_ms: u32,
     /// Where development data lives: the private cluster, the session secret, demo credentials.
     pub data_dir: PathBuf,
     /// Secret that signs staff session tokens, at least 32 bytes (`OPINION_SESSION_SECRET`).
@@ -155,6 +170,10 @@ impl Default for Config {
             database_url: None,
             database_max_connections: 16,
             database_ca_file: None,
+            database_statement_timeout_ms: millis(SessionLimits::DEFAULT.statement),
+            database_lock_timeout_ms: millis(SessionLimits::DEFAULT.lock),
+            database_idle_in_transaction_timeout_ms: millis(SessionLimits::DEFAULT.idle_in_transaction),
+            database_acquire_timeout_ms: millis(DEFAULT_ACQUIRE_TIMEOUT),
             data_dir: PathBuf::from(".data"),
             session_secret: None,
             data_key: None,
@@ -189,6 +208,11 @@ impl Default for Config {
             exchange_max_answer_bytes: None,
         }
     }
+}
+
+/// A default duration as the configuration writes it, in milliseconds.
+fn millis(duration: Duration) -> u32 {
+    u32::try_from(duration.as_millis()).unwrap_or(u32::MAX)
 }
 
 /// Why the configuration cannot be used; each line says what to fix.
@@ -287,6 +311,37 @@ impl Config {
         if !(1..=1000).contains(&self.database_max_connections) {
             problems.push("OPINION_DATABASE_MAX_CONNECTIONS must be between 1 and 1000".into());
         }
+        let limits = [
+            (
+                "OPINION_DATABASE_STATEMENT_TIMEOUT_MS",
+                self.database_statement_timeout_ms,
+                1_000..=3_600_000,
+            ),
+            (
+                "OPINION_DATABASE_LOCK_TIMEOUT_MS",
+                self.database_lock_timeout_ms,
+                100..=600_000,
+            ),
+            (
+                "OPINION_DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS",
+                self.database_idle_in_transaction_timeout_ms,
+                1_000..=3_600_000,
+            ),
+            (
+                "OPINION_DATABASE_ACQUIRE_TIMEOUT_MS",
+                self.database_acquire_timeout_ms,
+                100..=60_000,
+            ),
+        ];
+        for (name, value, bounds) in limits {
+            if !bounds.contains(&value) {
+                problems.push(format!(
+                    "{name} must be between {} and {}",
+                    bounds.start(),
+                    bounds.end()
+                ));
+            }
+        }
         if let Some(path) = &self.database_ca_file
             && !path.is_file()
         {
@@ -362,6 +417,31 @@ impl Config {
             max_lock,
             forget_after: time::Duration::days(1).max(window).max(max_lock),
         }
+    }
+
+    /// The time limits of the service's database sessions, as `validate` checked them.
+    pub fn session_limits(&self) -> SessionLimits {
+        let millis = |value: u32| Duration::from_millis(u64::from(value));
+        SessionLimits {
+            statement: millis(self.database_statement_timeout_ms),
+            lock: millis(self.database_lock_timeout_ms),
+            idle_in_transaction: millis(self.database_idle_in_transaction_timeout_ms),
+        }
+    }
+
+    /// The configuration admin commands run with: no statement time limit, on purpose
+    /// (a month's statement export or a data key rotation may outlast any request, and
+    /// platform staff watch them); the lock and idle limits stay.
+    pub fn for_admin_commands(&self) -> Config {
+        Config {
+            database_statement_timeout_ms: 0,
+            ..self.clone()
+        }
+    }
+
+    /// The longest wait for a pooled database connection.
+    pub fn acquire_timeout(&self) -> Duration {
+        Duration::from_millis(u64::from(self.database_acquire_timeout_ms))
     }
 
     /// The trusted proxies, as `validate` checked them.
@@ -503,6 +583,28 @@ mod tests {
             ..Config::default()
         };
         assert_eq!(config.validate().expect_err("refused").0.len(), 8);
+    }
+
+    #[test]
+    fn database_time_limits_default_to_the_stores_and_are_bounded() {
+        let config = Config::default();
+        assert_eq!(config.session_limits(), SessionLimits::DEFAULT);
+        assert_eq!(config.acquire_timeout(), DEFAULT_ACQUIRE_TIMEOUT);
+        let admin = config.for_admin_commands().session_limits();
+        assert_eq!(admin, SessionLimits::unbounded_statements(SessionLimits::DEFAULT));
+        let silly = Config {
+            database_statement_timeout_ms: 0,
+            database_lock_timeout_ms: 600_001,
+            database_idle_in_transaction_timeout_ms: 999,
+            database_acquire_timeout_ms: 99,
+            ..Config::default()
+        };
+        let problems = silly.validate().expect_err("refused").0;
+        assert_eq!(problems.len(), 4, "{problems:?}");
+        assert!(
+            problems.iter().all(|p| p.starts_with("OPINION_DATABASE_")),
+            "{problems:?}"
+        );
     }
 
     #[test]

@@ -55,9 +55,11 @@ impl Database {
     }
 }
 
-/// The database at `url` with the configured CA (`OPINION_DATABASE_CA_FILE`): every
-/// connection the service opens to it, the migrations' included, goes through this, so
-/// all of them use the TLS `sslmode` asks for.
+/// The database at `url` with the configured CA (`OPINION_DATABASE_CA_FILE`) and session
+/// time limits: every connection the service opens to it, the migrations' included, goes
+/// through this, so all of them use the TLS `sslmode` asks for and the limits.
 pub fn target(config: &Config, url: &str) -> anyhow::Result<DatabaseTarget> {
-    DatabaseTarget::new(url, config.database_ca_file.as_deref()).context("reading DATABASE_URL")
+    Ok(DatabaseTarget::new(url, config.database_ca_file.as_deref())
+        .context("reading DATABASE_URL")?
+        .with_limits(config.session_limits()))
 }

@@ -59,6 +59,7 @@ async fn serve(config: &Config, database_url: &str) -> anyhow::Result<()> {
     let base = format!("http://{}:{}", config.host, application.port());
     println!("Opinion ({:?}) listening on {base}", config.env);
     println!("  OpenAPI document: {base}/api/operator/openapi.json");
+    println!("  Docs: {base}{}", opinion_api::DOCS_PATH);
     if let Some(demo) = demo {
         println!("  demo operator {}: API key {}", demo.operator_id, demo.api_key);
         println!("  demo staff login {} / {}", demo.staff_email, demo.staff_password);

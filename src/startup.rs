@@ -172,10 +172,16 @@ pub async fn services_reaching(
         PgStore::connect_to(&target, config.database_max_connections)
             .await
             .context("connecting to the database")?
+            .with_acquire_timeout(config.acquire_timeout())
             .with_data_key(data_key(keys)?),
     );
     let encrypted = store.uses_tls().await.context("asking the database about TLS")?;
-    tracing::info!(sslmode = %target.ssl_mode(), encrypted, "connected to the database");
+    tracing::info!(
+        sslmode = %target.ssl_mode(),
+        encrypted,
+        limits = %target.limits(),
+        "connected to the database"
+    );
     seal_clear_webhook_secrets(&store).await?;
     let clock: Arc<dyn Clock> = Arc::new(SystemClock);
     let metrics = Arc::new(Metrics::new()?);

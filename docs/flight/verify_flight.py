@@ -19,7 +19,7 @@ seed of the flight before it that is revealed (or to the chain's commitment), an
 crash point recomputed from the seed and the salt is the published one. It prints one
 line per flight and exits with status 0 when everything verifies, 1 otherwise.
 
-The rules are those of docs/flight.md:
+The rules are those of docs/operator/flight.md:
     seed[i-1] = SHA-256(seed[i])                  over the raw 32 bytes
     h = HMAC-SHA256(key = seed[k], message = UTF-8 bytes of the salt)
     X = int(first 13 hex digits of h)             the first 52 bits, big-endian
@@ -40,7 +40,7 @@ GROWTH_PER_MS = 0.00006
 HEX_DIGITS = frozenset("0123456789abcdefABCDEF")
 MAX_CHAIN_LENGTH = 10_000_000
 
-# The published test vectors (docs/flight.md, "Test vectors").
+# The published test vectors (docs/operator/flight.md, "Test vectors").
 VECTOR_TERMINAL_TEXT = "flight test vector terminal seed"
 VECTOR_LENGTH = 10
 VECTOR_SALT = "flight-test-vector-salt-0001"
@@ -271,7 +271,7 @@ def verify_vectors():
 
 
 def main(argv):
-    parser = argparse.ArgumentParser(description="Verify the flight game's crash points (docs/flight.md).")
+    parser = argparse.ArgumentParser(description="Verify the flight game's crash points (docs/operator/flight.md).")
     parser.add_argument("file", nargs="?", default="-", help='published flights as JSON ("-" or nothing: stdin)')
     parser.add_argument("--commitment", help="the chain's commitment as published before its first flight")
     parser.add_argument("--salt", help="the chain's salt as published before its first flight")

@@ -13,7 +13,7 @@ The proof is JSON: {"proofVersion": 5, "merkleRoot": "<64 hex>", "treeSize": 182
 Take the root and the tree size from the signed statement you verified (or pass
 --statement): a proof only shows that the line is in the tree whose root you trust.
 
-The rules are those of RFC 6962 (docs/flight.md, "The v5 proof"):
+The rules are those of RFC 6962 (docs/operator/flight.md, "The v5 proof"):
     leaf = SHA-256(0x00 || JCS(line))       JCS: sorted keys, no white space, UTF-8
     node = SHA-256(0x01 || left || right)
 and the path is checked with RFC 9162's algorithm (section 2.1.3.2), which uses the leaf

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Verify a signed flight settlement statement (or a statement correction) of the Opinion
-platform, as docs/flight.md "How to verify a statement" describes.
+platform, as docs/operator/flight.md "How to verify a statement" describes.
 
 Needs Python 3 and the `cryptography` package for Ed25519 (Debian/Ubuntu:
 `apt-get install python3-cryptography`; elsewhere: `pip install cryptography`).

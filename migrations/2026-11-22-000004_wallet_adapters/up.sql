@@ -1,4 +1,4 @@
--- Wallet adapters (docs/wallet-adapter.md): where and how the platform calls each
+-- Wallet adapters (docs/operator/wallet-adapter.md): where and how the platform calls each
 -- operator's wallet. At most one per operator, so the operator is the whole primary key.
 --
 -- Signing secrets are never stored in the clear: each is sealed with AES-256-GCM under

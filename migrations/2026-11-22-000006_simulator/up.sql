@@ -1,4 +1,4 @@
--- The staging simulator (docs/simulator.md): simulated users with their wallet balances,
+-- The staging simulator (docs/operator/simulator.md): simulated users with their wallet balances,
 -- the keys the simulated wallet has seen, its log of every mutation received, and the
 -- markets the simulator created. Tenant rows: every primary key and index leads with the
 -- operator, so every instance of the service shares one simulated wallet per operator.

@@ -1,5 +1,5 @@
 -- The flight product's money moves through the same wallet engine as Opinion's
--- (docs/wallet-adapter.md): its operations are rows of wallet_operations too, naming a
+-- (docs/operator/wallet-adapter.md): its operations are rows of wallet_operations too, naming a
 -- flight and its ticket where Opinion's name a market. Every operation names exactly one
 -- product subject, and its flow says which: Opinion's flows a market (and a trade or a
 -- redemption), the flight product's a flight and a ticket and nothing of Opinion's.

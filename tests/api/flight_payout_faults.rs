@@ -1,4 +1,4 @@
-//! The payout of a cashed-out ticket under wallet faults, as `docs/flight.md` ("Engine and
+//! The payout of a cashed-out ticket under wallet faults, as `docs/operator/flight.md` ("Engine and
 //! failure behaviour", "Money") says: a payout is a primary mutation, so an answer that
 //! leaves its outcome unknown (a time-out, a 5xx, a body that is not the contract's)
 //! sends it to manual review with `mini_app.wallet_operation.manual_review_required`,

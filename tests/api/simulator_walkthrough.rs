@@ -1,4 +1,4 @@
-//! `docs/simulator.md`'s walkthrough, run step by step over HTTP with the same paths and
+//! `docs/operator/simulator.md`'s walkthrough, run step by step over HTTP with the same paths and
 //! bodies the document shows with curl (each body is checked to be in the document).
 
 use reqwest::Method;
@@ -6,7 +6,7 @@ use serde_json::json;
 
 use crate::helpers::{TestApp, json_with_status, spawn_app};
 
-const DOC: &str = include_str!("../../docs/simulator.md");
+const DOC: &str = include_str!("../../docs/operator/simulator.md");
 
 /// Sends `body` as the document's curl does, after checking the document shows it.
 async fn step(app: &TestApp, key: &str, method: Method, path: &str, body: &str) -> reqwest::Response {

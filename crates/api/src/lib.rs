@@ -1,6 +1,7 @@
 //! The operator HTTP API (actix-web): every route of the contract mounted from the
 //! access domain's route table, guarded by one mechanism, answering RFC 9457 problems.
 
+mod docs_site;
 mod http;
 mod operational;
 mod operator;
@@ -19,6 +20,7 @@ use actix_web::middleware::from_fn;
 use actix_web::{App, HttpResponse, web};
 use opinion_app::players::{FLIGHT_PLAY_PATH, OPINION_PLAY_PATH};
 
+pub use docs_site::DOCS_PATH;
 pub use http::auth::SESSION_COOKIE;
 pub use http::client::TrustedProxies;
 pub use http::error::ApiError;
@@ -50,7 +52,6 @@ pub fn app(
         .app_data(web::Data::new(operational::handlers::OpenApiJson(
             routing::openapi::served_json,
         )))
-        .app_data(http::extract::json_config())
         .app_data(http::extract::query_config())
         .app_data(http::extract::payload_config())
         .wrap(from_fn(http::metrics::middleware))
@@ -64,6 +65,7 @@ pub fn app(
             views::handlers::PORTFOLIO_VIEW_PATH,
             web::route().to(views::handlers::portfolio),
         ))
+        .configure(docs_site::mount)
         .configure(routing::router::mount)
         .configure(player::handlers::mount)
         .configure(simulator::simulated_wallet::handlers::mount)

@@ -21,6 +21,13 @@ pub trait Responder: Send + Sync + 'static {
     fn respond(&self, path: &str, body: &[u8]) -> (StatusCode, Vec<u8>);
 }
 
+/// A shared stand-in answers as the stand-in does, so its owner can still read it.
+impl<R: Responder> Responder for Arc<R> {
+    fn respond(&self, path: &str, body: &[u8]) -> (StatusCode, Vec<u8>) {
+        R::respond(self, path, body)
+    }
+}
+
 /// A running stand-in; stops accepting when dropped.
 pub struct LocalServer {
     address: SocketAddr,

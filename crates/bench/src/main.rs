@@ -5,16 +5,10 @@
 //! `bench/results/latest.{json,md}`, prints the table and removes everything it started.
 //! Everything listens on and targets 127.0.0.1 only.
 
-mod api;
-mod database;
 mod load;
-mod local_http;
-mod memory;
 mod pgbench;
 mod report;
 mod scenarios;
-mod seed;
-mod service;
 mod settings;
 mod wallet;
 mod webhook_sink;
@@ -23,6 +17,7 @@ use std::path::Path;
 use std::time::Instant;
 
 use anyhow::Context;
+use opinion_bench::{api, database, local_http, memory, seed, service};
 use time::OffsetDateTime;
 use time::format_description::well_known::Rfc3339;
 

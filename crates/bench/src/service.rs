@@ -107,8 +107,20 @@ impl Service {
         data_dir: &Path,
         extra_env: &[(&str, String)],
     ) -> anyhow::Result<Self> {
+        Self::start_logged(binary, database_url, data_dir, &data_dir.join("service.log"), extra_env)
+    }
+
+    /// As [`Service::start`], with the log appended to `log_path`: several instances
+    /// of one deployment, or one instance's successive lives, each keep their log.
+    pub fn start_logged(
+        binary: &Path,
+        database_url: &str,
+        data_dir: &Path,
+        log_path: &Path,
+        extra_env: &[(&str, String)],
+    ) -> anyhow::Result<Self> {
         std::fs::create_dir_all(data_dir)?;
-        let log = std::fs::File::create(data_dir.join("service.log"))?;
+        let log = std::fs::OpenOptions::new().create(true).append(true).open(log_path)?;
         let mut command = Command::new(binary);
         for name in bench_variables() {
             command.env_remove(name);
@@ -149,7 +161,7 @@ impl Service {
             base_url: String::new(),
         };
         service.base_url = receiver.recv_timeout(START_TIMEOUT).with_context(|| {
-            let log = std::fs::read_to_string(data_dir.join("service.log")).unwrap_or_default();
+            let log = std::fs::read_to_string(log_path).unwrap_or_default();
             let tail: Vec<&str> = log.lines().rev().take(20).collect();
             let tail: Vec<&str> = tail.into_iter().rev().collect();
             format!("the service did not start; its log ends:\n{}", tail.join("\n"))
@@ -175,6 +187,13 @@ impl Service {
     /// Stops the service gracefully, forcibly if it does not stop within ten seconds.
     pub fn stop(mut self) {
         self.terminate();
+    }
+
+    /// Kills the process at once (SIGKILL), as a crash or a lost machine would, and
+    /// reaps it.
+    pub fn kill(mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
     }
 
     fn terminate(&mut self) {

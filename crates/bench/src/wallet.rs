@@ -1,4 +1,4 @@
-//! The bench's wallet adapter (`docs/wallet-adapter.md`): applies every mutation at once
+//! The bench's wallet adapter (`docs/operator/wallet-adapter.md`): applies every mutation at once
 //! with a unique remote reference and a generous balance, and tells that balance when
 //! asked, so a buy's cost is the service's alone. Signatures are not checked: the bench
 //! measures the caller, not the wallet.

@@ -90,7 +90,7 @@ impl WebhookSink {
     }
 }
 
-impl Responder for std::sync::Arc<WebhookSink> {
+impl Responder for WebhookSink {
     fn respond(&self, _path: &str, body: &[u8]) -> (StatusCode, Vec<u8>) {
         let now = OffsetDateTime::now_utc();
         let arrived = Instant::now();

@@ -1,5 +1,5 @@
 //! `FakeWallet`: an operator's wallet adapter for tests, a real HTTP server on
-//! `127.0.0.1:0` that obeys the wallet adapter contract (`docs/wallet-adapter.md`). Its
+//! `127.0.0.1:0` that obeys the wallet adapter contract (`docs/operator/wallet-adapter.md`). Its
 //! answers are `opinion_wallet::ReferenceWallet`'s (balances, durable deduplication by
 //! key with the payload compared, business refusals); on top of it, it checks signatures,
 //! keeps a ledger of every mutation received, and commits faults on request.
@@ -36,7 +36,7 @@ mod ledger;
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
-use opinion_wallet::{Currency, ReferenceWallet};
+use opinion_wallet::{Currency, MutationRequest, ReferenceWallet};
 use opinion_webhook::SigningSecret;
 use tokio::task::JoinHandle;
 
@@ -51,7 +51,12 @@ struct State {
     faults: HashMap<String, VecDeque<Fault>>,
     ledger: Vec<LedgerEntry>,
     breakage: Option<Breakage>,
+    fault_source: Option<FaultSource>,
 }
+
+/// Decides a fault for a mutation no queued fault applies to (see
+/// [`FakeWallet::set_fault_source`]).
+pub type FaultSource = Arc<dyn Fn(&MutationRequest) -> Option<Fault> + Send + Sync>;
 
 /// A contract-abiding wallet adapter on a local port.
 pub struct FakeWallet {
@@ -82,6 +87,7 @@ impl FakeWallet {
             faults: HashMap::new(),
             ledger: Vec::new(),
             breakage: None,
+            fault_source: None,
         }));
         let shared = state.clone();
         let task = tokio::spawn(accept_each(listener, move |stream| {
@@ -151,6 +157,12 @@ impl FakeWallet {
             .entry(external_user_id.to_owned())
             .or_default()
             .push_back(fault);
+    }
+
+    /// Asks `source` for the fault of every mutation with a new key that no queued
+    /// fault applies to: faults at set rates, for a long run with many players.
+    pub fn set_fault_source(&self, source: FaultSource) {
+        self.lock().fault_source = Some(source);
     }
 
     /// Every mutation request received so far, in order of arrival.

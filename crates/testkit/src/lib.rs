@@ -27,7 +27,7 @@ mod tls_server;
 mod webhook_sink;
 
 pub use database::TestDatabase;
-pub use fake_wallet::{Breakage, FakeWallet, Fault, LedgerAnswer, LedgerEntry, SignatureCheck};
+pub use fake_wallet::{Breakage, FakeWallet, Fault, FaultSource, LedgerAnswer, LedgerEntry, SignatureCheck};
 pub use http_wire::WireRequest;
 pub use manual_clock::ManualClock;
 pub use scripted::{ScriptedReply, ScriptedServer};

@@ -22,10 +22,13 @@ mod wallet;
 mod webhooks;
 
 pub use db::database::create_database_if_missing;
-pub use db::migrate::{run_migrations, run_migrations_on};
-pub use db::pool::PgStore;
+pub use db::migrate::{
+    MIGRATION_LOCK_KEY, MIGRATION_LOCK_WAIT, run_migrations, run_migrations_on, run_migrations_within,
+};
+pub use db::pool::{DEFAULT_ACQUIRE_TIMEOUT, PgStore};
 pub use db::resealing::{ResealCursor, ResealedBatch, SealedValues, SealingStatus};
 pub use db::sealing::{DataKey, DataKeyError};
+pub use db::session_limits::SessionLimits;
 pub use db::target::DatabaseTarget;
 pub use db::tls::sslmode::SslMode;
 pub use flight::driver_lock::DRIVER_LOCK_KEY;

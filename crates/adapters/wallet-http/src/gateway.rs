@@ -24,7 +24,7 @@ use crate::clients::Clients;
 use crate::exchange::{Observed, SignedPost, post};
 use crate::timestamp::requested_at;
 
-/// Calls operators' wallet adapters per `docs/wallet-adapter.md`.
+/// Calls operators' wallet adapters per `docs/operator/wallet-adapter.md`.
 pub struct HttpWalletGateway {
     clients: Clients,
     policy: AddressPolicy,

@@ -1,4 +1,4 @@
-//! The wallet adapter client (`docs/wallet-adapter.md`): implements the app's
+//! The wallet adapter client (`docs/operator/wallet-adapter.md`): implements the app's
 //! `WalletGateway` port with signed REST v1 calls over reqwest.
 //!
 //! Its one duty beyond sending is to report honestly what it observed

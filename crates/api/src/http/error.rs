@@ -175,6 +175,87 @@ fn app_problem(error: &AppError) -> Problem {
     }
 }
 
+/// The status each code is answered with, for the documentation's problem code page:
+/// exhaustive, so a new code does not compile until its status is stated here, and the
+/// tests below hold it to `problem()` above.
+pub const fn status_of(code: ProblemCode) -> u16 {
+    use ProblemCode::*;
+    match code {
+        CredentialMissing
+        | CredentialMalformed
+        | ApiKeyChecksumMismatch
+        | ApiKeyWrongEnvironment
+        | ApiKeyUnknown
+        | ApiKeyRevoked
+        | ApiKeyExpired
+        | SessionInvalid
+        | SessionEnded
+        | StaffDisabled
+        | LoginFailed
+        | LaunchTokenInvalid
+        | LaunchTokenUsedOrExpired
+        | LaunchHostMismatch
+        | ViewLinkInvalid
+        | ViewLinkExpired
+        | MetricsTokenInvalid => 401,
+        StaffSessionRequired | InsufficientScope | ScopeEscalation | CurrentPasswordWrong => 403,
+        ValidationFailed
+        | InvalidBody
+        | MalformedJson
+        | InvalidQuery
+        | InvalidId
+        | InvalidCursor
+        | InvalidLimit
+        | StaffScopeNotAssignable => 400,
+        NotFound | RouteNotFound | NotAvailableInProduction | ProofNotAvailable => 404,
+        MethodNotAllowed => 405,
+        PayloadTooLarge => 413,
+        UnsupportedMediaType => 415,
+        RateLimited => 429,
+        InternalError => 500,
+        NotReady => 503,
+        Conflict
+        | ConcurrentChange
+        | ChangedMeanwhile
+        | StaffEmailTaken
+        | ProductNotEnabled
+        | WrongProduct
+        | LaunchHostTaken
+        | WalletAdapterNotConfigured
+        | MarketNotOpen
+        | LimitNotMet
+        | InsufficientShares
+        | TradeInProgress
+        | ClientOrderIdReused
+        | NothingToCredit
+        | BoardingClosed
+        | TicketCapReached
+        | ClientTicketIdReused
+        | TicketNotActive
+        | CashOutTooEarly
+        | FlightCrashed
+        | ProductionAuthorizationMissing
+        | MarketStatus
+        | OpenTrades
+        | NotInReview
+        | ProductMismatch
+        | TermsScheduleFull
+        | TermsNotCancellable
+        | StatementKeyRetired
+        | StatementKeyNotCurrent
+        | ReportNotFinalized
+        | PaymentExceedsDue
+        | PaymentReferenceTaken
+        | WebhookEndpointChanged
+        | WebhookEndpointDisabled
+        | SimulatedUserExists
+        | NoSimulatedUsers
+        | NotASimulatorMarket
+        | MarketTradedByOthers
+        | SimulatedUserNotIdr => 409,
+    }
+}
+
 /// The stable code of each authentication failure.
 fn auth_failure_code(failure: AuthFailure) -> ProblemCode {
     match failure {
@@ -230,5 +311,106 @@ impl ResponseError for ApiError {
             response.headers_mut().insert(ALLOW, value);
         }
         response
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeSet;
+
+    use opinion_access::{ApiKeyEnvironment, Scope};
+
+    use super::*;
+
+    /// An error of every kind `problem()` answers, then a conflict for each code no other
+    /// kind carries (the use cases' own refusals).
+    fn every_kind_of_error() -> Vec<ApiError> {
+        use AuthFailure::*;
+        let failures = [
+            Missing,
+            Malformed,
+            ApiKeyFormat(SecretFormatError::Malformed),
+            ApiKeyFormat(SecretFormatError::BadChecksum),
+            WrongEnvironment {
+                presented: ApiKeyEnvironment::Staging,
+                accepted: ApiKeyEnvironment::Production,
+            },
+            UnknownKey,
+            RevokedKey,
+            ExpiredKey,
+            InvalidSession,
+            SessionEnded,
+            StaffDisabled,
+            BadLogin,
+            InvalidLaunch,
+            LaunchUsedOrExpired,
+            ForeignLaunchHost,
+            InvalidViewLink,
+            ExpiredViewLink,
+            WrongMetricsToken,
+        ];
+        let mut errors: Vec<ApiError> = failures
+            .into_iter()
+            .map(|failure| ApiError::App(AppError::Unauthenticated(failure)))
+            .collect();
+        errors.extend([
+            ApiError::Denied(Denial::StaffSessionRequired),
+            ApiError::Denied(Denial::MissingScopes {
+                missing: vec![Scope::MarketsRead],
+                any_of: false,
+            }),
+            ApiError::PayloadTooLarge { limit: 1 },
+            ApiError::UnsupportedMediaType,
+            ApiError::RouteNotFound,
+            ApiError::MethodNotAllowed("GET".into()),
+            ApiError::NotAvailableInProduction,
+            ApiError::NotReady("down".into()),
+            ApiError::App(AppError::NotFound("market")),
+            ApiError::App(AppError::invalid("field", "is wrong")),
+            ApiError::App(AppError::Issuance(IssuanceError::StaffScopeOnApiKey(vec![
+                Scope::StaffsRead,
+            ]))),
+            ApiError::App(AppError::Issuance(IssuanceError::ExceedsIssuer { beyond: vec![] })),
+            ApiError::App(AppError::RateLimited { retry_after_secs: 1 }),
+            ApiError::App(AppError::Internal("boom".into())),
+        ]);
+        for code in [
+            ProblemCode::InvalidBody,
+            ProblemCode::MalformedJson,
+            ProblemCode::InvalidQuery,
+            ProblemCode::InvalidId,
+            ProblemCode::InvalidCursor,
+            ProblemCode::InvalidLimit,
+        ] {
+            errors.push(ApiError::bad_request(code, "bad"));
+        }
+        let carried: BTreeSet<ProblemCode> = errors.iter().map(code_of).collect();
+        for code in ProblemCode::ALL.iter().filter(|code| !carried.contains(code)) {
+            errors.push(ApiError::App(AppError::Conflict {
+                code: *code,
+                detail: "refused".into(),
+            }));
+        }
+        errors
+    }
+
+    fn code_of(error: &ApiError) -> ProblemCode {
+        let problem = error.problem();
+        *ProblemCode::ALL
+            .iter()
+            .find(|code| code.as_str() == problem.code)
+            .expect("a known code")
+    }
+
+    #[test]
+    fn the_documented_status_of_every_code_is_the_one_it_is_answered_with() {
+        let errors = every_kind_of_error();
+        let mut seen = BTreeSet::new();
+        for error in &errors {
+            let code = code_of(error);
+            assert_eq!(status_of(code), error.problem().status, "{code}");
+            seen.insert(code);
+        }
+        assert_eq!(seen.len(), ProblemCode::ALL.len());
     }
 }

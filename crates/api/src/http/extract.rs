@@ -1,7 +1,7 @@
 //! Request parsing with clear 4xx answers: JSON bodies, query strings, path ids.
 
 use actix_web::dev::Payload;
-use actix_web::error::{JsonPayloadError, PayloadError, QueryPayloadError};
+use actix_web::error::{PayloadError, QueryPayloadError};
 use actix_web::{FromRequest, HttpMessage, HttpRequest, mime, web};
 use futures_util::future::LocalBoxFuture;
 use opinion_app::error::ProblemCode;
@@ -32,13 +32,6 @@ impl From<actix_web::Error> for ApiError {
 /// Largest JSON body accepted.
 pub const MAX_JSON_BYTES: usize = 64 * 1024;
 
-/// Body extraction errors as problems.
-pub fn json_config() -> web::JsonConfig {
-    web::JsonConfig::default()
-        .limit(MAX_JSON_BYTES)
-        .error_handler(|error, _: &HttpRequest| json_error(error).into())
-}
-
 /// Query extraction errors as problems.
 pub fn query_config() -> web::QueryConfig {
     web::QueryConfig::default().error_handler(|error, _: &HttpRequest| {
@@ -54,35 +47,51 @@ pub fn query_config() -> web::QueryConfig {
     })
 }
 
-fn json_error(error: JsonPayloadError) -> ApiError {
-    match error {
-        JsonPayloadError::OverflowKnownLength { .. } | JsonPayloadError::Overflow { .. } => {
-            ApiError::PayloadTooLarge { limit: MAX_JSON_BYTES }
-        }
-        JsonPayloadError::ContentType => ApiError::UnsupportedMediaType,
-        JsonPayloadError::Deserialize(e) if e.is_data() => {
-            ApiError::bad_request(ProblemCode::InvalidBody, format!("the request body is invalid: {e}"))
-        }
-        JsonPayloadError::Deserialize(e) => ApiError::bad_request(
-            ProblemCode::MalformedJson,
-            format!("the request body is not valid JSON: {e}"),
-        ),
-        other => ApiError::bad_request(
-            ProblemCode::MalformedJson,
-            format!("the request body could not be read: {other}"),
-        ),
-    }
-}
-
 /// The limit on every body the service reads whole, JSON or not: a body over it is
 /// refused before it is buffered.
 pub fn payload_config() -> web::PayloadConfig {
     web::PayloadConfig::new(MAX_JSON_BYTES)
 }
 
+/// A JSON object body, under the rules of every JSON body: at most `MAX_JSON_BYTES`
+/// (413), sent as JSON (415), well formed (400 `malformed_json`) and an object (400
+/// `invalid_body`). Serde reads a struct from an array too, by position, so a body of
+/// `[null]` would otherwise pass for an empty change.
+pub struct Json<T>(pub T);
+
+impl<T> Json<T> {
+    /// The body.
+    pub fn into_inner(self) -> T {
+        self.0
+    }
+}
+
+impl<T> std::ops::Deref for Json<T> {
+    type Target = T;
+
+    fn deref(&self) -> &T {
+        &self.0
+    }
+}
+
+impl<T: DeserializeOwned + 'static> FromRequest for Json<T> {
+    type Error = ApiError;
+    type Future = LocalBoxFuture<'static, Result<Self, ApiError>>;
+
+    fn from_request(request: &HttpRequest, payload: &mut Payload) -> Self::Future {
+        let sent_as_json = is_json(request);
+        let body = web::Bytes::from_request(request, payload);
+        Box::pin(async move {
+            if !sent_as_json {
+                return Err(ApiError::UnsupportedMediaType);
+            }
+            object(&read_body(body.await)?).map(Self)
+        })
+    }
+}
+
 /// A JSON body that may be empty (then the type's default is used), under the same rules
-/// as every JSON body: at most `MAX_JSON_BYTES` (413), sent as JSON when it is not empty
-/// (415), well formed (400).
+/// as every JSON body (`Json`).
 pub struct OptionalJson<T>(pub T);
 
 impl<T: DeserializeOwned + Default + 'static> FromRequest for OptionalJson<T> {
@@ -100,16 +109,28 @@ impl<T: DeserializeOwned + Default + 'static> FromRequest for OptionalJson<T> {
             if !sent_as_json {
                 return Err(ApiError::UnsupportedMediaType);
             }
-            serde_json::from_slice(&body).map(Self).map_err(|e| {
-                let code = if e.is_data() {
-                    ProblemCode::InvalidBody
-                } else {
-                    ProblemCode::MalformedJson
-                };
-                ApiError::bad_request(code, format!("the request body is invalid: {e}"))
-            })
+            object(&body).map(Self)
         })
     }
+}
+
+/// A body read as a JSON object of type `T`.
+fn object<T: DeserializeOwned>(body: &[u8]) -> Result<T, ApiError> {
+    let parsed = serde_json::from_slice(body).map_err(|e| {
+        let code = if e.is_data() {
+            ProblemCode::InvalidBody
+        } else {
+            ProblemCode::MalformedJson
+        };
+        ApiError::bad_request(code, format!("the request body is invalid: {e}"))
+    })?;
+    if body.iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'{') {
+        return Err(ApiError::bad_request(
+            ProblemCode::InvalidBody,
+            "the request body must be a JSON object",
+        ));
+    }
+    Ok(parsed)
 }
 
 /// A whole body as the `Bytes` extractor read it under `payload_config`, its refusal as a

@@ -9,7 +9,7 @@ use opinion_app::flight::TicketOrder;
 use opinion_flight::{Multiplier, Rupiah};
 
 use crate::http::error::ApiError;
-use crate::http::extract::{AfterAuth, path_id};
+use crate::http::extract::{AfterAuth, Json, path_id};
 use crate::http::player_auth::FlightPlayer;
 use crate::player::flight_dto::{LiveFlightBody, PlayerTicketBody, TicketOrderBody};
 use crate::routing::resource::serving;
@@ -75,7 +75,7 @@ async fn live_events(state: web::Data<ApiState>, player: FlightPlayer) -> HttpRe
 async fn buy_ticket(
     state: web::Data<ApiState>,
     player: FlightPlayer,
-    body: AfterAuth<web::Json<TicketOrderBody>>,
+    body: AfterAuth<Json<TicketOrderBody>>,
 ) -> Result<HttpResponse, ApiError> {
     let body = body?;
     let order = ticket_order(&body)?;

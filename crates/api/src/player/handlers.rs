@@ -13,7 +13,7 @@ use opinion_market::Side;
 
 use crate::http::client::request_host;
 use crate::http::error::ApiError;
-use crate::http::extract::{AfterAuth, path_id};
+use crate::http::extract::{AfterAuth, Json, path_id};
 use crate::http::player_auth::{OpinionPlayer, Player};
 use crate::operator::markets::dto::MarketBody;
 use crate::operator::users::dto::PortfolioBody;
@@ -48,7 +48,7 @@ pub fn mount(config: &mut web::ServiceConfig) {
 async fn open_session(
     state: web::Data<ApiState>,
     request: HttpRequest,
-    body: web::Json<OpenSessionBody>,
+    body: Json<OpenSessionBody>,
 ) -> Result<HttpResponse, ApiError> {
     let opened = state
         .players
@@ -100,7 +100,7 @@ async fn trades(
 async fn quote(
     state: web::Data<ApiState>,
     player: OpinionPlayer,
-    body: AfterAuth<web::Json<OrderBody>>,
+    body: AfterAuth<Json<OrderBody>>,
 ) -> Result<HttpResponse, ApiError> {
     let body = body?;
     let request = order_request(&body)?;
@@ -112,7 +112,7 @@ async fn quote(
 async fn place_order(
     state: web::Data<ApiState>,
     player: OpinionPlayer,
-    body: AfterAuth<web::Json<OrderBody>>,
+    body: AfterAuth<Json<OrderBody>>,
 ) -> Result<HttpResponse, ApiError> {
     let body = body?;
     let request = order_request(&body)?;

@@ -77,6 +77,7 @@ impl From<StoreError> for AppError {
                 detail: format!("the {record} changed while the request was processed; try again"),
             },
             StoreError::Unavailable(message) => Self::StoreUnavailable(message),
+            StoreError::TimedOut(limit) => Self::StoreUnavailable(format!("{limit} passed")),
         }
     }
 }

@@ -8,7 +8,7 @@ mod store_error;
 
 pub use clock::Clock;
 pub use random::Random;
-pub use store_error::{ChangedRecord, StoreError, UniqueKey};
+pub use store_error::{ChangedRecord, StoreError, TimeLimit, UniqueKey};
 
 #[cfg(any(test, feature = "mock"))]
 pub use clock::MockClock;

@@ -17,6 +17,42 @@ pub enum StoreError {
     /// The database could not be reached or failed; the message is for logs only.
     #[error("store unavailable: {0}")]
     Unavailable(String),
+    /// A time limit passed: the statement was cancelled (nothing of it was written), the
+    /// session ended, or no connection was free in time.
+    #[error("store timed out: {0}")]
+    TimedOut(TimeLimit),
+}
+
+/// Which time limit of the store passed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TimeLimit {
+    /// A statement ran longer than `statement_timeout`.
+    Statement,
+    /// A statement waited for a lock longer than `lock_timeout`.
+    Lock,
+    /// A transaction sat open, idle, past `idle_in_transaction_session_timeout`, and the
+    /// database ended its session.
+    IdleInTransaction,
+    /// No pooled connection was free within the pool's wait.
+    PoolAcquire,
+}
+
+impl TimeLimit {
+    /// The limit in words, for logs.
+    pub const fn describe(self) -> &'static str {
+        match self {
+            Self::Statement => "the statement time limit",
+            Self::Lock => "the lock wait limit",
+            Self::IdleInTransaction => "the idle-in-transaction limit",
+            Self::PoolAcquire => "the wait for a pooled connection",
+        }
+    }
+}
+
+impl fmt::Display for TimeLimit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.describe())
+    }
 }
 
 /// What a unique constraint protects, as a refused write names it.

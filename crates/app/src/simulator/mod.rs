@@ -28,10 +28,10 @@ use crate::simulator::ports::SimulatorStore;
 use crate::wallet::WalletAdapters;
 use crate::wallet::ports::WalletAdapterStore;
 
-pub use operations::{FaultRequest, SimulatedTicketOrder, UserOperation};
+pub use operations::{FaultRequest, MAX_FAULTS, MAX_TARGET, SimulatedTicketOrder, UserOperation};
 pub use report::{OperationReport, ReportStep, StepOutcome};
-pub use scenarios::Scenario;
-pub use users::{NewSimulatedUser, SimulatedUserChange};
+pub use scenarios::{MAX_CLOSE_IN_MINUTES, Scenario};
+pub use users::{MAX_BALANCE, NewSimulatedUser, SimulatedUserChange};
 pub use wallet::{SimulatedWalletCall, SimulatedWalletReply};
 
 /// The ports the simulator needs.

@@ -20,10 +20,10 @@ use crate::simulator::report::OperationReport;
 use crate::simulator::users::UserRef;
 
 /// Most faults one request queues.
-const MAX_FAULTS: usize = 20;
+pub const MAX_FAULTS: usize = 20;
 
 /// The highest target `play_flight` waits for (about 77 s of flight).
-const MAX_TARGET: Multiplier = Multiplier::from_hundredths(10_000);
+pub const MAX_TARGET: Multiplier = Multiplier::from_hundredths(10_000);
 
 /// The flight product's name in a launch.
 pub(crate) const FLIGHT: &str = "flight";
@@ -80,6 +80,19 @@ pub enum UserOperation {
 }
 
 impl UserOperation {
+    /// Every operation's name on the wire, in the order `name` lists them.
+    pub const NAMES: [&'static str; 9] = [
+        "launch",
+        "buy",
+        "sell",
+        "launch_flight",
+        "buy_ticket",
+        "cash_out",
+        "play_flight",
+        "inject_faults",
+        "clear_faults",
+    ];
+
     /// The operation's name on the wire.
     pub fn name(&self) -> &'static str {
         match self {

@@ -19,6 +19,9 @@ use crate::simulator::Simulator;
 use crate::simulator::report::OperationReport;
 use crate::wallet::WalletAdapterChange;
 
+/// The latest close a simulated market may get, in minutes from now: a year.
+pub const MAX_CLOSE_IN_MINUTES: i64 = 525_600;
+
 /// Most users one trade batch drives.
 const MAX_BATCH: usize = 50;
 
@@ -62,6 +65,9 @@ pub enum Scenario {
 }
 
 impl Scenario {
+    /// Every scenario's name on the wire, in the order `name` lists them.
+    pub const NAMES: [&'static str; 4] = ["connect_wallet", "create_market", "trade_batch", "resolve_market"];
+
     /// The scenario's name on the wire.
     pub fn name(&self) -> &'static str {
         match self {
@@ -85,8 +91,11 @@ impl Simulator {
                 liquidity,
                 fee_bps,
             } => {
-                if !(1..=525_600).contains(&close_in_minutes) {
-                    return Err(AppError::invalid("closeInMinutes", "must be between 1 and 525600"));
+                if !(1..=MAX_CLOSE_IN_MINUTES).contains(&close_in_minutes) {
+                    return Err(AppError::invalid(
+                        "closeInMinutes",
+                        format!("must be between 1 and {MAX_CLOSE_IN_MINUTES}"),
+                    ));
                 }
                 let new = NewMarket {
                     question: format!("[Simulator] {question}"),

@@ -12,7 +12,7 @@ use crate::ports::{ChangedRecord, StoreError, UniqueKey};
 use crate::simulator::Simulator;
 
 /// The largest balance a simulated wallet holds, in minor units.
-const MAX_BALANCE: i64 = 1_000_000_000_000_000;
+pub const MAX_BALANCE: i64 = 1_000_000_000_000_000;
 
 /// How often a change is tried again after losing a race.
 const ATTEMPTS: usize = 3;

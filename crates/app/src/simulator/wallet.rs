@@ -1,5 +1,5 @@
 //! The simulated wallet: the operator's wallet adapter as the contract
-//! (`docs/wallet-adapter.md`) defines it, served by this service and reached by the same
+//! (`docs/operator/wallet-adapter.md`) defines it, served by this service and reached by the same
 //! client that calls real wallets. Signatures are verified with the operator's own wallet
 //! adapter secrets; deduplication, refusals and balances follow the wallet domain's rules
 //! (`opinion_wallet::wallet_rules`) over state kept in PostgreSQL, so every instance

@@ -21,6 +21,7 @@ pub use adapters::{
 };
 pub use contract_test::{
     CheckResult, DEFAULT_FLIGHT_TEST_AMOUNT, DEFAULT_FLIGHT_TEST_USER, DEFAULT_TEST_AMOUNT, DEFAULT_TEST_USER,
-    Exchange, NotRun, SectionReport, Verdict, WalletAdapterTest, WalletTestPorts, WalletTestReport, WalletTestRequest,
+    Exchange, MAX_TEST_AMOUNT, NotRun, SectionReport, Verdict, WalletAdapterTest, WalletTestPorts, WalletTestReport,
+    WalletTestRequest,
 };
 pub use review::{ReviewDecision, ReviewFinding};

@@ -1,7 +1,7 @@
 //! The operator's wallet adapter, as the use cases see it: where it is, one call that
 //! sends a mutation and reports what its answer means, and a balance read. How the calls
 //! are made (HTTP, signatures, headers) is the adapter's business and
-//! `docs/wallet-adapter.md`'s.
+//! `docs/operator/wallet-adapter.md`'s.
 
 use std::time::Duration;
 

@@ -12,6 +12,9 @@ pub struct StaffEmail(String);
 pub struct StaffEmailError;
 
 impl StaffEmail {
+    /// Longest address accepted, the SMTP path limit.
+    pub const MAX_CHARS: usize = 254;
+
     /// Normalises and checks an address: one `@`, a non-empty local part, a dotted domain.
     pub fn parse(text: &str) -> Result<Self, StaffEmailError> {
         let email = text.trim().to_lowercase();
@@ -19,7 +22,7 @@ impl StaffEmail {
         let domain_ok =
             domain.contains('.') && !domain.starts_with('.') && !domain.ends_with('.') && !domain.contains('@');
         let plain = !email.chars().any(|c| c.is_whitespace() || c.is_control());
-        if local.is_empty() || !domain_ok || !plain || email.len() > 254 {
+        if local.is_empty() || !domain_ok || !plain || email.len() > Self::MAX_CHARS {
             return Err(StaffEmailError);
         }
         Ok(Self(email))

@@ -1,4 +1,4 @@
-//! The crash point of a flight, exactly as published (`docs/flight.md`):
+//! The crash point of a flight, exactly as published (`docs/operator/flight.md`):
 //! `h = HMAC-SHA256(key = seed[k] (32 raw bytes), message = UTF-8 bytes of the salt)`,
 //! `X = the first 52 bits of h, big-endian`,
 //! `crash = max(100, floor(99 · 2^52 / (2^52 − X)))` hundredths, integers only.

@@ -1,6 +1,6 @@
 //! The flight product's rules, pure: no I/O, no clock reads, no randomness (times and
 //! random bytes are the caller's). Every rule of the published fairness formula
-//! (`docs/flight.md`) lives here once; `tests/vectors.rs` checks the published test
+//! (`docs/operator/flight.md`) lives here once; `tests/vectors.rs` checks the published test
 //! vectors byte for byte.
 //!
 //! | rule | file |

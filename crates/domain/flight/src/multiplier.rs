@@ -17,6 +17,9 @@ pub struct Multiplier(u64);
 pub struct MultiplierTextError(pub String);
 
 impl Multiplier {
+    /// The texts `from_str` accepts, as a regular expression for the API document.
+    pub const PATTERN: &'static str = "^(0|[1-9][0-9]{0,15})\\.[0-9]{2}$";
+
     /// 1.00×: where every flight takes off, and the crash point's floor.
     pub const ONE: Self = Self(100);
     /// 1.01×: the lowest multiplier a cash-out can win at.

@@ -22,6 +22,9 @@ pub struct RupiahError(pub i64);
 pub struct RupiahTextError(pub String);
 
 impl Rupiah {
+    /// The texts `from_str` accepts, as a regular expression for the API document.
+    pub const PATTERN: &'static str = "^(0|[1-9][0-9]{0,17})$";
+
     /// No money.
     pub const ZERO: Self = Self(0);
 

@@ -1,4 +1,4 @@
-//! The published test vectors of the fairness formula (`docs/flight.md`), byte for byte.
+//! The published test vectors of the fairness formula (`docs/operator/flight.md`), byte for byte.
 //! If one fails, the implementation is wrong: the vectors never change.
 
 use opinion_flight::{

@@ -1,5 +1,14 @@
 //! The one reading of a DNS host name that launch hosts and frame origins share.
 
+/// The names `check` accepts, as an unanchored regular expression for the API document,
+/// but for a last label starting with a digit (see `LaunchHost::PATTERN`).
+macro_rules! dns_name_pattern {
+    () => {
+        "([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\\.)+[a-z]([a-z0-9-]{0,61}[a-z0-9])?"
+    };
+}
+pub(crate) use dns_name_pattern;
+
 /// Why a text is not a lower-case DNS host name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum DnsNameProblem {

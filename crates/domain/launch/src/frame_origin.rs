@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use crate::dns_name;
+use crate::dns_name::{self, dns_name_pattern};
 
 /// `https://` and a lower-case DNS host name, with an optional port; nothing else.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -18,6 +18,21 @@ pub struct FrameOriginError {
 }
 
 impl FrameOrigin {
+    /// The length the API document allows an origin: `https://` and a host of at most
+    /// `LaunchHost::MAX_CHARS`, so no host it admits is too long. The longest host with a
+    /// port is also accepted, beyond it.
+    pub const MAX_DOCUMENTED_CHARS: usize = "https://".len() + crate::LaunchHost::MAX_CHARS;
+
+    /// The origins `parse` accepts, as a regular expression for the API document (see
+    /// `LaunchHost::PATTERN` for the host). The host's length limit is no part of it: the
+    /// document bounds the whole origin to `https://` and the longest host
+    /// ([`FrameOrigin::MAX_DOCUMENTED_CHARS`]).
+    pub const PATTERN: &'static str = concat!(
+        "^https://",
+        dns_name_pattern!(),
+        "(:([1-9][0-9]{0,3}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5]))?$"
+    );
+
     /// Checks an origin as the operator wrote it: `https://casino.example` or
     /// `https://casino.example:8443`, without a path, not even `/`.
     pub fn parse(text: &str) -> Result<Self, FrameOriginError> {

@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use crate::dns_name::{self, DnsNameProblem};
+use crate::dns_name::{self, DnsNameProblem, dns_name_pattern};
 
 /// A lower-case DNS host name without scheme, port or path.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -18,6 +18,16 @@ pub struct LaunchHostError {
 }
 
 impl LaunchHost {
+    /// Longest name accepted, the DNS limit.
+    pub const MAX_CHARS: usize = 253;
+
+    /// Names `parse` accepts, as a regular expression for the API document: labels of
+    /// `a-z0-9-` (1 to 63, no hyphen at either end), at least two, the last one starting
+    /// with a letter. A last label starting with a digit and holding a letter later is
+    /// also accepted by `parse`; the document leaves it out, as no regular expression
+    /// without look-ahead says "not all digits" within 63 characters.
+    pub const PATTERN: &'static str = concat!("^", dns_name_pattern!(), "$");
+
     /// Checks a host name as the operator wrote it.
     pub fn parse(text: &str) -> Result<Self, LaunchHostError> {
         dns_name::check(text).map_err(|problem| LaunchHostError {

@@ -17,6 +17,10 @@ impl Locale {
     /// The longest tag accepted: the length BCP 47 asks every implementation to support.
     pub const MAX_CHARS: usize = 35;
 
+    /// The shape `parse` accepts, as a regular expression for the API document (the
+    /// length bound is [`Locale::MAX_CHARS`]).
+    pub const PATTERN: &'static str = "^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$";
+
     /// Checks a tag.
     pub fn parse(text: &str) -> Result<Self, LocaleError> {
         let mut parts = text.split('-');

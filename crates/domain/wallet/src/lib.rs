@@ -23,7 +23,7 @@
 //! `answer_body.rs` and the refusal codes in `refusal.rs`. `tests/contract_rules.rs`
 //! has one test per rule that fails if the rule is broken.
 //!
-//! The wire of the wallet adapter contract (`docs/wallet-adapter.md`), shared by the
+//! The wire of the wallet adapter contract (`docs/operator/wallet-adapter.md`), shared by the
 //! platform's client and every wallet that answers it: paths and headers in `wire.rs`,
 //! the mutation request body in `request_body.rs`, balance reads in `balance.rs`. An
 //! operator's configuration of its adapter: base URL and time-out in

@@ -21,6 +21,9 @@ pub struct Currency([u8; 3]);
 pub struct CurrencyError(pub String);
 
 impl Currency {
+    /// The codes `from_str` accepts, as a regular expression for the API document.
+    pub const PATTERN: &'static str = "^[A-Z]{3}$";
+
     /// Indonesian rupiah, the flight product's currency, counted in whole rupiah.
     pub const IDR: Currency = Currency(*b"IDR");
 

@@ -1,4 +1,4 @@
-//! How a wallet that obeys the contract (`docs/wallet-adapter.md`) answers, as a pure,
+//! How a wallet that obeys the contract (`docs/operator/wallet-adapter.md`) answers, as a pure,
 //! in-memory model: balances per player, durable deduplication by idempotency key with
 //! the payload compared by fingerprint, and the business refusals. The test wallet and
 //! the staging simulator are this model behind an HTTP server; signatures are checked by

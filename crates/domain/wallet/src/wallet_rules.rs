@@ -1,4 +1,4 @@
-//! The rules of a contract-abiding wallet (`docs/wallet-adapter.md`) as pure functions
+//! The rules of a contract-abiding wallet (`docs/operator/wallet-adapter.md`) as pure functions
 //! over what the wallet has stored: the record under a key and the player's account.
 //! [`crate::ReferenceWallet`] keeps that state in memory (for the test wallet); the
 //! staging simulator keeps it in PostgreSQL and calls the same functions inside its

@@ -1,4 +1,4 @@
-//! The worked examples of `docs/wallet-adapter.md` are what the code writes and signs: the
+//! The worked examples of `docs/operator/wallet-adapter.md` are what the code writes and signs: the
 //! buy's body, byte for byte, and its signature, and the flight product's three bodies.
 //! If this fails, the document is wrong.
 
@@ -11,7 +11,7 @@ use opinion_wallet::{
 };
 use opinion_webhook::{SigningSecret, sign};
 
-const DOCUMENT: &str = include_str!("../../../../docs/wallet-adapter.md");
+const DOCUMENT: &str = include_str!("../../../../docs/operator/wallet-adapter.md");
 
 fn example() -> MutationRequest {
     let trade = TradeMetadata {

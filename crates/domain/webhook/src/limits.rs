@@ -1,7 +1,7 @@
 //! The bounds of one delivery attempt (its time limit is the endpoint's own, see
 //! `delivery_settings.rs`) and of secret rotation. Each is a contract the
 //! operator's receiver can rely on, so each lives here once and is documented in
-//! `docs/webhooks.md`.
+//! `docs/operator/webhooks.md`.
 
 /// Largest body the service sends: 256 KiB. Event data is small by design; an envelope
 /// above this is never sent and its delivery fails with `payload_too_large`.

@@ -35,6 +35,13 @@ impl SigningSecret {
     pub const MIN_BYTES: usize = 24;
     /// Most random bytes in a secret.
     pub const MAX_BYTES: usize = 64;
+    /// The texts `from_str` accepts, as a regular expression for the API document: the
+    /// prefix, then canonical padded base64 of 24 to 64 bytes (8 to 21 groups of four,
+    /// then one or two bytes more whose unused bits are zero).
+    pub const PATTERN: &'static str = concat!(
+        "^whsec_(([A-Za-z0-9+/]{4}){8,20}([A-Za-z0-9+/][AQgw]==|[A-Za-z0-9+/]{2}[AEIMQUYcgkosw048]=)?",
+        "|([A-Za-z0-9+/]{4}){21}([A-Za-z0-9+/][AQgw]==)?)$"
+    );
 
     /// Makes a secret from freshly drawn random bytes (32 is the usual choice).
     pub fn from_random_bytes(bytes: &[u8]) -> Result<Self, SecretError> {

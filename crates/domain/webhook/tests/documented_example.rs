@@ -1,10 +1,10 @@
-//! The worked signature example of `docs/webhooks.md` is what this crate produces: the
+//! The worked signature example of `docs/operator/webhooks.md` is what this crate produces: the
 //! envelope's exact bytes and its signature, so the operators' reference stays true.
 
 use opinion_webhook::{CreatedAt, Envelope, EventType, SigningSecret, sign};
 use serde_json::json;
 
-const DOC: &str = include_str!("../../../../docs/webhooks.md");
+const DOC: &str = include_str!("../../../../docs/operator/webhooks.md");
 
 #[test]
 fn the_documented_signature_example_holds() {

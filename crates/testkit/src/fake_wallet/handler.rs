@@ -127,10 +127,11 @@ fn admit(shared: &Shared, request: &WireRequest) -> (usize, Step) {
             }
             Admission::Answer(answer) => Step::Answer(answer),
             Admission::Proceed(admitted) => {
-                let fault = state
+                let queued = state
                     .faults
                     .get_mut(&admitted.external_user_id)
                     .and_then(|queue| queue.pop_front());
+                let fault = queued.or_else(|| state.fault_source.as_ref().and_then(|source| source(&admitted)));
                 Step::Proceed(admitted, fault)
             }
         }

@@ -113,3 +113,28 @@ async fn a_slow_answer_times_out_at_the_caller_is_in_progress_meanwhile_and_is_a
         Classification::Applied { balance: 700, .. }
     ));
 }
+
+#[tokio::test]
+async fn a_fault_source_decides_for_mutations_without_a_queued_fault() {
+    let wallet = wallet_with(1_000).await;
+    wallet.set_fault_source(std::sync::Arc::new(|request| {
+        (request.amount.minor_units() == 300).then_some(Fault::Garbage { applied: true })
+    }));
+    wallet.fail_next(PLAYER, Fault::ServerError(503));
+    assert_eq!(
+        send(&wallet, &trade(1, false, 300)).await.classification,
+        ambiguous(Ambiguity::ServerError { status: 503 }),
+        "a queued fault comes first"
+    );
+    assert_eq!(
+        send(&wallet, &trade(2, false, 300)).await.classification,
+        ambiguous(Ambiguity::UnreadableSuccess { status: 200 })
+    );
+    assert_eq!(wallet.balance(PLAYER), Some(700));
+    assert!(matches!(
+        send(&wallet, &trade(3, false, 200)).await.classification,
+        Classification::Applied { balance: 500, .. }
+    ));
+    assert_eq!(wallet.ledger()[1].fault, Some(Fault::Garbage { applied: true }));
+    assert_eq!(wallet.ledger()[2].fault, None);
+}

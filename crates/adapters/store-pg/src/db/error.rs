@@ -3,7 +3,7 @@
 //! where the span still says which operation failed.
 
 use diesel::result::{DatabaseErrorKind, Error as DieselError};
-use opinion_app::ports::{StoreError, UniqueKey};
+use opinion_app::ports::{StoreError, TimeLimit, UniqueKey};
 
 /// The subject a unique constraint protects, as `StoreError::Duplicate` names it.
 fn duplicate_subject(constraint: Option<&str>) -> UniqueKey {
@@ -25,6 +25,21 @@ fn duplicate_subject(constraint: Option<&str>) -> UniqueKey {
     }
 }
 
+/// The session time limit a database error reports, by PostgreSQL's message (diesel
+/// keeps no SQLSTATE): 57014 for the statement limit, 55P03 for the lock wait, 57P05 for
+/// an idle transaction. The server's messages are read in English, its default.
+fn passed_limit(message: &str) -> Option<TimeLimit> {
+    if message.contains("due to statement timeout") {
+        Some(TimeLimit::Statement)
+    } else if message.contains("due to lock timeout") {
+        Some(TimeLimit::Lock)
+    } else if message.contains("due to idle-in-transaction timeout") {
+        Some(TimeLimit::IdleInTransaction)
+    } else {
+        None
+    }
+}
+
 /// Maps a diesel error of a query or transaction.
 pub(crate) fn from_diesel(error: DieselError) -> StoreError {
     match &error {
@@ -32,6 +47,10 @@ pub(crate) fn from_diesel(error: DieselError) -> StoreError {
             let subject = duplicate_subject(info.constraint_name());
             tracing::debug!(%subject, "unique constraint refused the write");
             StoreError::Duplicate(subject)
+        }
+        DieselError::DatabaseError(_, info) if let Some(limit) = passed_limit(info.message()) => {
+            tracing::error!(error = %error, %limit, "a database time limit passed");
+            StoreError::TimedOut(limit)
         }
         _ => unavailable("query failed", &error),
     }

@@ -1,5 +1,5 @@
 //! The database itself, shared by every room: where and how to connect (`DatabaseTarget`,
-//! TLS included), the connection pool (`PgStore`), creating and migrating the database,
+//! TLS and the session time limits included), the connection pool (`PgStore`), creating and migrating the database,
 //! the diesel schema, the mapping of diesel errors, ids as stored, the sealing of secrets
 //! at rest (`sealing`), where sealed values live (`sealed_places`) and re-sealing them
 //! under a new data key (`resealing`).
@@ -14,5 +14,6 @@ pub(crate) mod resealing;
 pub(crate) mod schema;
 pub(crate) mod sealed_places;
 pub(crate) mod sealing;
+pub(crate) mod session_limits;
 pub(crate) mod target;
 pub(crate) mod tls;

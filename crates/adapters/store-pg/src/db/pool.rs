@@ -11,15 +11,16 @@ use diesel_async::pooled_connection::deadpool::{Object, Pool};
 use diesel_async::pooled_connection::{AsyncDieselConnectionManager, ManagerConfig, RecyclingMethod};
 use diesel_async::{AsyncPgConnection, RunQueryDsl};
 use opinion_app::operations::ports::PoolFigures;
-use opinion_app::ports::StoreError;
+use opinion_app::ports::{StoreError, TimeLimit};
 
 use crate::db::error::{from_diesel, unavailable};
 use crate::db::pool_waits::PoolWaits;
 use crate::db::sealing::DataKey;
 use crate::db::target::DatabaseTarget;
 
-/// How long a request waits for a connection (creating one included) before giving up.
-const ACQUIRE_TIMEOUT: Duration = Duration::from_secs(5);
+/// How long a request waits for a connection (creating one included) before giving up,
+/// unless the store is given its own wait (`PgStore::with_acquire_timeout`).
+pub const DEFAULT_ACQUIRE_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// The answer of [`PgStore::uses_tls`]'s query.
 #[derive(QueryableByName)]
@@ -38,6 +39,7 @@ pub(crate) type Conn = Object<AsyncPgConnection>;
 pub struct PgStore {
     pool: Pool<AsyncPgConnection>,
     data_key: Option<Arc<DataKey>>,
+    acquire_timeout: Duration,
     waits: Arc<PoolWaits>,
 }
 
@@ -73,10 +75,19 @@ impl PgStore {
         let store = PgStore {
             pool,
             data_key: None,
+            acquire_timeout: DEFAULT_ACQUIRE_TIMEOUT,
             waits: Arc::default(),
         };
         store.select_one().await?;
         Ok(store)
+    }
+
+    /// The same store, waiting at most `wait` for a pooled connection.
+    pub fn with_acquire_timeout(self, wait: Duration) -> Self {
+        Self {
+            acquire_timeout: wait,
+            ..self
+        }
     }
 
     /// The same store, sealing and opening secrets at rest with `key`.
@@ -97,10 +108,10 @@ impl PgStore {
         })
     }
 
-    /// A connection from the pool, waiting at most `ACQUIRE_TIMEOUT`.
+    /// A connection from the pool, waiting at most the store's acquire timeout.
     pub(crate) async fn conn(&self) -> Result<Conn, StoreError> {
         let started = Instant::now();
-        let got = tokio::time::timeout(ACQUIRE_TIMEOUT, self.pool.get()).await;
+        let got = tokio::time::timeout(self.acquire_timeout, self.pool.get()).await;
         match &got {
             Ok(Ok(_)) => self.waits.acquired(started.elapsed()),
             _ => self.waits.gave_up(started.elapsed()),
@@ -108,10 +119,10 @@ impl PgStore {
         match got {
             Ok(Ok(conn)) => Ok(conn),
             Ok(Err(error)) => Err(unavailable("cannot get a database connection", &error)),
-            Err(_) => Err(unavailable(
-                "cannot get a database connection",
-                &format_args!("timed out after {ACQUIRE_TIMEOUT:?}"),
-            )),
+            Err(_) => {
+                tracing::error!(wait = ?self.acquire_timeout, "no pooled database connection was free in time");
+                Err(StoreError::TimedOut(TimeLimit::PoolAcquire))
+            }
         }
     }
 
@@ -161,6 +172,7 @@ impl fmt::Debug for PgStore {
             .field("size", &status.size)
             .field("available", &status.available)
             .field("data_key", &self.data_key.is_some())
+            .field("acquire_timeout", &self.acquire_timeout)
             .finish()
     }
 }

@@ -1,7 +1,8 @@
 //! Where and how the service connects: a `DATABASE_URL` read once, with the TLS
-//! connector its `sslmode` and CA ask for. Every connection the service opens (the pool,
-//! hence the flight driver's lock session, the migrations, creating the development
-//! database) is made here, so none of them skips TLS.
+//! connector its `sslmode` and CA ask for and the session time limits. Every connection
+//! the service opens (the pool, hence the flight driver's lock session, the migrations,
+//! creating the development database) is made here, so none of them skips TLS or runs
+//! without limits.
 
 use std::fmt;
 use std::path::Path;
@@ -13,6 +14,7 @@ use tokio_postgres::NoTls;
 use tokio_postgres_rustls::MakeRustlsConnect;
 
 use crate::db::error::{unavailable, with_causes};
+use crate::db::session_limits::SessionLimits;
 use crate::db::tls::connector::connector;
 use crate::db::tls::params;
 use crate::db::tls::roots::{CaSource, given_ca};
@@ -26,6 +28,7 @@ pub struct DatabaseTarget {
     mode: SslMode,
     ca: Option<CaSource>,
     tls: Option<MakeRustlsConnect>,
+    limits: SessionLimits,
 }
 
 impl DatabaseTarget {
@@ -43,7 +46,18 @@ impl DatabaseTarget {
             mode: parsed.mode,
             ca,
             tls,
+            limits: SessionLimits::DEFAULT,
         })
+    }
+
+    /// The same database, its sessions held to `limits` instead of the defaults.
+    pub fn with_limits(self, limits: SessionLimits) -> DatabaseTarget {
+        DatabaseTarget { limits, ..self }
+    }
+
+    /// The time limits its sessions are held to.
+    pub fn limits(&self) -> SessionLimits {
+        self.limits
     }
 
     /// The `sslmode` in force, for the start-up report.
@@ -51,18 +65,25 @@ impl DatabaseTarget {
         self.mode
     }
 
-    /// Opens one connection. A refused certificate or a server without TLS where TLS is
-    /// required fails with the reason (`error performing TLS handshake: invalid peer
-    /// certificate: UnknownIssuer`).
-    pub(crate) async fn connect(&self) -> Result<AsyncPgConnection, ConnectionError> {
+    /// Opens one connection outside any pool, its session held to the limits. A refused
+    /// certificate or a server without TLS where TLS is required fails with the reason
+    /// (`error performing TLS handshake: invalid peer certificate: UnknownIssuer`).
+    pub async fn connect(&self) -> Result<AsyncPgConnection, ConnectionError> {
         let failed = |error: tokio_postgres::Error| ConnectionError::BadConnection(with_causes(&error));
+        let mut config = self.config.clone();
+        // The limits go after any `options` of the URL, so they win over its own.
+        let options = match self.config.get_options() {
+            Some(given) if !given.trim().is_empty() => format!("{given} {}", self.limits.options()),
+            _ => self.limits.options(),
+        };
+        config.options(&options);
         match &self.tls {
             None => {
-                let (client, connection) = self.config.connect(NoTls).await.map_err(failed)?;
+                let (client, connection) = config.connect(NoTls).await.map_err(failed)?;
                 AsyncPgConnection::try_from_client_and_connection(client, connection).await
             }
             Some(tls) => {
-                let (client, connection) = self.config.connect(tls.clone()).await.map_err(failed)?;
+                let (client, connection) = config.connect(tls.clone()).await.map_err(failed)?;
                 AsyncPgConnection::try_from_client_and_connection(client, connection).await
             }
         }
@@ -77,6 +98,7 @@ impl fmt::Debug for DatabaseTarget {
             .field("dbname", &self.config.get_dbname())
             .field("sslmode", &self.mode.to_string())
             .field("ca", &self.ca)
+            .field("limits", &self.limits)
             .finish()
     }
 }

@@ -10,5 +10,6 @@ mod players;
 mod query_plans;
 mod sealing;
 mod tenancy;
+mod time_limits;
 mod wallet;
 mod webhooks;

@@ -6,7 +6,7 @@ use opinion_app::access::NewApiKey;
 
 use crate::http::auth::Caller;
 use crate::http::error::ApiError;
-use crate::http::extract::path_id;
+use crate::http::extract::{Json, path_id};
 use crate::http::problem_responses::{
     InvalidRequest, NotFound, PayloadTooLarge, ScopeEscalation, UnsupportedMediaType,
 };
@@ -50,7 +50,7 @@ pub async fn list(
 pub async fn create(
     state: web::Data<ApiState>,
     caller: Caller,
-    body: web::Json<CreateApiKeyBody>,
+    body: Json<CreateApiKeyBody>,
 ) -> Result<HttpResponse, ApiError> {
     let body = body.into_inner();
     let request = NewApiKey {

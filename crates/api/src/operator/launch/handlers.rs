@@ -7,6 +7,7 @@ use opinion_app::players::LaunchRequest;
 
 use crate::http::auth::Caller;
 use crate::http::error::ApiError;
+use crate::http::extract::Json;
 use crate::http::problem::{PROBLEM_JSON, Problem};
 use crate::http::problem_responses::{InvalidRequest, PayloadTooLarge, UnsupportedMediaType};
 use crate::operator::launch::dto::{LaunchBody, LaunchedBody};
@@ -28,7 +29,7 @@ use crate::state::ApiState;
 pub async fn launch(
     state: web::Data<ApiState>,
     caller: Caller,
-    body: web::Json<LaunchBody>,
+    body: Json<LaunchBody>,
 ) -> Result<HttpResponse, ApiError> {
     let body = body.into_inner();
     let request = LaunchRequest {

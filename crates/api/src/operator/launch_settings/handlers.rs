@@ -6,6 +6,7 @@ use opinion_app::players::LaunchSettingsChange;
 
 use crate::http::auth::Caller;
 use crate::http::error::ApiError;
+use crate::http::extract::Json;
 use crate::http::problem::{PROBLEM_JSON, Problem};
 use crate::http::problem_responses::{InvalidRequest, PayloadTooLarge, UnsupportedMediaType};
 use crate::operator::launch_settings::dto::{LaunchSettingsBody, PutLaunchSettingsBody};
@@ -40,7 +41,7 @@ pub async fn get(state: web::Data<ApiState>, caller: Caller) -> Result<HttpRespo
 pub async fn put(
     state: web::Data<ApiState>,
     caller: Caller,
-    body: web::Json<PutLaunchSettingsBody>,
+    body: Json<PutLaunchSettingsBody>,
 ) -> Result<HttpResponse, ApiError> {
     let body = body.into_inner();
     let change = LaunchSettingsChange {

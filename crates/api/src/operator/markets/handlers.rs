@@ -8,7 +8,7 @@ use opinion_core::PageLimit;
 
 use crate::http::auth::Caller;
 use crate::http::error::ApiError;
-use crate::http::extract::path_id;
+use crate::http::extract::{Json, path_id};
 use crate::http::problem_responses::{InvalidRequest, NotFound, PayloadTooLarge, UnsupportedMediaType};
 use crate::operator::markets::dto::{
     MarketBody, MarketsQuery, SetVisibilityModeBody, TrendingBody, TrendingQuery, VisibilityBody, VisibilityModeBody,
@@ -85,7 +85,7 @@ pub async fn set_visibility(
     state: web::Data<ApiState>,
     caller: Caller,
     id: web::Path<String>,
-    body: web::Json<VisibilityBody>,
+    body: Json<VisibilityBody>,
 ) -> Result<HttpResponse, ApiError> {
     let id = path_id(&id)?;
     let market = state
@@ -121,7 +121,7 @@ pub async fn visibility_mode(state: web::Data<ApiState>, caller: Caller) -> Resu
 pub async fn set_visibility_mode(
     state: web::Data<ApiState>,
     caller: Caller,
-    body: web::Json<SetVisibilityModeBody>,
+    body: Json<SetVisibilityModeBody>,
 ) -> Result<HttpResponse, ApiError> {
     let mode = body
         .mode

@@ -7,7 +7,7 @@ use opinion_app::access::{NewStaff, OwnPasswordChange, StaffChange};
 use crate::http::auth::Caller;
 use crate::http::client::request_client;
 use crate::http::error::ApiError;
-use crate::http::extract::{OptionalJson, path_id};
+use crate::http::extract::{Json, OptionalJson, path_id};
 use crate::http::problem::{PROBLEM_JSON, Problem};
 use crate::http::problem_responses::{
     InvalidRequest, NotFound, PayloadTooLarge, ScopeEscalation, UnsupportedMediaType,
@@ -55,7 +55,7 @@ pub async fn list(
 pub async fn create(
     state: web::Data<ApiState>,
     caller: Caller,
-    body: web::Json<CreateStaffBody>,
+    body: Json<CreateStaffBody>,
 ) -> Result<HttpResponse, ApiError> {
     let body = body.into_inner();
     let request = NewStaff {
@@ -87,7 +87,7 @@ pub async fn update(
     state: web::Data<ApiState>,
     caller: Caller,
     id: web::Path<String>,
-    body: web::Json<UpdateStaffBody>,
+    body: Json<UpdateStaffBody>,
 ) -> Result<HttpResponse, ApiError> {
     let id = path_id(&id)?;
     let body = body.into_inner();
@@ -144,7 +144,7 @@ pub async fn change_own_password(
     state: web::Data<ApiState>,
     caller: Caller,
     request: HttpRequest,
-    body: web::Json<OwnPasswordBody>,
+    body: Json<OwnPasswordBody>,
 ) -> Result<HttpResponse, ApiError> {
     let address = request_client(&request, &state.trusted_proxies).address;
     let body = body.into_inner();

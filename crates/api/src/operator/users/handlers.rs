@@ -6,6 +6,7 @@ use opinion_access::RouteId;
 
 use crate::http::auth::Caller;
 use crate::http::error::ApiError;
+use crate::http::extract::Json;
 use crate::http::problem_responses::{InvalidRequest, NotFound, PayloadTooLarge, UnsupportedMediaType};
 use crate::operator::users::dto::{
     PortfolioBody, PortfolioLinkBody, PortfolioLinkRequestBody, PortfolioQuery, UserBody, UsersQuery,
@@ -102,7 +103,7 @@ pub async fn portfolio_view(
 pub async fn portfolio_link(
     state: web::Data<ApiState>,
     caller: Caller,
-    body: web::Json<PortfolioLinkRequestBody>,
+    body: Json<PortfolioLinkRequestBody>,
 ) -> Result<HttpResponse, ApiError> {
     let link = state
         .reads

@@ -6,6 +6,7 @@ use opinion_app::wallet::WalletAdapterChange;
 
 use crate::http::auth::Caller;
 use crate::http::error::ApiError;
+use crate::http::extract::Json;
 use crate::http::problem::{PROBLEM_JSON, Problem};
 use crate::http::problem_responses::{InvalidRequest, PayloadTooLarge, UnsupportedMediaType};
 use crate::operator::wallet_adapter::dto::{PutWalletAdapterBody, SavedWalletAdapterBody, WalletAdapterBody};
@@ -44,7 +45,7 @@ pub async fn get(state: web::Data<ApiState>, caller: Caller) -> Result<HttpRespo
 pub async fn put(
     state: web::Data<ApiState>,
     caller: Caller,
-    body: web::Json<PutWalletAdapterBody>,
+    body: Json<PutWalletAdapterBody>,
 ) -> Result<HttpResponse, ApiError> {
     let body = body.into_inner();
     let change = WalletAdapterChange {

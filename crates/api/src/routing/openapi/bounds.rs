@@ -4,21 +4,34 @@
 //! holds every entry below to a parameter or property of the document, so a renamed field
 //! cannot silently lose its bound.
 
-use opinion_access::Scope;
-use opinion_app::opinion::reads::PortfolioLinks;
+use opinion_access::{Password, RouteId, Scope, StaffEmail};
+use opinion_app::opinion::reads::ports::MarketStage;
+use opinion_app::opinion::reads::{MarketQuery, PortfolioLinks, RESOLUTIONS};
+use opinion_app::simulator::MAX_CLOSE_IN_MINUTES;
+use opinion_app::simulator::{MAX_BALANCE, MAX_FAULTS, MAX_TARGET, Scenario, UserOperation};
+use opinion_app::wallet::MAX_TEST_AMOUNT;
 use opinion_app::webhooks::MAX_DESCRIPTION_CHARS;
 use opinion_core::{
     ApiKeyKind, ExternalUserId, FlightChainKind, FlightKind, IdKind, Label, MarketKind, PageLimit,
     SettlementReportKind, SimulatorUserKind, StaffKind, TicketKind, TradeKind, WebhookDeliveryKind,
     WebhookEndpointKind,
 };
-use opinion_launch::{FrameOrigins, LaunchHosts, Locale};
-use opinion_wallet::AdapterTimeout;
+use opinion_flight::{Multiplier, Rupiah, TicketStatus};
+use opinion_launch::{FrameOrigin, FrameOrigins, LaunchHost, LaunchHosts, Locale};
+use opinion_market::{
+    FeeRate, Liquidity, Outcome, RedemptionStatus, Side, TradeStatus, TrendingWindow, VisibilityMode,
+};
+use opinion_wallet::{AdapterTimeout, Currency, OperationState, WalletFlow};
+use opinion_webhook::{DeliveryStatus, EventType, SigningSecret};
 use serde_json::Value;
 use utoipa::Number;
 use utoipa::openapi::path::{Operation, ParameterIn};
-use utoipa::openapi::schema::{ArrayItems, Object, Schema, SchemaFormat};
-use utoipa::openapi::{OpenApi, RefOr};
+use utoipa::openapi::schema::{ArrayItems, Object, Schema, SchemaFormat, SchemaType, Type};
+use utoipa::openapi::{OpenApi, RefOr, Required};
+
+use crate::routing::openapi::digits;
+use crate::shared::minor_units::MINOR_UNITS_PATTERN;
+use crate::simulator::users::dto::MAX_DELAY_MS;
 
 /// What one parameter or property may hold.
 #[derive(Debug, Clone)]
@@ -115,6 +128,116 @@ fn query_parameters() -> Vec<(&'static str, Bound)> {
     ]
 }
 
+/// One of the names `names` gives.
+fn one_of<T: Copy>(values: &[T], name: impl Fn(T) -> &'static str) -> Bound {
+    Bound::OneOf(values.iter().map(|value| name(*value)).collect())
+}
+
+/// A text matching `pattern`, at most `max` characters.
+fn shaped(pattern: &str, max: usize) -> Bound {
+    Bound::Text {
+        min: 1,
+        max,
+        pattern: Some(pattern.to_owned()),
+    }
+}
+
+/// An amount as an integer string (`minor_units`).
+fn minor_units() -> Bound {
+    shaped(MINOR_UNITS_PATTERN, 18)
+}
+
+/// An amount as an integer string (`minor_units`) from `min` to `max`.
+fn minor_units_from(min: i64, max: i64) -> Bound {
+    let bound = |value: i64| u64::try_from(value).unwrap_or_default();
+    shaped(&digits::integer_range(bound(min), bound(max)), 18)
+}
+
+/// A multiplier from `min` to `max`.
+fn multiplier_from(min: Multiplier, max: Multiplier) -> Bound {
+    shaped(&digits::hundredths_range(min.hundredths(), max.hundredths()), 19)
+}
+
+fn event_type_names(flight_only: bool) -> Bound {
+    Bound::OneOf(
+        EventType::ALL
+            .iter()
+            .filter(|kind| !flight_only || kind.is_flight())
+            .map(|kind| kind.as_str())
+            .collect(),
+    )
+}
+
+/// Query parameters whose bound depends on the operation: `(path, name, bound)`.
+fn path_query_parameters() -> Vec<(&'static str, &'static str, Bound)> {
+    let states = || one_of(&OperationState::ALL, OperationState::as_str);
+    let tickets = || one_of(&TicketStatus::ALL, TicketStatus::as_str);
+    let deliveries = || one_of(DeliveryStatus::ALL, DeliveryStatus::as_str);
+    vec![
+        (
+            "/api/operator/balance-operations",
+            "flow",
+            one_of(&WalletFlow::OPINION, WalletFlow::as_str),
+        ),
+        ("/api/operator/balance-operations", "state", states()),
+        ("/api/operator/flight/tickets", "status", tickets()),
+        ("/api/operator/flight/tickets/export", "status", tickets()),
+        (
+            "/api/operator/flight/wallet-operations",
+            "flow",
+            one_of(&WalletFlow::FLIGHT, WalletFlow::as_str),
+        ),
+        ("/api/operator/flight/wallet-operations", "state", states()),
+        (
+            "/api/operator/flight/webhook-deliveries",
+            "eventType",
+            event_type_names(true),
+        ),
+        ("/api/operator/flight/webhook-deliveries", "status", deliveries()),
+        (
+            "/api/operator/webhooks/deliveries",
+            "eventType",
+            event_type_names(false),
+        ),
+        ("/api/operator/webhooks/deliveries", "status", deliveries()),
+        (
+            "/api/operator/markets",
+            "status",
+            one_of(&MarketStage::ALL, MarketStage::as_str),
+        ),
+        (
+            "/api/operator/markets",
+            "visibility",
+            Bound::OneOf(MarketQuery::visibility_names().to_vec()),
+        ),
+        (
+            "/api/operator/markets/trending",
+            "window",
+            one_of(TrendingWindow::ALL, TrendingWindow::as_str),
+        ),
+        (
+            "/api/operator/redemptions",
+            "status",
+            one_of(RedemptionStatus::ALL, RedemptionStatus::as_str),
+        ),
+        (
+            "/api/operator/resolutions",
+            "resolution",
+            one_of(&RESOLUTIONS, |r| r.as_str()),
+        ),
+        (
+            "/api/operator/trades",
+            "status",
+            one_of(TradeStatus::ALL, TradeStatus::as_str),
+        ),
+        (
+            "/api/operator/trades",
+            "side",
+            one_of(&[Side::Buy, Side::Sell], Side::as_str),
+        ),
+    ]
+}
+
 /// Path parameters: `(path, name, bound)`.
 fn path_parameters() -> Vec<(&'static str, &'static str, Bound)> {
     let report = || pattern_of(&[id::<SettlementReportKind>(), "[0-9]{4}-(0[1-9]|1[0-2])".to_owned()]);
@@ -191,15 +314,41 @@ fn url(max: usize) -> Bound {
     }
 }
 
+/// A staff member's login e-mail.
+fn email() -> Bound {
+    Bound::Format {
+        format: "email",
+        max: Some(StaffEmail::MAX_CHARS),
+    }
+}
+
 /// Fields of request bodies: `(schema, property, bound)`.
 fn body_fields() -> Vec<(&'static str, &'static str, Bound)> {
-    let scopes = Bound::List {
+    let key_scopes = Bound::List {
         min: 1,
         max: None,
         each: Some(Box::new(Bound::OneOf(
-            Scope::ALL.iter().map(|scope| scope.as_str()).collect(),
+            Scope::ALL
+                .iter()
+                .filter(|scope| !scope.is_staff_only())
+                .map(|scope| scope.as_str())
+                .collect(),
         ))),
     };
+    let staff_scopes = || Bound::List {
+        min: 1,
+        max: None,
+        each: Some(Box::new(one_of(Scope::ALL, Scope::as_str))),
+    };
+    let password = || Bound::Text {
+        min: Password::MIN_CHARS,
+        max: Password::MAX_CHARS,
+        pattern: None,
+    };
+    let locale = || shaped(Locale::PATTERN, Locale::MAX_CHARS);
+    let secret = || Bound::Pattern(SigningSecret::PATTERN.to_owned());
+    let outcome = || one_of(&[Outcome::Yes, Outcome::No], Outcome::as_str);
+    let market = || id_bound::<MarketKind>();
     let event_types = || Bound::List {
         min: 1,
         max: None,
@@ -218,7 +367,7 @@ fn body_fields() -> Vec<(&'static str, &'static str, Bound)> {
     let description = || label(MAX_DESCRIPTION_CHARS);
     vec![
         ("CreateApiKeyBody", "name", label(Label::MAX_CHARS)),
-        ("CreateApiKeyBody", "scopes", scopes),
+        ("CreateApiKeyBody", "scopes", key_scopes),
         ("LaunchBody", "externalUserId", external_user_id()),
         ("LaunchBody", "displayName", label(Label::MAX_CHARS)),
         (
@@ -226,31 +375,17 @@ fn body_fields() -> Vec<(&'static str, &'static str, Bound)> {
             "returnUrl",
             url(opinion_app::players::MAX_RETURN_URL_CHARS),
         ),
-        (
-            "LaunchBody",
-            "language",
-            Bound::Text {
-                min: 1,
-                max: Locale::MAX_CHARS,
-                pattern: None,
-            },
-        ),
-        (
-            "LaunchBody",
-            "locale",
-            Bound::Text {
-                min: 1,
-                max: Locale::MAX_CHARS,
-                pattern: None,
-            },
-        ),
+        ("LaunchBody", "language", locale()),
+        ("LaunchBody", "locale", locale()),
+        ("LaunchBody", "product", Bound::OneOf(vec!["flight"])),
+        ("LaunchBody", "host", shaped(LaunchHost::PATTERN, LaunchHost::MAX_CHARS)),
         (
             "PutLaunchSettingsBody",
             "hosts",
             Bound::List {
                 min: 0,
                 max: Some(LaunchHosts::MAX),
-                each: None,
+                each: Some(Box::new(shaped(LaunchHost::PATTERN, LaunchHost::MAX_CHARS))),
             },
         ),
         (
@@ -259,8 +394,16 @@ fn body_fields() -> Vec<(&'static str, &'static str, Bound)> {
             Bound::List {
                 min: 0,
                 max: Some(FrameOrigins::MAX),
-                each: None,
+                each: Some(Box::new(shaped(
+                    FrameOrigin::PATTERN,
+                    FrameOrigin::MAX_DOCUMENTED_CHARS,
+                ))),
             },
+        ),
+        (
+            "SetVisibilityModeBody",
+            "mode",
+            one_of(VisibilityMode::ALL, VisibilityMode::as_str),
         ),
         ("PortfolioLinkRequestBody", "externalUserId", external_user_id()),
         (
@@ -273,6 +416,8 @@ fn body_fields() -> Vec<(&'static str, &'static str, Bound)> {
         ),
         ("WalletTestBody", "externalUserId", external_user_id()),
         ("WalletTestBody", "flightExternalUserId", external_user_id()),
+        ("WalletTestBody", "amount", minor_units_from(1, MAX_TEST_AMOUNT)),
+        ("WalletTestBody", "flightAmount", minor_units_from(1, MAX_TEST_AMOUNT)),
         ("PutWalletAdapterBody", "baseUrl", url(url_max)),
         (
             "PutWalletAdapterBody",
@@ -286,13 +431,114 @@ fn body_fields() -> Vec<(&'static str, &'static str, Bound)> {
         ("CreateWebhookEndpointBody", "description", description()),
         ("CreateWebhookEndpointBody", "eventTypes", event_types()),
         ("CreateWebhookEndpointBody", "rateLimitPerMinute", rate()),
+        ("CreateWebhookEndpointBody", "secret", secret()),
         ("UpdateWebhookEndpointBody", "url", url(url_max)),
         ("UpdateWebhookEndpointBody", "description", description()),
         ("UpdateWebhookEndpointBody", "eventTypes", event_types()),
         ("UpdateWebhookEndpointBody", "rateLimitPerMinute", rate()),
+        ("UpdateWebhookEndpointBody", "secret", secret()),
         ("CreateSimulatedUserBody", "externalUserId", external_user_id()),
         ("CreateSimulatedUserBody", "displayName", label(Label::MAX_CHARS)),
+        (
+            "CreateSimulatedUserBody",
+            "startingBalance",
+            minor_units_from(0, MAX_BALANCE),
+        ),
+        ("CreateSimulatedUserBody", "currency", shaped(Currency::PATTERN, 3)),
         ("UpdateSimulatedUserBody", "displayName", label(Label::MAX_CHARS)),
+        ("PutSimulatedWalletBody", "balance", minor_units_from(0, MAX_BALANCE)),
+        ("ScenarioBody", "scenario", Bound::OneOf(Scenario::NAMES.to_vec())),
+        (
+            "ScenarioBody",
+            "timeoutMs",
+            Bound::Range {
+                min: i64::from(AdapterTimeout::MIN_MS),
+                max: i64::from(AdapterTimeout::MAX_MS),
+            },
+        ),
+        ("ScenarioBody", "question", label(Label::MAX_CHARS)),
+        (
+            "ScenarioBody",
+            "closeInMinutes",
+            Bound::Range {
+                min: 1,
+                max: MAX_CLOSE_IN_MINUTES,
+            },
+        ),
+        ("ScenarioBody", "liquidity", minor_units_from(1, Liquidity::MAX)),
+        (
+            "ScenarioBody",
+            "feeBps",
+            Bound::Range {
+                min: 0,
+                max: i64::from(FeeRate::MAX_BPS),
+            },
+        ),
+        ("ScenarioBody", "marketId", market()),
+        ("ScenarioBody", "outcome", outcome()),
+        ("ScenarioBody", "shares", minor_units()),
+        (
+            "ScenarioBody",
+            "users",
+            Bound::List {
+                min: 0,
+                max: None,
+                each: Some(Box::new(id_bound::<SimulatorUserKind>())),
+            },
+        ),
+        ("ScenarioBody", "resolution", one_of(&RESOLUTIONS, |r| r.as_str())),
+        (
+            "UserOperationBody",
+            "operation",
+            Bound::OneOf(UserOperation::NAMES.to_vec()),
+        ),
+        ("UserOperationBody", "marketId", market()),
+        ("UserOperationBody", "outcome", outcome()),
+        ("UserOperationBody", "shares", minor_units()),
+        ("UserOperationBody", "amount", minor_units()),
+        ("UserOperationBody", "stake", shaped(Rupiah::PATTERN, 18)),
+        ("UserOperationBody", "autoCashOut", shaped(Multiplier::PATTERN, 19)),
+        (
+            "UserOperationBody",
+            "cashOutAt",
+            multiplier_from(Multiplier::MIN_CASH_OUT, MAX_TARGET),
+        ),
+        ("UserOperationBody", "ticketId", id_bound::<TicketKind>()),
+        (
+            "UserOperationBody",
+            "faults",
+            Bound::List {
+                min: 0,
+                max: Some(MAX_FAULTS),
+                each: None,
+            },
+        ),
+        (
+            "FaultBody",
+            "delayMs",
+            Bound::Range {
+                min: 1,
+                max: i64::from(MAX_DELAY_MS),
+            },
+        ),
+        ("CreateStaffBody", "email", email()),
+        ("CreateStaffBody", "name", label(Label::MAX_CHARS)),
+        ("CreateStaffBody", "scopes", staff_scopes()),
+        ("CreateStaffBody", "password", password()),
+        ("UpdateStaffBody", "name", label(Label::MAX_CHARS)),
+        ("UpdateStaffBody", "scopes", staff_scopes()),
+        ("ResetPasswordBody", "password", password()),
+        ("OwnPasswordBody", "newPassword", password()),
+        ("LoginBody", "email", email()),
+    ]
+}
+
+/// Operations whose body may be left out (`OptionalJson`): an empty body takes every
+/// default. utoipa marks every documented body required.
+fn optional_bodies() -> [&'static str; 2] {
+    [
+        RouteId::WalletAdapterTest.spec().path,
+        RouteId::StaffPasswordReset.spec().path,
     ]
 }
 
@@ -313,6 +559,17 @@ pub fn lay(document: &mut OpenApi) -> Vec<String> {
             unmatched.push(format!("path parameter `{name}` of {path}"));
         }
     }
+    for (path, name, bound) in path_query_parameters() {
+        let mut found = false;
+        if let Some(item) = document.paths.paths.get_mut(path) {
+            for operation in operations(item) {
+                found |= lay_parameter(operation, ParameterIn::Query, name, &bound);
+            }
+        }
+        if !found {
+            unmatched.push(format!("query parameter `{name}` of {path}"));
+        }
+    }
     for item in document.paths.paths.values_mut() {
         for operation in operations(item) {
             for (used, (name, bound)) in query_used.iter_mut().zip(&query) {
@@ -323,6 +580,18 @@ pub fn lay(document: &mut OpenApi) -> Vec<String> {
     for ((name, _), used) in query.iter().zip(query_used) {
         if !used {
             unmatched.push(format!("query parameter `{name}`"));
+        }
+    }
+    for path in optional_bodies() {
+        let body = document
+            .paths
+            .paths
+            .get_mut(path)
+            .and_then(|item| item.post.as_mut())
+            .and_then(|operation| operation.request_body.as_mut());
+        match body {
+            Some(body) => body.required = Some(Required::False),
+            None => unmatched.push(format!("the optional body of POST {path}")),
         }
     }
     let mut schemas = document.components.as_mut().map(|components| &mut components.schemas);
@@ -412,10 +681,19 @@ fn apply_to_object(object: &mut Object, bound: &Bound) {
             object.max_length = *max;
         }
         Bound::OneOf(names) => {
-            object.enum_values = Some(names.iter().map(|name| Value::from(*name)).collect());
+            let mut values: Vec<Value> = names.iter().map(|name| Value::from(*name)).collect();
+            if nullable(object) {
+                values.push(Value::Null);
+            }
+            object.enum_values = Some(values);
         }
         Bound::List { .. } => {}
     }
+}
+
+/// Whether `object` also admits `null` (an optional field): its closed set then does too.
+fn nullable(object: &Object) -> bool {
+    matches!(&object.schema_type, SchemaType::Array(types) if types.contains(&Type::Null))
 }
 
 fn number(value: i64) -> Number {

@@ -3,7 +3,10 @@
 //! top (a test holds every route of the table documented).
 
 mod bounds;
+mod digits;
 mod operations;
+#[cfg(test)]
+mod pattern_tests;
 mod requirements;
 #[cfg(test)]
 mod tests;

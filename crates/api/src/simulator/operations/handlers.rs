@@ -13,7 +13,7 @@ use opinion_market::{OrderKind, Outcome, Resolution};
 
 use crate::http::auth::Caller;
 use crate::http::error::ApiError;
-use crate::http::extract::path_id;
+use crate::http::extract::{Json, path_id};
 use crate::http::problem::{PROBLEM_JSON, Problem};
 use crate::http::problem_responses::{InvalidRequest, PayloadTooLarge, SimulatorNotFound, UnsupportedMediaType};
 use crate::shared::minor_units::minor_units;
@@ -99,7 +99,7 @@ fn user_operation(body: &UserOperationBody) -> Result<UserOperation, ApiError> {
         _ => {
             return Err(AppError::invalid(
                 "operation",
-                "must be `launch`, `buy`, `sell`, `launch_flight`, `buy_ticket`, `cash_out`, `play_flight`, `inject_faults` or `clear_faults`",
+                format!("must be one of {}", UserOperation::NAMES.join(", ")),
             )
             .into());
         }
@@ -145,11 +145,7 @@ fn scenario(body: &ScenarioBody) -> Result<Scenario, ApiError> {
                 .map_err(|_| AppError::invalid("resolution", "must be `yes`, `no` or `void`"))?,
         },
         _ => {
-            return Err(AppError::invalid(
-                "scenario",
-                "must be `connect_wallet`, `create_market`, `trade_batch` or `resolve_market`",
-            )
-            .into());
+            return Err(AppError::invalid("scenario", format!("must be one of {}", Scenario::NAMES.join(", "))).into());
         }
     })
 }
@@ -173,7 +169,7 @@ pub async fn user_operation_run(
     state: web::Data<ApiState>,
     caller: Caller,
     id: web::Path<String>,
-    body: web::Json<UserOperationBody>,
+    body: Json<UserOperationBody>,
 ) -> Result<HttpResponse, ApiError> {
     let simulator = simulator(&state)?;
     let id = path_id(&id)?;
@@ -205,7 +201,7 @@ const CONNECT_WALLET: Requirement = Requirement::all_of(&[Scope::WalletAdapterWr
 pub async fn scenario_run(
     state: web::Data<ApiState>,
     caller: Caller,
-    body: web::Json<ScenarioBody>,
+    body: Json<ScenarioBody>,
 ) -> Result<HttpResponse, ApiError> {
     let simulator = simulator(&state)?;
     let scenario = scenario(&body)?;

@@ -38,6 +38,9 @@ pub struct UpdateSimulatedUserBody {
 }
 
 /// A fault the simulated wallet commits on one of the user's next mutations.
+/// The longest delay a `slow_answer` fault may ask for, in milliseconds.
+pub const MAX_DELAY_MS: u32 = 30_000;
+
 #[derive(Debug, Clone, Copy, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct FaultBody {
@@ -74,7 +77,7 @@ impl FaultBody {
             (FaultKind::ServerError, None) => SimulatedFault::ServerError,
             (FaultKind::DroppedConnection, None) => SimulatedFault::DroppedConnection,
             (FaultKind::InsufficientFunds, None) => SimulatedFault::InsufficientFunds,
-            (FaultKind::SlowAnswer, Some(delay_ms)) if (1..=30_000).contains(&delay_ms) => {
+            (FaultKind::SlowAnswer, Some(delay_ms)) if (1..=MAX_DELAY_MS).contains(&delay_ms) => {
                 SimulatedFault::SlowAnswer { delay_ms }
             }
             _ => {

@@ -7,7 +7,7 @@ use opinion_app::simulator::{NewSimulatedUser, SimulatedUserChange};
 
 use crate::http::auth::Caller;
 use crate::http::error::ApiError;
-use crate::http::extract::path_id;
+use crate::http::extract::{Json, path_id};
 use crate::http::problem::{PROBLEM_JSON, Problem};
 use crate::http::problem_responses::{
     InvalidRequest, NoSimulator, PayloadTooLarge, SimulatorNotFound, UnsupportedMediaType,
@@ -56,7 +56,7 @@ pub async fn list(
 pub async fn create(
     state: web::Data<ApiState>,
     caller: Caller,
-    body: web::Json<CreateSimulatedUserBody>,
+    body: Json<CreateSimulatedUserBody>,
 ) -> Result<HttpResponse, ApiError> {
     let body = body.into_inner();
     let new = NewSimulatedUser {
@@ -107,7 +107,7 @@ pub async fn update(
     state: web::Data<ApiState>,
     caller: Caller,
     id: web::Path<String>,
-    body: web::Json<UpdateSimulatedUserBody>,
+    body: Json<UpdateSimulatedUserBody>,
 ) -> Result<HttpResponse, ApiError> {
     let body = body.into_inner();
     let change = SimulatedUserChange {

@@ -6,6 +6,7 @@ use opinion_access::RouteId;
 
 use crate::http::auth::Caller;
 use crate::http::error::ApiError;
+use crate::http::extract::Json;
 use crate::http::problem_responses::{InvalidRequest, PayloadTooLarge, SimulatorNotFound, UnsupportedMediaType};
 use crate::shared::list::ListBody;
 use crate::shared::minor_units::minor_units;
@@ -57,7 +58,7 @@ pub async fn put(
     state: web::Data<ApiState>,
     caller: Caller,
     external_user_id: web::Path<String>,
-    body: web::Json<PutSimulatedWalletBody>,
+    body: Json<PutSimulatedWalletBody>,
 ) -> Result<HttpResponse, ApiError> {
     let balance = minor_units("balance", &body.balance)?;
     let simulator = simulator(&state)?;

@@ -1,5 +1,5 @@
 //! The signed statement of a finalized report: its document's fields, in the shape
-//! `docs/flight.md` documents and `opinion admin statement verify` reads. It is a v5
+//! `docs/operator/flight.md` documents and `opinion admin statement verify` reads. It is a v5
 //! statement: `opinion-proof` writes its proof fields (`proofVersion`, `merkleRoot`,
 //! `leafCount`), its money (every amount with its currency, totals per currency) and the
 //! comparison-only exchange evidence. Money is integer strings (never floats), so the

@@ -39,6 +39,11 @@ fn visibility_name(hidden: bool) -> &'static str {
 }
 
 impl MarketQuery {
+    /// The names the `visibility` filter takes, for the API document.
+    pub fn visibility_names() -> [&'static str; 2] {
+        VISIBILITIES.map(visibility_name)
+    }
+
     fn filter(&self) -> Result<MarketFilter, AppError> {
         Ok(MarketFilter {
             stage: one_of("status", self.status.as_deref(), &MarketStage::ALL, MarketStage::as_str)?,

@@ -30,7 +30,7 @@ use crate::ports::{Clock, Random};
 
 pub use balance_operations::{BalanceOperation, BalanceOperationQuery};
 pub use markets::MarketQuery;
-pub use payouts::{RedemptionQuery, ResolutionQuery};
+pub use payouts::{RESOLUTIONS, RedemptionQuery, ResolutionQuery};
 pub use portfolio::{Portfolio, PortfolioLine, PortfolioTotals};
 pub use portfolio_links::{PortfolioLink, PortfolioLinks};
 pub use trades::{TradeDetail, TradeHistory, TradeQuery};

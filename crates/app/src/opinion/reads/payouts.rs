@@ -10,7 +10,8 @@ use crate::opinion::reads::OperatorReads;
 use crate::opinion::reads::filters::{one_of, optional_external_user_id, optional_id, time_range};
 use crate::opinion::reads::ports::{RedemptionFilter, ResolutionFilter};
 
-const RESOLUTIONS: [Resolution; 3] = [Resolution::Yes, Resolution::No, Resolution::Void];
+/// The values the `resolution` filter takes.
+pub const RESOLUTIONS: [Resolution; 3] = [Resolution::Yes, Resolution::No, Resolution::Void];
 
 /// The resolutions list's filters as the client wrote them.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

@@ -59,7 +59,7 @@ pub const DEFAULT_FLIGHT_TEST_USER: &str = "opinion-wallet-test-idr";
 pub const DEFAULT_FLIGHT_TEST_AMOUNT: i64 = 1_000;
 
 /// The largest test amount of either section.
-const MAX_TEST_AMOUNT: i64 = 1_000_000_000;
+pub const MAX_TEST_AMOUNT: i64 = 1_000_000_000;
 
 /// The ports the wallet test needs.
 #[derive(Clone)]

@@ -53,6 +53,49 @@ async fn only_one_instance_holds_the_lock_until_it_drops_its_lease() {
     assert!(first.try_acquire().await.expect("try").is_none());
 }
 
+/// The backend process of the session holding the driver lock.
+async fn holder_pid(admin: &mut AsyncPgConnection) -> i32 {
+    let holder: Pid = diesel::sql_query(
+        "SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND granted AND objsubid = 1 \
+         AND ((classid::bigint << 32) | objid::bigint) = $1",
+    )
+    .bind::<BigInt, _>(DRIVER_LOCK_KEY)
+    .get_result(admin)
+    .await
+    .expect("the holder");
+    holder.pid
+}
+
+/// Sends `signal` (`STOP`, `CONT`) to a backend process of the test's server.
+fn signal(pid: i32, signal: &str) {
+    let sent = std::process::Command::new("kill")
+        .args([format!("-{signal}"), pid.to_string()])
+        .status()
+        .expect("kill");
+    assert!(sent.success(), "kill -{signal} {pid}");
+}
+
+#[tokio::test]
+async fn a_lease_whose_session_stops_answering_is_lost_after_two_seconds() {
+    let (db, first) = store().await;
+    let mut lease = first.try_acquire().await.expect("try").expect("driver");
+    let mut admin = AsyncPgConnection::establish(db.url()).await.expect("connect");
+    let pid = holder_pid(&mut admin).await;
+
+    signal(pid, "STOP");
+    let started = std::time::Instant::now();
+    let held = lease.still_held().await;
+    let waited = started.elapsed();
+    signal(pid, "CONT");
+
+    assert!(!held, "a session that does not answer is no lease");
+    assert!(
+        waited >= Duration::from_millis(1_900) && waited < Duration::from_secs(5),
+        "the check waits two seconds: {waited:?}"
+    );
+    assert!(!lease.still_held().await, "lost for good");
+}
+
 #[tokio::test]
 async fn a_lease_whose_session_was_killed_is_lost_and_the_lock_free() {
     let (db, first) = store().await;
@@ -60,16 +103,9 @@ async fn a_lease_whose_session_was_killed_is_lost_and_the_lock_free() {
     let mut lease = first.try_acquire().await.expect("try").expect("driver");
 
     let mut admin = AsyncPgConnection::establish(db.url()).await.expect("connect");
-    let holder: Pid = diesel::sql_query(
-        "SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND granted AND objsubid = 1 \
-         AND ((classid::bigint << 32) | objid::bigint) = $1",
-    )
-    .bind::<BigInt, _>(DRIVER_LOCK_KEY)
-    .get_result(&mut admin)
-    .await
-    .expect("the holder");
+    let pid = holder_pid(&mut admin).await;
     diesel::sql_query("SELECT pg_terminate_backend($1)")
-        .bind::<diesel::sql_types::Integer, _>(holder.pid)
+        .bind::<diesel::sql_types::Integer, _>(pid)
         .execute(&mut admin)
         .await
         .expect("terminate");

@@ -8,6 +8,7 @@ use opinion_access::RouteId;
 use crate::http::auth::{Caller, SESSION_COOKIE};
 use crate::http::client::request_client;
 use crate::http::error::ApiError;
+use crate::http::extract::Json;
 use crate::http::problem::{PROBLEM_JSON, Problem};
 use crate::http::problem_responses::{InvalidRequest, PayloadTooLarge, UnsupportedMediaType};
 use crate::operator::staff::sessions::dto::{LoginBody, SessionBody};
@@ -32,7 +33,7 @@ use crate::state::ApiState;
 pub async fn create(
     state: web::Data<ApiState>,
     request: HttpRequest,
-    body: web::Json<LoginBody>,
+    body: Json<LoginBody>,
 ) -> Result<HttpResponse, ApiError> {
     let address = request_client(&request, &state.trusted_proxies).address;
     let started = state.access.start_session(&body.email, &body.password, address).await?;

@@ -136,13 +136,15 @@ pub struct UpdateWebhookEndpointBody {
     #[serde(default, deserialize_with = "present")]
     #[schema(value_type = Option<u32>)]
     pub rate_limit_per_minute: Option<Option<u32>>,
-    /// New number of scheduled attempts per delivery (1 to 20); it cannot be cleared.
+    /// New number of scheduled attempts per delivery (1 to 20); it cannot be cleared, so
+    /// `null` is refused.
     #[serde(default, deserialize_with = "present")]
-    #[schema(value_type = Option<u32>, minimum = 1, maximum = 20)]
+    #[schema(value_type = u32, required = false, minimum = 1, maximum = 20)]
     pub max_attempts: Option<Option<i64>>,
-    /// New time limit of one attempt in seconds (1 to 30); it cannot be cleared.
+    /// New time limit of one attempt in seconds (1 to 30); it cannot be cleared, so `null`
+    /// is refused.
     #[serde(default, deserialize_with = "present")]
-    #[schema(value_type = Option<u32>, minimum = 1, maximum = 30)]
+    #[schema(value_type = u32, required = false, minimum = 1, maximum = 30)]
     pub timeout_seconds: Option<Option<i64>>,
     /// `true` issues a new secret (in this answer only); the old one also signs for 24 hours.
     #[serde(default)]

@@ -7,7 +7,7 @@ use opinion_app::webhooks::{NewWebhookEndpoint, WebhookEndpointChange};
 
 use crate::http::auth::Caller;
 use crate::http::error::ApiError;
-use crate::http::extract::path_id;
+use crate::http::extract::{Json, path_id};
 use crate::http::problem::{PROBLEM_JSON, Problem};
 use crate::http::problem_responses::{InvalidRequest, NotFound, PayloadTooLarge, UnsupportedMediaType};
 use crate::operator::webhooks::endpoints::dto::{
@@ -51,7 +51,7 @@ pub async fn list(
 pub async fn create(
     state: web::Data<ApiState>,
     caller: Caller,
-    body: web::Json<CreateWebhookEndpointBody>,
+    body: Json<CreateWebhookEndpointBody>,
 ) -> Result<HttpResponse, ApiError> {
     let body = body.into_inner();
     let request = NewWebhookEndpoint {
@@ -87,7 +87,7 @@ pub async fn update(
     state: web::Data<ApiState>,
     caller: Caller,
     id: web::Path<String>,
-    body: web::Json<UpdateWebhookEndpointBody>,
+    body: Json<UpdateWebhookEndpointBody>,
 ) -> Result<HttpResponse, ApiError> {
     let id = path_id(&id)?;
     let body = body.into_inner();

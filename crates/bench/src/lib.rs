@@ -1,0 +1,11 @@
+//! What the benchmark suite (`opinion-bench`) and the soak (`opinion-soak`) share: the
+//! release service run as a child process on a private PostgreSQL cluster, bulk seeding,
+//! the service's HTTP API as a client sees it, tiny local stand-in servers and the
+//! service's memory figures.
+
+pub mod api;
+pub mod database;
+pub mod local_http;
+pub mod memory;
+pub mod seed;
+pub mod service;
