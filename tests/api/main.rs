@@ -54,6 +54,7 @@ mod operator_reads;
 mod operator_reads_markets;
 mod operator_reads_pages;
 mod rate_limits;
+mod receiver_examples;
 mod route_table;
 mod simulator;
 mod simulator_flight;
