@@ -53,10 +53,12 @@ async fn only_one_instance_holds_the_lock_until_it_drops_its_lease() {
     assert!(first.try_acquire().await.expect("try").is_none());
 }
 
-/// The backend process of the session holding the driver lock.
+/// The backend process of the session holding the driver lock of this test's database
+/// (the cluster is shared: other tests' databases hold the same key).
 async fn holder_pid(admin: &mut AsyncPgConnection) -> i32 {
     let holder: Pid = diesel::sql_query(
         "SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND granted AND objsubid = 1 \
+         AND database = (SELECT oid FROM pg_database WHERE datname = current_database()) \
          AND ((classid::bigint << 32) | objid::bigint) = $1",
     )
     .bind::<BigInt, _>(DRIVER_LOCK_KEY)
