@@ -55,7 +55,7 @@ pub use live_board::{BoardKeeper, CashOutBoard, FeedCashOut, LOOKBACK, MAX_LISTE
 pub use money_worker::MoneyPass;
 pub use production_authorization::{AuthorizationBook, NewProductionAuthorization};
 pub use purchase::TicketOrder;
-pub(crate) use purchase::check_client_ticket_id;
+pub use purchase::{CLIENT_TICKET_ID_MAX_LEN, CLIENT_TICKET_ID_PATTERN, check_client_ticket_id};
 pub use review::ResolvedFlightOperation;
 pub use terms::TermsBook;
 pub use terms_schedule::MAX_SCHEDULED_TERMS;

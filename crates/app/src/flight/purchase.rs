@@ -256,10 +256,16 @@ fn same_order(first: TicketRecord, order: &TicketOrder) -> Result<TicketRecord, 
     }
 }
 
+/// The longest client ticket id.
+pub const CLIENT_TICKET_ID_MAX_LEN: usize = 64;
+
+/// `check_client_ticket_id`'s rule as a regular expression, for the OpenAPI document.
+pub const CLIENT_TICKET_ID_PATTERN: &str = "^[!-~]{1,64}$";
+
 /// A client ticket id is 1 to 64 visible ASCII characters.
-pub(crate) fn check_client_ticket_id(id: &str) -> Result<(), AppError> {
+pub fn check_client_ticket_id(id: &str) -> Result<(), AppError> {
     let visible = id.bytes().all(|b| b.is_ascii_graphic());
-    if (1..=64).contains(&id.len()) && visible {
+    if (1..=CLIENT_TICKET_ID_MAX_LEN).contains(&id.len()) && visible {
         Ok(())
     } else {
         Err(AppError::invalid(

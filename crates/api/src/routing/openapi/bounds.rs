@@ -5,6 +5,7 @@
 //! cannot silently lose its bound.
 
 use opinion_access::{Password, RouteId, Scope, StaffEmail};
+use opinion_app::flight::{CLIENT_TICKET_ID_MAX_LEN, CLIENT_TICKET_ID_PATTERN};
 use opinion_app::opinion::reads::ports::MarketStage;
 use opinion_app::opinion::reads::{MarketQuery, PortfolioLinks, RESOLUTIONS};
 use opinion_app::simulator::MAX_CLOSE_IN_MINUTES;
@@ -497,6 +498,11 @@ fn body_fields() -> Vec<(&'static str, &'static str, Bound)> {
         ("UserOperationBody", "shares", minor_units()),
         ("UserOperationBody", "amount", minor_units()),
         ("UserOperationBody", "stake", shaped(Rupiah::PATTERN, 18)),
+        (
+            "UserOperationBody",
+            "clientTicketId",
+            shaped(CLIENT_TICKET_ID_PATTERN, CLIENT_TICKET_ID_MAX_LEN),
+        ),
         ("UserOperationBody", "autoCashOut", shaped(Multiplier::PATTERN, 19)),
         (
             "UserOperationBody",

@@ -2,6 +2,7 @@
 //! pattern admits is accepted, and (but where a pattern says less, as documented) every
 //! text a parser accepts matches.
 
+use opinion_app::flight::{CLIENT_TICKET_ID_MAX_LEN, CLIENT_TICKET_ID_PATTERN, check_client_ticket_id};
 use opinion_flight::{Multiplier, Rupiah};
 use opinion_launch::{FrameOrigin, LaunchHost, Locale};
 use opinion_wallet::Currency;
@@ -65,6 +66,12 @@ fn described() -> Vec<Described> {
             pattern: Currency::PATTERN,
             max: 3,
             accepts: |text| text.parse::<Currency>().is_ok(),
+            exact: true,
+        },
+        Described {
+            pattern: CLIENT_TICKET_ID_PATTERN,
+            max: CLIENT_TICKET_ID_MAX_LEN,
+            accepts: |text| check_client_ticket_id(text).is_ok(),
             exact: true,
         },
         Described {
