@@ -60,6 +60,7 @@ async fn serve(config: &Config, database_url: &str) -> anyhow::Result<()> {
     println!("Opinion ({:?}) listening on {base}", config.env);
     println!("  OpenAPI document: {base}/api/operator/openapi.json");
     println!("  Docs: {base}{}", opinion_api::DOCS_PATH);
+    println!("  Dashboard: {base}{}", opinion_api::DASHBOARD_PATH);
     if let Some(demo) = demo {
         println!("  demo operator {}: API key {}", demo.operator_id, demo.api_key);
         println!("  demo staff login {} / {}", demo.staff_email, demo.staff_password);

@@ -286,25 +286,24 @@ async fn pages_carry_a_strict_policy_and_unknown_pages_answer_a_docs_404() {
     assert!(script.text().await.expect("a body").contains("def "));
 }
 
-#[tokio::test]
-async fn the_playground_is_read_only_where_no_simulator_runs() {
-    let staging = spawn_app().await;
-    let page = staging
+/// The playground page as `app` serves it.
+async fn playground(app: &TestApp) -> String {
+    let page = app
         .request(Method::GET, "/docs/playground", None)
         .send()
         .await
         .expect("answers");
-    let body = page.text().await.expect("a body");
-    assert!(body.contains("data-mode=\"full\""));
-    assert!(body.contains("<option value=\"POST /api/operator/launch\">"));
+    page.text().await.expect("a body")
+}
 
-    let production = spawn_production_app().await;
-    let page = production
-        .request(Method::GET, "/docs/playground", None)
-        .send()
-        .await
-        .expect("answers");
-    let body = page.text().await.expect("a body");
-    assert!(body.contains("data-mode=\"read-only\""));
-    assert!(!body.contains("<option value=\"POST "));
+#[tokio::test]
+async fn the_playground_says_where_it_sends_reads_only() {
+    let body = playground(&spawn_app().await).await;
+    assert!(body.contains("<option value=\"POST /api/operator/launch\">"));
+    assert!(!body.contains("read_write"));
+
+    let body = playground(&spawn_production_app().await).await;
+    assert!(body.contains("<option value=\"POST /api/operator/launch\">"));
+    assert!(body.contains("sends <code>GET</code> requests only, unless your operator"));
+    assert!(body.contains("<code>PUT /api/operator/playground</code>"));
 }

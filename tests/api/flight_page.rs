@@ -77,6 +77,24 @@ impl Served {
     }
 }
 
+/// The script a page links (the Opinion app's is a cached file of the service).
+async fn linked_script(app: &TestApp, served: &Served) -> String {
+    let src = served
+        .body
+        .split("<script src=\"")
+        .nth(1)
+        .and_then(|rest| rest.split('"').next())
+        .expect("a linked script");
+    let response = app
+        .client
+        .get(format!("{}{src}", app.address))
+        .send()
+        .await
+        .expect("script");
+    assert_eq!(response.status(), 200);
+    response.text().await.expect("script")
+}
+
 fn hash(text: &str) -> String {
     STANDARD.encode(Sha256::digest(text.as_bytes()))
 }
@@ -260,12 +278,15 @@ async fn an_opinion_launch_opens_the_opinion_app_and_each_page_sends_the_other_p
     assert_eq!(json_with_status(opened, 201).await["product"], "opinion");
 
     let opinion = served(page(&app, "/play", None).await).await;
-    assert!(opinion.body.contains("id=\"markets\"") && !opinion.body.contains("id=\"multiplier\""));
+    assert!(opinion.body.contains("id=\"view\"") && !opinion.body.contains("id=\"multiplier\""));
+    let opinion_script = linked_script(&app, &opinion).await;
     let flight = served(page(&app, "/play/flight", None).await).await;
-    assert_ne!(opinion.script(), flight.script());
+    assert_ne!(opinion_script, flight.script());
     let pages = r#"var PAGES = { "opinion": "/play", "flight": "/play/flight" };"#;
-    for (served, own) in [(&opinion, "open(OPINION)"), (&flight, "open(FLIGHT)")] {
-        let script = served.script();
+    for (script, own) in [
+        (opinion_script.as_str(), "open(OPINION)"),
+        (flight.script(), "open(FLIGHT)"),
+    ] {
         assert!(script.contains(pages), "{script}");
         assert!(script.contains(own), "{script}");
         assert!(script.contains("sessionStorage.setItem('opinion.product', s.product)"));

@@ -11,8 +11,10 @@ use crate::helpers::{TestApp, assert_problem, json_with_status};
 use crate::trading_support::{open_market, order, player};
 
 /// Every Opinion player route that takes a session: method and path.
-const ROUTES: [(&str, &str); 5] = [
+const ROUTES: [(&str, &str); 7] = [
     ("GET", "/api/player/markets"),
+    ("GET", "/api/player/board"),
+    ("GET", "/api/player/balance"),
     ("POST", "/api/player/quotes"),
     ("POST", "/api/player/orders"),
     ("GET", "/api/player/positions"),

@@ -4,11 +4,8 @@
 //! one as docs/webhooks.md says (401, 400, and 200 "already processed" without handling
 //! it again).
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::Write;
 use std::net::TcpListener;
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
-use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use base64::Engine as _;
@@ -18,12 +15,10 @@ use serde_json::{Value, json};
 use standardwebhooks::Webhook;
 use time::OffsetDateTime;
 
+use crate::example_process::{ExampleProcess, Output, PATIENCE, examples};
 use crate::helpers::{TestApp, json_with_status, spawn_app};
 use crate::trading_support::{open_market, order, placed, player, wallet};
 use crate::webhooks_support::deliveries;
-
-/// Generous bound for real-time waits (a JVM compiling its source included).
-const PATIENCE: Duration = Duration::from_secs(60);
 
 /// The events the trading path below produces, one each.
 const TYPES: [&str; 3] = [
@@ -34,19 +29,19 @@ const TYPES: [&str; 3] = [
 
 #[tokio::test]
 async fn the_python_receiver_accepts_real_deliveries_and_refuses_forged_stale_and_replayed_ones() {
-    let receiver = Running::script("python3", "python/receiver.py");
+    let receiver = Running::script("python3", "python/receiver.py").await;
     check(receiver).await;
 }
 
 #[tokio::test]
 async fn the_node_receiver_accepts_real_deliveries_and_refuses_forged_stale_and_replayed_ones() {
-    let receiver = Running::script("node", "node/receiver.mjs");
+    let receiver = Running::script("node", "node/receiver.mjs").await;
     check(receiver).await;
 }
 
 #[tokio::test]
 async fn the_java_receiver_accepts_real_deliveries_and_refuses_forged_stale_and_replayed_ones() {
-    let receiver = Running::script("java", "java/Receiver.java");
+    let receiver = Running::script("java", "java/Receiver.java").await;
     check(receiver).await;
 }
 
@@ -59,37 +54,17 @@ async fn the_rust_receiver_accepts_real_deliveries_and_refuses_forged_stale_and_
 struct Running {
     secret: String,
     port: u16,
-    output: Arc<Mutex<Vec<String>>>,
-    child: Option<Child>,
+    process: ExampleProcess,
 }
 
 impl Running {
-    /// Starts `examples/webhook-receivers/<script>` with `program`; a missing program fails
-    /// the test (this is no optional check).
-    fn script(program: &str, script: &str) -> Self {
+    /// Starts `examples/webhook-receivers/<script>` with `program`.
+    async fn script(program: &str, script: &str) -> Self {
         let secret = new_secret();
-        let mut child = Command::new(program)
-            .arg(examples().join(script))
-            .env("WEBHOOK_SECRET", &secret)
-            .env("PORT", "0")
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap_or_else(|error| {
-                panic!("`{program}` is needed to run the {script} example ({error}); install it (.ci/run does)")
-            });
-        let output = Arc::new(Mutex::new(Vec::new()));
-        collect(child.stdout.take().expect("stdout"), output.clone(), "");
-        collect(child.stderr.take().expect("stderr"), output.clone(), "stderr: ");
-        let mut running = Self {
-            secret,
-            port: 0,
-            output,
-            child: Some(child),
-        };
-        running.port = running.listening_port();
-        running
+        let path = examples("webhook-receivers").join(script);
+        let process = ExampleProcess::start(program, &path, &[("WEBHOOK_SECRET", &secret), ("PORT", "0")]);
+        let port = process.listening_port().await;
+        Self { secret, port, process }
     }
 
     /// Runs the Rust example's `Receiver::serve` on a thread of this process.
@@ -97,7 +72,7 @@ impl Running {
         let secret = new_secret();
         let listener = TcpListener::bind("127.0.0.1:0").expect("a free port");
         let port = listener.local_addr().expect("address").port();
-        let output = Arc::new(Mutex::new(Vec::new()));
+        let output = Output::default();
         let receiver = Receiver::new(&secret).expect("a whsec_ secret");
         let lines = Lines {
             pending: Vec::new(),
@@ -107,21 +82,16 @@ impl Running {
         Self {
             secret,
             port,
-            output,
-            child: None,
+            process: ExampleProcess::in_process(output),
         }
     }
 
-    fn listening_port(&self) -> u16 {
-        let line = self.wait_for_line(|line| line.starts_with("listening on "));
-        line["listening on ".len()..].trim().parse().expect("a port")
+    fn lines(&self) -> Vec<String> {
+        self.process.lines()
     }
 
-    fn lines(&self) -> Vec<String> {
-        self.output
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
-            .clone()
+    async fn wait_for_line(&self, found: impl Fn(&str) -> bool) -> String {
+        self.process.wait_for_line(found).await
     }
 
     fn accepted(&self) -> Vec<String> {
@@ -129,17 +99,6 @@ impl Running {
             .into_iter()
             .filter(|line| line.starts_with("accepted "))
             .collect()
-    }
-
-    fn wait_for_line(&self, found: impl Fn(&str) -> bool) -> String {
-        let deadline = Instant::now() + PATIENCE;
-        loop {
-            if let Some(line) = self.lines().into_iter().find(|line| found(line)) {
-                return line;
-            }
-            assert!(Instant::now() < deadline, "the receiver printed {:?}", self.lines());
-            std::thread::sleep(Duration::from_millis(50));
-        }
     }
 
     async fn wait_for_accepted(&self, count: usize) -> Vec<String> {
@@ -168,19 +127,10 @@ impl Running {
     }
 }
 
-impl Drop for Running {
-    fn drop(&mut self) {
-        if let Some(child) = self.child.as_mut() {
-            let _ = child.kill();
-            let _ = child.wait();
-        }
-    }
-}
-
 /// A writer that hands the Rust receiver's lines to the test.
 struct Lines {
     pending: Vec<u8>,
-    output: Arc<Mutex<Vec<String>>>,
+    output: Output,
 }
 
 impl Write for Lines {
@@ -200,21 +150,6 @@ impl Write for Lines {
     fn flush(&mut self) -> std::io::Result<()> {
         Ok(())
     }
-}
-
-fn examples() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/webhook-receivers")
-}
-
-fn collect(stream: impl Read + Send + 'static, output: Arc<Mutex<Vec<String>>>, prefix: &'static str) {
-    std::thread::spawn(move || {
-        for line in BufReader::new(stream).lines().map_while(Result::ok) {
-            output
-                .lock()
-                .unwrap_or_else(|poisoned| poisoned.into_inner())
-                .push(format!("{prefix}{line}"));
-        }
-    });
 }
 
 /// A Standard Webhooks secret of our own, so the receiver can start before the endpoint
@@ -326,7 +261,9 @@ async fn check(receiver: Running) {
         "a replay is answered already processed: {answer}"
     );
     let event_id = replayed["eventId"].as_str().expect("eventId");
-    receiver.wait_for_line(|line| line == format!("duplicate {event_id}"));
+    receiver
+        .wait_for_line(|line| line == format!("duplicate {event_id}"))
+        .await;
     assert_eq!(
         receiver.accepted().len(),
         TYPES.len(),

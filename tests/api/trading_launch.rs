@@ -144,7 +144,7 @@ async fn the_launch_url_opens_the_hosted_app_page() {
         .expect("policy")
         .to_owned();
     assert!(
-        policy.contains("script-src 'sha256-") && policy.contains("connect-src 'self'"),
+        policy.contains("script-src 'self'") && policy.contains("connect-src 'self'") && !policy.contains("unsafe"),
         "{policy}"
     );
     assert!(
@@ -154,5 +154,18 @@ async fn the_launch_url_opens_the_hosted_app_page() {
             .starts_with("text/html")
     );
     let body = page.text().await.expect("body");
-    assert!(body.contains("/api/player/sessions") && body.contains("<title>Opinion</title>"));
+    assert!(body.contains("<title>Opinion</title>"), "{body}");
+    let script = body
+        .split("<script src=\"")
+        .nth(1)
+        .and_then(|rest| rest.split('"').next())
+        .expect("the page links its script");
+    let script = app
+        .client
+        .get(format!("{}{script}", app.address))
+        .send()
+        .await
+        .expect("script");
+    assert_eq!(script.status(), 200);
+    assert!(script.text().await.expect("script").contains("/api/player/sessions"));
 }

@@ -2,13 +2,15 @@
 //! Webhooks implementation accepts, the retry schedule under a controlled clock, nothing
 //! lost across a restart or a crash after commit, two worker pools delivering each
 //! attempt once, disabled endpoints getting nothing, 410 disabling an endpoint, a slow
-//! endpoint not holding up another, and each endpoint's own attempts and time limit.
+//! endpoint not holding up another (nor a worker's other slots), and each endpoint's own
+//! attempts and time limit.
 
 use std::collections::HashSet;
 use std::time::Duration as StdDuration;
 
+use opinion::webhook_workers::WebhookWorkers;
 use opinion_testkit::{Reply, WebhookSink};
-use opinion_webhook::{MaxAttempts, RETRY_DELAYS_SECS};
+use opinion_webhook::{MAX_IN_FLIGHT_PER_ENDPOINT, MaxAttempts, RETRY_DELAYS_SECS};
 use serde_json::{Value, json};
 use time::Duration;
 
@@ -228,6 +230,49 @@ async fn gone_disables_the_endpoint_and_announces_it() {
         (endpoint["enabled"].clone(), endpoint["disabledReason"].clone()),
         (json!(false), json!("gone"))
     );
+}
+
+/// One worker, its slots shared by an endpoint that answers nothing for longer than the
+/// test and one that answers at once: the slow attempts keep their slots, the others
+/// are claimed again as each attempt ends, so every fast delivery is made while the
+/// slow ones are still in flight.
+#[tokio::test]
+async fn a_slow_attempt_holds_only_its_own_slot_of_a_worker() {
+    let app = spawn_app().await;
+    let (slow, fast) = (WebhookSink::start().await, WebhookSink::start().await);
+    slow.answer_by_default(Reply::status(200).after(StdDuration::from_secs(120)));
+    let body = json!({"url": slow.url("slow"), "eventTypes": [DISABLED], "timeoutSeconds": 30});
+    let slow_endpoint = json_with_status(
+        app.post("/api/operator/webhooks/endpoints", &app.operator.key, &body)
+            .await,
+        201,
+    )
+    .await;
+    let fast_endpoint = register(&app, &app.operator, &fast.url("fast"), &[DISABLED]).await;
+    let events = 20;
+    emit_events(&app, events).await;
+
+    let webhooks = app.webhooks_with_clock(clock_after_now()).await;
+    let workers = WebhookWorkers::start(&webhooks, 1, StdDuration::from_millis(20));
+    fast.wait_for(events, PATIENCE).await;
+    let slow_log = deliveries(
+        &app,
+        &format!("endpointId={}", slow_endpoint["id"].as_str().expect("id")),
+    )
+    .await;
+    assert!(
+        slow_log.iter().all(|delivery| delivery["attempts"] == json!([])),
+        "no slow attempt has ended yet: {slow_log:?}"
+    );
+    let fast_log = deliveries(&app, &format!("endpointId={}", fast_endpoint.id)).await;
+    assert_eq!(fast_log.len(), events);
+    assert_eq!(
+        slow.received().len(),
+        MAX_IN_FLIGHT_PER_ENDPOINT as usize,
+        "the slow endpoint has as many attempts in flight as it may"
+    );
+    // Aborts the slow attempts, as a crash would; their claims expire.
+    drop(workers);
 }
 
 #[tokio::test]

@@ -322,3 +322,48 @@ async fn another_operators_endpoints_are_invisible_and_untouchable() {
     )
     .await;
 }
+
+#[tokio::test]
+async fn an_operator_has_at_most_its_cap_of_endpoints_and_a_delete_makes_room() {
+    let app = spawn_app().await;
+    let limit = opinion_access::OperatorCap::WebhookEndpoints.limit();
+    let mut first = None;
+    for n in 0..limit {
+        let created = register(&app, &app.operator, &format!("http://127.0.0.1:9/{n}"), &[DISABLED]).await;
+        first.get_or_insert(created.id);
+    }
+    let body = json!({"url": "http://127.0.0.1:9/one-more", "eventTypes": [DISABLED]});
+    let refused = app
+        .post("/api/operator/webhooks/endpoints", &app.operator.key, &body)
+        .await;
+    let problem = assert_problem(refused, 409, "cap_reached").await;
+    assert_eq!(
+        problem["detail"],
+        format!("the operator already has {limit} webhook endpoints, the most it may have; delete one first")
+    );
+    let listed = json_with_status(
+        app.get("/api/operator/webhooks/endpoints?limit=200", &app.operator.key)
+            .await,
+        200,
+    )
+    .await;
+    assert_eq!(
+        listed["data"].as_array().expect("data").len(),
+        limit as usize,
+        "nothing written"
+    );
+
+    let path = format!("/api/operator/webhooks/endpoints/{}", first.expect("an endpoint"));
+    let deleted = app
+        .request(Method::DELETE, &path, Some(&app.operator.key))
+        .send()
+        .await
+        .expect("delete");
+    assert_eq!(deleted.status().as_u16(), 204);
+    json_with_status(
+        app.post("/api/operator/webhooks/endpoints", &app.operator.key, &body)
+            .await,
+        201,
+    )
+    .await;
+}

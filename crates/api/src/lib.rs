@@ -1,6 +1,7 @@
 //! The operator HTTP API (actix-web): every route of the contract mounted from the
 //! access domain's route table, guarded by one mechanism, answering RFC 9457 problems.
 
+mod dashboard;
 mod docs_site;
 mod http;
 mod operational;
@@ -20,6 +21,7 @@ use actix_web::middleware::from_fn;
 use actix_web::{App, HttpResponse, web};
 use opinion_app::players::{FLIGHT_PLAY_PATH, OPINION_PLAY_PATH};
 
+pub use dashboard::DASHBOARD_PATH;
 pub use docs_site::DOCS_PATH;
 pub use http::auth::SESSION_COOKIE;
 pub use http::client::TrustedProxies;
@@ -62,10 +64,15 @@ pub fn app(
         .service(get(OPINION_PLAY_PATH, web::route().to(views::play_page)))
         .service(get(FLIGHT_PLAY_PATH, web::route().to(views::flight_page)))
         .service(get(
+            "/play/assets/{name}",
+            web::route().to(views::play_assets::play_asset),
+        ))
+        .service(get(
             views::handlers::PORTFOLIO_VIEW_PATH,
             web::route().to(views::handlers::portfolio),
         ))
         .configure(docs_site::mount)
+        .configure(dashboard::mount)
         .configure(routing::router::mount)
         .configure(player::handlers::mount)
         .configure(simulator::simulated_wallet::handlers::mount)

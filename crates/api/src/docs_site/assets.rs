@@ -4,7 +4,7 @@
 
 use std::sync::LazyLock;
 
-use sha2::{Digest, Sha256};
+use crate::shared::web_page::hashed_address;
 
 /// The stylesheet.
 pub const STYLE: &str = include_str!("assets/docs.css");
@@ -16,22 +16,14 @@ pub const PLAYGROUND: &str = include_str!("assets/playground.js");
 pub const ICON: &str = include_str!("assets/favicon.svg");
 
 /// The stylesheet's address.
-pub static STYLE_URL: LazyLock<String> = LazyLock::new(|| format!("/docs/assets/docs.css?v={}", short_hash(STYLE)));
+pub static STYLE_URL: LazyLock<String> = LazyLock::new(|| hashed_address("/docs/assets", "docs.css", STYLE));
 /// The playground script's address.
 pub static PLAYGROUND_URL: LazyLock<String> =
-    LazyLock::new(|| format!("/docs/assets/playground.js?v={}", short_hash(PLAYGROUND)));
+    LazyLock::new(|| hashed_address("/docs/assets", "playground.js", PLAYGROUND));
 /// The icon's address.
-pub static ICON_URL: LazyLock<String> = LazyLock::new(|| format!("/docs/assets/favicon.svg?v={}", short_hash(ICON)));
+pub static ICON_URL: LazyLock<String> = LazyLock::new(|| hashed_address("/docs/assets", "favicon.svg", ICON));
 /// The script's address.
-pub static SCRIPT_URL: LazyLock<String> = LazyLock::new(|| format!("/docs/assets/search.js?v={}", short_hash(SCRIPT)));
-
-fn short_hash(text: &str) -> String {
-    Sha256::digest(text.as_bytes())
-        .iter()
-        .take(6)
-        .map(|byte| format!("{byte:02x}"))
-        .collect()
-}
+pub static SCRIPT_URL: LazyLock<String> = LazyLock::new(|| hashed_address("/docs/assets", "search.js", SCRIPT));
 
 /// The asset named `name` and its media type.
 pub fn asset(name: &str) -> Option<(&'static str, &'static str)> {

@@ -1,12 +1,8 @@
 //! The site's answers: pages (and the not-found page) as HTML under a policy that loads
 //! only the site's own files and runs nothing inline, the assets, the search index and
-//! the verification scripts.
+//! the downloads.
 
 use actix_web::http::StatusCode;
-use actix_web::http::header::{
-    CACHE_CONTROL, CONTENT_SECURITY_POLICY, CONTENT_TYPE, HeaderValue, REFERRER_POLICY, X_CONTENT_TYPE_OPTIONS,
-    X_FRAME_OPTIONS,
-};
 use actix_web::{HttpResponse, web};
 use opinion_app::error::AppError;
 
@@ -14,6 +10,7 @@ use crate::docs_site::assets::asset;
 use crate::docs_site::site::{SITE, Site};
 use crate::docs_site::sources::FILES;
 use crate::http::error::ApiError;
+use crate::shared::web_page::{ASSET_CACHE, answer as page_answer};
 use crate::state::ApiState;
 use crate::views::HTML_UTF8;
 
@@ -23,8 +20,6 @@ pub const POLICY: &str = "default-src 'self'; object-src 'none'; base-uri 'none'
                           frame-ancestors 'none'";
 /// Pages and the index may change with a deployment: kept for five minutes.
 const PAGE_CACHE: &str = "public, max-age=300";
-/// Assets are addressed by their hash: kept for a year.
-const ASSET_CACHE: &str = "public, max-age=31536000, immutable";
 
 fn site() -> Result<&'static Site, ApiError> {
     SITE.as_ref().map_err(|error| {
@@ -35,18 +30,7 @@ fn site() -> Result<&'static Site, ApiError> {
 }
 
 fn answer(status: StatusCode, media: &'static str, cache: &'static str, body: String) -> HttpResponse {
-    let mut response = HttpResponse::build(status).body(body);
-    let headers = response.headers_mut();
-    headers.insert(CONTENT_TYPE, HeaderValue::from_static(media));
-    headers.insert(CACHE_CONTROL, HeaderValue::from_static(cache));
-    headers.insert(CONTENT_SECURITY_POLICY, HeaderValue::from_static(POLICY));
-    headers.insert(X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
-    headers.insert(X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
-    headers.insert(
-        REFERRER_POLICY,
-        HeaderValue::from_static("strict-origin-when-cross-origin"),
-    );
-    response
+    page_answer(status, media, cache, POLICY, body)
 }
 
 /// `GET /docs` and `GET /docs/{page}`: the page, or the not-found page with 404. The
@@ -83,7 +67,7 @@ pub async fn assets(name: web::Path<String>) -> Result<HttpResponse, ApiError> {
     }
 }
 
-/// `GET /docs/files/{name}`: a verification script, as text.
+/// `GET /docs/files/{name}`: a download (a verification script or an example source), as text.
 pub async fn files(name: web::Path<String>) -> Result<HttpResponse, ApiError> {
     match FILES.iter().find(|(file, _)| *file == name.as_str()) {
         Some((_, body)) => Ok(answer(

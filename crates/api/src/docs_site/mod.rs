@@ -6,7 +6,7 @@
 //! first request, with a search index; pages load only the site's own stylesheet and
 //! script.
 
-mod assets;
+pub(crate) mod assets;
 pub mod handlers;
 mod layout;
 mod markdown;

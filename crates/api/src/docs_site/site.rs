@@ -151,6 +151,7 @@ fn sources(document: &Value) -> Vec<(&'static str, String, String)> {
         ("Getting started", String::new(), written("")),
         ("Getting started", "checklist".to_owned(), written("checklist")),
         ("Getting started", "environments".to_owned(), written("environments")),
+        ("Getting started", "examples".to_owned(), written("examples")),
         (
             "Integration flow",
             "integration-flow".to_owned(),
@@ -190,8 +191,9 @@ fn sources(document: &Value) -> Vec<(&'static str, String, String)> {
 }
 
 /// Where a link of a source leads on the site: addresses and fragments as written, a
-/// markdown file of `docs/operator/` (or the changelog) to its page, a verification
-/// script to its download; anything else (a file the site does not serve) to nothing.
+/// markdown file of `docs/operator/` (or the changelog) to its page, a download (a
+/// verification script, an example source) to it; anything else (a file the site does
+/// not serve) to nothing.
 fn resolve(target: &str) -> Option<String> {
     if ["http://", "https://", "mailto:", "#", "/docs", "/api/", "/.well-known/"]
         .iter()

@@ -1,6 +1,7 @@
 //! The repository files the site is built from, compiled into the binary so the site
 //! needs no file at run time: the operator pages of `docs/operator/`, the changelog, the
-//! limits table of the decisions, and the verification scripts operators download.
+//! limits table of the decisions, and the files operators download (verification scripts
+//! and the examples' sources).
 
 /// `docs/operator/webhooks.md`, also the source of the event catalog's examples.
 pub const WEBHOOKS: &str = include_str!("../../../../docs/operator/webhooks.md");
@@ -18,6 +19,11 @@ pub const WRITTEN: &[(&str, &str, &str)] = &[
         "environments.md",
         "environments",
         include_str!("../../../../docs/operator/environments.md"),
+    ),
+    (
+        "examples.md",
+        "examples",
+        include_str!("../../../../docs/operator/examples.md"),
     ),
     (
         "integration-flow.md",
@@ -59,7 +65,9 @@ pub const CHANGELOG: &str = include_str!("../../../../CHANGELOG.md");
 /// `docs/decisions.md`, of which the site shows the "Limits" table.
 pub const DECISIONS: &str = include_str!("../../../../docs/decisions.md");
 
-/// The verification scripts of `docs/flight/`, served for download under `/docs/files/`.
+/// The verification scripts of `docs/flight/` and the sources of `examples/`, served for
+/// download under `/docs/files/<name>`; a link to one of them, by any path ending in its
+/// name, leads there, so names are unique.
 pub const FILES: &[(&str, &str)] = &[
     (
         "verify_flight.py",
@@ -72,6 +80,34 @@ pub const FILES: &[(&str, &str)] = &[
     (
         "verify_inclusion.py",
         include_str!("../../../../docs/flight/verify_inclusion.py"),
+    ),
+    (
+        "receiver.py",
+        include_str!("../../../../examples/webhook-receivers/python/receiver.py"),
+    ),
+    (
+        "receiver.mjs",
+        include_str!("../../../../examples/webhook-receivers/node/receiver.mjs"),
+    ),
+    (
+        "Receiver.java",
+        include_str!("../../../../examples/webhook-receivers/java/Receiver.java"),
+    ),
+    (
+        "lib.rs",
+        include_str!("../../../../examples/webhook-receivers/rust/src/lib.rs"),
+    ),
+    (
+        "main.rs",
+        include_str!("../../../../examples/webhook-receivers/rust/src/main.rs"),
+    ),
+    (
+        "adapter.py",
+        include_str!("../../../../examples/wallet-adapters/python/adapter.py"),
+    ),
+    (
+        "adapter.mjs",
+        include_str!("../../../../examples/wallet-adapters/node/adapter.mjs"),
     ),
 ];
 
@@ -94,5 +130,13 @@ mod tests {
             files, pages,
             "a file of docs/operator is not on the site, or a page has no file"
         );
+    }
+
+    #[test]
+    fn every_download_has_a_name_of_its_own() {
+        let mut names: Vec<&str> = FILES.iter().map(|(name, _)| *name).collect();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), FILES.len(), "two downloads share a name");
     }
 }

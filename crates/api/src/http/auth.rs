@@ -12,7 +12,7 @@ use actix_web::http::Method;
 use actix_web::http::header::AUTHORIZATION;
 use actix_web::middleware::Next;
 use actix_web::{Error, FromRequest, HttpMessage, HttpRequest, web};
-use opinion_access::Requirement;
+use opinion_access::{HttpMethod, PLAYGROUND_CONSOLE_HEADER, Requirement};
 use opinion_app::access::{AuthFailure, Principal};
 use opinion_app::error::AppError;
 
@@ -48,10 +48,10 @@ pub async fn guard(
     };
     let refusal = match standing.retry_after_secs() {
         Some(retry_after_secs) => Some(ApiError::App(AppError::RateLimited { retry_after_secs })),
-        None => requirement
-            .check(principal.kind(), &principal.grant)
-            .err()
-            .map(ApiError::Denied),
+        None => match requirement.check(principal.kind(), &principal.grant) {
+            Err(denial) => Some(ApiError::Denied(denial)),
+            Ok(()) => console_refusal(&request, &principal).await,
+        },
     };
     let mut response = match refusal {
         Some(refusal) => request.error_response(refusal),
@@ -78,6 +78,22 @@ async fn authenticate(request: &ServiceRequest) -> Result<(Principal, Standing),
     span.record("actor", principal.actor_id());
     let standing = state.rate_limit.admit(principal.operator_id);
     Ok((principal, standing))
+}
+
+/// The refusal of a request the docs' playground console marked as its own (its
+/// `opinion-playground` header), where the operator keeps the console read-only.
+async fn console_refusal(request: &ServiceRequest, principal: &Principal) -> Option<ApiError> {
+    if !request.headers().contains_key(PLAYGROUND_CONSOLE_HEADER) {
+        return None;
+    }
+    let method = HttpMethod::from_name(request.method().as_str())?;
+    let state = request.app_data::<web::Data<ApiState>>()?;
+    state
+        .access
+        .admit_console_request(principal.operator_id, method)
+        .await
+        .err()
+        .map(ApiError::App)
 }
 
 /// The credential of a request: `Authorization: Bearer …`, else the session cookie.

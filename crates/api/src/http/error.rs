@@ -59,7 +59,9 @@ impl ApiError {
         }
     }
 
-    fn problem(&self) -> Problem {
+    /// The problem body of this error: the one mapping of errors to statuses and codes,
+    /// also read by the dashboard, which shows it as a page.
+    pub(crate) fn problem(&self) -> Problem {
         match self {
             Self::App(error) => app_problem(error),
             Self::Denied(Denial::StaffSessionRequired) => Problem::new(
@@ -157,7 +159,7 @@ fn app_problem(error: &AppError) -> Problem {
             detail,
         } => Problem::new(StatusCode::NOT_FOUND, *code, detail.clone()),
         AppError::Conflict {
-            code: code @ ProblemCode::CurrentPasswordWrong,
+            code: code @ (ProblemCode::CurrentPasswordWrong | ProblemCode::PlaygroundReadOnly),
             detail,
         } => Problem::new(StatusCode::FORBIDDEN, *code, detail.clone()),
         AppError::Conflict { code, detail } => Problem::new(StatusCode::CONFLICT, *code, detail.clone()),
@@ -198,7 +200,7 @@ pub const fn status_of(code: ProblemCode) -> u16 {
         | ViewLinkInvalid
         | ViewLinkExpired
         | MetricsTokenInvalid => 401,
-        StaffSessionRequired | InsufficientScope | ScopeEscalation | CurrentPasswordWrong => 403,
+        StaffSessionRequired | InsufficientScope | ScopeEscalation | CurrentPasswordWrong | PlaygroundReadOnly => 403,
         ValidationFailed
         | InvalidBody
         | MalformedJson
@@ -218,6 +220,7 @@ pub const fn status_of(code: ProblemCode) -> u16 {
         | ConcurrentChange
         | ChangedMeanwhile
         | StaffEmailTaken
+        | CapReached
         | ProductNotEnabled
         | WrongProduct
         | LaunchHostTaken

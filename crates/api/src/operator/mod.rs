@@ -5,11 +5,13 @@
 
 pub mod api_keys;
 pub mod balance_operations;
+pub mod branding;
 pub mod flight;
 pub mod launch;
 pub mod launch_settings;
 pub mod markets;
 pub mod payouts;
+pub mod playground;
 pub mod staff;
 pub mod trades;
 pub mod users;

@@ -93,6 +93,14 @@ pub struct QuoteBody {
     pub price_before_ppm: u32,
     /// Price of the outcome after, ppm.
     pub price_after_ppm: u32,
+    /// What one share costs or pays on average, fee included, ppm of its payout.
+    pub average_price_ppm: u32,
+    /// Minor units the shares pay if their outcome wins.
+    pub payout_if_right: String,
+    /// The limit to send with the order: maximum cost (buy) or minimum proceeds (sale).
+    pub limit: String,
+    /// The slippage tolerance `limit` allows, basis points of `amount`.
+    pub tolerance_bps: u16,
 }
 
 impl From<QuoteView> for QuoteBody {
@@ -108,6 +116,10 @@ impl From<QuoteView> for QuoteBody {
             currency: view.currency.as_str().to_owned(),
             price_before_ppm: quote.price_before.ppm(),
             price_after_ppm: quote.price_after.ppm(),
+            average_price_ppm: quote.average_price_ppm(),
+            payout_if_right: quote.payout_if_right().to_string(),
+            limit: view.limit.to_string(),
+            tolerance_bps: view.tolerance.bps(),
         }
     }
 }

@@ -1,6 +1,7 @@
 //! The hosted app's player API (`/api/player/…`): open a session with a launch token (the
 //! player's login), log out, list the markets on offer, quote, place orders, and read the
-//! player's own positions and trades. Every call but the first carries the session token; every read is confined to
+//! player's own positions and trades; the board of markets, one market's page with its
+//! price history, and the player's wallet balance. Every call but the first carries the session token; every read is confined to
 //! the player's operator and, for positions and trades, to the player. The market, quote,
 //! order, position and trade routes take only a session launched into Opinion (a flight
 //! session is refused with `wrong_product`); the logout takes either product's.
@@ -17,6 +18,7 @@ use crate::http::extract::{AfterAuth, Json, path_id};
 use crate::http::player_auth::{OpinionPlayer, Player};
 use crate::operator::markets::dto::MarketBody;
 use crate::operator::users::dto::PortfolioBody;
+use crate::player::board_dto::{BalanceBody, BoardBody, BoardMarketBody, MarketPageBody};
 use crate::player::dto::{OpenSessionBody, OrderBody, PlayerTradeBody, QuoteBody, SessionOpenedBody};
 use crate::routing::resource::serving;
 use crate::shared::list::ListBody;
@@ -36,6 +38,16 @@ pub fn mount(config: &mut web::ServiceConfig) {
                 vec![(Method::DELETE, web::route().to(log_out))],
             ))
             .service(serving("/markets", vec![(Method::GET, web::route().to(markets))]))
+            .service(serving(
+                "/markets/{id}",
+                vec![(Method::GET, web::route().to(market_page))],
+            ))
+            .service(serving("/board", vec![(Method::GET, web::route().to(board))]))
+            .service(serving("/balance", vec![(Method::GET, web::route().to(balance))]))
+            .service(serving(
+                "/branding",
+                vec![(Method::GET, web::route().to(crate::player::branding::branding))],
+            ))
             .service(serving("/quotes", vec![(Method::POST, web::route().to(quote))]))
             .service(serving("/orders", vec![(Method::POST, web::route().to(place_order))]))
             .service(serving("/positions", vec![(Method::GET, web::route().to(positions))]))
@@ -77,6 +89,30 @@ async fn markets(
         .markets_on_offer(player.0.operator_id, query.page()?)
         .await?;
     Ok(HttpResponse::Ok().json(ListBody::from_page(page, MarketBody::from)))
+}
+
+/// Every market on offer with its last day's volume and price change, trending first.
+async fn board(state: web::Data<ApiState>, player: OpinionPlayer) -> Result<HttpResponse, ApiError> {
+    let board = state.reads.market_board(player.0.operator_id).await?;
+    Ok(HttpResponse::Ok().json(BoardBody {
+        data: board.into_iter().map(BoardMarketBody::from).collect(),
+    }))
+}
+
+/// One market the player may see, with its price history for the chart.
+async fn market_page(
+    state: web::Data<ApiState>,
+    player: OpinionPlayer,
+    id: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let page = state.reads.market_page(player.0.operator_id, path_id(&id)?).await?;
+    Ok(HttpResponse::Ok().json(MarketPageBody::from(page)))
+}
+
+/// The player's wallet balance, read through the operator's wallet adapter.
+async fn balance(state: web::Data<ApiState>, player: OpinionPlayer) -> Result<HttpResponse, ApiError> {
+    let balance = state.trading.balance(&player.0).await?;
+    Ok(HttpResponse::Ok().json(BalanceBody::from(balance)))
 }
 
 /// The player's own positions with their valuation.

@@ -13,6 +13,7 @@ use crate::http::simulator_gate::{self, SIMULATOR_ROUTES};
 use crate::operational::handlers as operational;
 use crate::operator::api_keys::handlers as api_keys;
 use crate::operator::balance_operations::handlers as balance_operations;
+use crate::operator::branding::handlers as branding;
 use crate::operator::flight::handlers as flight;
 use crate::operator::flight::proof as flight_proof;
 use crate::operator::flight::settlement::{
@@ -25,6 +26,7 @@ use crate::operator::launch::handlers as launch;
 use crate::operator::launch_settings::handlers as launch_settings;
 use crate::operator::markets::handlers as markets;
 use crate::operator::payouts::handlers as payouts;
+use crate::operator::playground::handlers as playground;
 use crate::operator::staff::handlers as staff;
 use crate::operator::staff::sessions::handlers as staff_sessions;
 use crate::operator::trades::handlers as trades;
@@ -110,6 +112,8 @@ fn handler(id: RouteId) -> Bind {
         R::ApiKeysList => |r| r.to(api_keys::list),
         R::ApiKeyCreate => |r| r.to(api_keys::create),
         R::ApiKeyRevoke => |r| r.to(api_keys::revoke),
+        R::PlaygroundGet => |r| r.to(playground::get),
+        R::PlaygroundPut => |r| r.to(playground::put),
         R::StaffSessionCreate => |r| r.to(staff_sessions::create),
         R::StaffSessionEnd => |r| r.to(staff_sessions::end),
         R::StaffList => |r| r.to(staff::list),
@@ -120,6 +124,8 @@ fn handler(id: RouteId) -> Bind {
         R::Launch => |r| r.to(launch::launch),
         R::LaunchSettingsGet => |r| r.to(launch_settings::get),
         R::LaunchSettingsPut => |r| r.to(launch_settings::put),
+        R::BrandingGet => |r| r.to(branding::get),
+        R::BrandingPut => |r| r.to(branding::put),
         R::WebhookEndpointsList => |r| r.to(webhooks_endpoints::list),
         R::WebhookEndpointCreate => |r| r.to(webhooks_endpoints::create),
         R::WebhookEndpointUpdate => |r| r.to(webhooks_endpoints::update),

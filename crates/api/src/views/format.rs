@@ -6,6 +6,8 @@ use opinion_market::PricePpm;
 use time::OffsetDateTime;
 use time::macros::format_description;
 
+use crate::shared::major_units::major_units;
+
 /// Digits after the decimal point of a currency's major unit (ISO 4217); 2 unless listed.
 fn exponent(currency: &str) -> u32 {
     match currency {
@@ -19,24 +21,7 @@ fn exponent(currency: &str) -> u32 {
 
 /// `minor` as a decimal of major units with thousands separators: `-1,234.50`.
 pub fn units(minor: i64, currency: &str) -> String {
-    let exponent = exponent(currency);
-    let scale = 10u64.pow(exponent);
-    let magnitude = minor.unsigned_abs();
-    let (whole, fraction) = (magnitude / scale, magnitude % scale);
-    let digits = whole.to_string();
-    let mut grouped = String::with_capacity(digits.len() + digits.len() / 3);
-    for (index, digit) in digits.chars().enumerate() {
-        if index > 0 && (digits.len() - index) % 3 == 0 {
-            grouped.push(',');
-        }
-        grouped.push(digit);
-    }
-    let sign = if minor < 0 { "-" } else { "" };
-    if exponent == 0 {
-        format!("{sign}{grouped}")
-    } else {
-        format!("{sign}{grouped}.{fraction:0width$}", width = exponent as usize)
-    }
+    major_units(minor, exponent(currency))
 }
 
 /// An amount with its currency: `1,234.50 USD`.

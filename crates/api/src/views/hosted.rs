@@ -100,7 +100,6 @@ impl Assets {
     }
 
     /// The page's whole script, prelude included.
-    #[cfg(test)]
     pub(super) fn script(&self) -> &str {
         &self.script
     }

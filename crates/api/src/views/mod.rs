@@ -1,8 +1,10 @@
 //! The HTML pages: the operator's (one small shared layout, readable tables, amounts shown
 //! in the currency's major units) and the hosted player pages (`hosted.rs` and its two
-//! pages, `play.rs` and `flight_page.rs`). Every dynamic value goes through maud, which escapes it;
-//! pages carry a Content-Security-Policy that allows nothing but their own inline style
-//! (by hash), so even a value that escaped escaping could not run or load anything.
+//! pages: `play.rs` with its own cached assets in `play_assets.rs`, and `flight_page.rs`).
+//! Every dynamic value goes through maud, which escapes it; pages carry a
+//! Content-Security-Policy that allows nothing but their own style and script (inline by
+//! hash, or this service's own files), so even a value that escaped escaping could not
+//! run or load anything.
 
 pub mod dto;
 mod flight_page;
@@ -11,6 +13,7 @@ pub mod handlers;
 mod history;
 mod hosted;
 mod play;
+pub mod play_assets;
 mod portfolio;
 mod trade;
 

@@ -6,6 +6,7 @@ pub mod ports;
 mod api_keys;
 mod auth_failure;
 mod authenticate;
+mod form_tokens;
 mod login_throttling;
 mod operator_currency;
 mod operators;
@@ -13,6 +14,9 @@ mod own_password;
 #[cfg(test)]
 mod own_password_tests;
 mod password_hasher;
+mod playground;
+#[cfg(test)]
+mod playground_tests;
 mod principal;
 mod request_client;
 mod session_tokens;

@@ -2,11 +2,11 @@
 //! store can never answer with another operator's rows.
 
 use async_trait::async_trait;
-use opinion_access::{LoginThrottle, SecretHash, ThrottleKey};
+use opinion_access::{LoginThrottle, PlaygroundConsole, SecretHash, ThrottleKey};
 use opinion_core::{ApiKeyId, ApiKeyKind, OperatorId, Page, PageRequest, StaffId, StaffKind, StaffSessionId};
 use time::{Duration, OffsetDateTime};
 
-use crate::model::{ApiKeyRecord, ApiKeyUse, Operator, StaffMember, StaffPatch, StaffSession};
+use crate::model::{ApiKeyRecord, ApiKeyUse, Operator, PlaygroundSetting, StaffMember, StaffPatch, StaffSession};
 use crate::ports::StoreError;
 
 /// Operators (tenants).
@@ -22,6 +22,16 @@ pub trait OperatorStore: Send + Sync {
     ) -> Result<(), StoreError>;
     /// Reads an operator.
     async fn find_operator(&self, id: OperatorId) -> Result<Option<Operator>, StoreError>;
+    /// The operator's playground console choice; the default before any was stored.
+    async fn find_playground_setting(&self, operator: OperatorId) -> Result<PlaygroundSetting, StoreError>;
+    /// Stores the operator's playground console choice made at `at`, replacing the
+    /// previous one.
+    async fn save_playground_console(
+        &self,
+        operator: OperatorId,
+        console: PlaygroundConsole,
+        at: OffsetDateTime,
+    ) -> Result<(), StoreError>;
     /// Whether the store can answer at all (readiness).
     async fn ping(&self) -> Result<(), StoreError>;
 }

@@ -1,10 +1,13 @@
 //! Staff session tokens: HS256 JSON Web Tokens that name a server-side session.
 //! The token proves which session; the session row decides whether it still works,
-//! so a session can be ended at once on every instance.
+//! so a session can be ended at once on every instance. The same secret also derives each
+//! session's form token, which the dashboard's forms carry against cross-site requests.
 
+use hmac::{Hmac, Mac};
 use jsonwebtoken::{Algorithm, DecodingKey, EncodingKey, Header, Validation};
 use opinion_core::{OperatorId, StaffSessionId};
 use serde::{Deserialize, Serialize};
+use sha2::Sha256;
 
 use crate::access::AuthFailure;
 use crate::error::AppError;
@@ -12,6 +15,8 @@ use crate::model::StaffSession;
 
 const ISSUER: &str = "opinion";
 const AUDIENCE: &str = "opinion-dashboard";
+/// What the form-token key is derived for, so it is never the token-signing key itself.
+const FORM_KEY_LABEL: &[u8] = b"opinion dashboard form tokens v1";
 
 #[derive(Debug, Serialize, Deserialize)]
 struct Claims {
@@ -30,6 +35,7 @@ pub struct SessionTokens {
     encoding: EncodingKey,
     decoding: DecodingKey,
     validation: Validation,
+    form_key: Hmac<Sha256>,
 }
 
 /// Where a verified token points.
@@ -58,7 +64,9 @@ impl SessionTokens {
         validation.set_required_spec_claims(&["iss", "aud", "sub"]);
         // Expiry is the session row's, checked against the service clock.
         validation.validate_exp = false;
+        let label_key = hmac_of(secret, FORM_KEY_LABEL)?;
         Ok(Self {
+            form_key: Hmac::new_from_slice(&label_key).map_err(|e| AppError::Internal(format!("form key: {e}")))?,
             encoding: EncodingKey::from_secret(secret),
             decoding: DecodingKey::from_secret(secret),
             validation,
@@ -89,6 +97,30 @@ impl SessionTokens {
             })
             .map_err(|_| AuthFailure::InvalidSession)
     }
+
+    /// The form token of a session: HMAC-SHA256 of the session id under a key derived from
+    /// the session secret, so it needs no storage, differs per session and ends with it.
+    pub fn form_token(&self, session_id: StaffSessionId) -> String {
+        let mut mac = self.form_key.clone();
+        mac.update(session_id.to_string().as_bytes());
+        hex::encode(mac.finalize().into_bytes())
+    }
+
+    /// Whether `presented` is the form token of `session_id`, compared in constant time.
+    pub fn form_token_matches(&self, session_id: StaffSessionId, presented: &str) -> bool {
+        let Ok(bytes) = hex::decode(presented) else {
+            return false;
+        };
+        let mut mac = self.form_key.clone();
+        mac.update(session_id.to_string().as_bytes());
+        mac.verify_slice(&bytes).is_ok()
+    }
+}
+
+fn hmac_of(key: &[u8], message: &[u8]) -> Result<Vec<u8>, AppError> {
+    let mut mac = Hmac::<Sha256>::new_from_slice(key).map_err(|e| AppError::Internal(format!("form key: {e}")))?;
+    mac.update(message);
+    Ok(mac.finalize().into_bytes().to_vec())
 }
 
 #[cfg(test)]
@@ -137,6 +169,20 @@ mod tests {
             tokens.verify(&String::from_utf8(tampered).expect("ascii")),
             Err(AuthFailure::InvalidSession)
         );
+    }
+
+    #[test]
+    fn a_form_token_belongs_to_one_session_and_one_secret() {
+        let tokens = SessionTokens::new(&[7; 32]).expect("codec");
+        let session = StaffSessionId::from_u128(3);
+        let token = tokens.form_token(session);
+        assert!(tokens.form_token_matches(session, &token));
+        assert!(!tokens.form_token_matches(StaffSessionId::from_u128(4), &token));
+        let other = SessionTokens::new(&[8; 32]).expect("codec");
+        assert!(!other.form_token_matches(session, &token));
+        assert!(!tokens.form_token_matches(session, ""));
+        assert!(!tokens.form_token_matches(session, "not hex"));
+        assert!(!tokens.form_token_matches(session, &token[..token.len() - 2]));
     }
 
     #[test]

@@ -73,6 +73,15 @@ impl Access {
         Ok(self.ports.staff.list_staff(caller.operator_id, page).await?)
     }
 
+    /// One member of the caller's operator, for a page that shows or edits it.
+    pub async fn staff_member(&self, caller: &Principal, id: StaffId) -> Result<StaffMember, AppError> {
+        self.ports
+            .staff
+            .find_staff(caller.operator_id, id)
+            .await?
+            .ok_or(AppError::NotFound("staff member"))
+    }
+
     /// Changes a member's name, scopes or status.
     #[tracing::instrument(skip_all, fields(operator_id = %caller.operator_id, staff_id = %id))]
     pub async fn update_staff(
@@ -356,5 +365,27 @@ mod tests {
             .await
             .expect("reset");
         assert!(reset.generated_password.is_some());
+    }
+
+    #[tokio::test]
+    async fn one_member_is_read_within_the_callers_operator() {
+        let mut mocks = Mocks::default();
+        mocks
+            .staff
+            .expect_find_staff()
+            .withf(|operator, id| *operator == OPERATOR && *id == StaffId::from_u128(5))
+            .returning(|_, id| Ok(Some(member(id.as_u128(), Grant::All))));
+        mocks.staff.expect_find_staff().returning(|_, _| Ok(None));
+        let access = mocks.build();
+        let caller = staff_caller(Grant::All);
+        let found = access
+            .staff_member(&caller, StaffId::from_u128(5))
+            .await
+            .expect("found");
+        assert_eq!(found.id, StaffId::from_u128(5));
+        assert!(matches!(
+            access.staff_member(&caller, StaffId::from_u128(6)).await,
+            Err(AppError::NotFound("staff member"))
+        ));
     }
 }

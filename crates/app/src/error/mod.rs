@@ -64,7 +64,7 @@ impl AppError {
 
 /// A store refusal that no use case translated into its own terms still reaches the
 /// client in the use cases' words, never in the store's: a duplicate is a generic
-/// `conflict`, a lost compare-and-set a `concurrent_change`.
+/// `conflict`, a lost compare-and-set a `concurrent_change`, a full cap `cap_reached`.
 impl From<StoreError> for AppError {
     fn from(error: StoreError) -> Self {
         match error {
@@ -78,6 +78,10 @@ impl From<StoreError> for AppError {
             },
             StoreError::Unavailable(message) => Self::StoreUnavailable(message),
             StoreError::TimedOut(limit) => Self::StoreUnavailable(format!("{limit} passed")),
+            StoreError::CapReached(cap) => Self::Conflict {
+                code: ProblemCode::CapReached,
+                detail: cap.to_string(),
+            },
         }
     }
 }

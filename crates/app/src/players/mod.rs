@@ -1,11 +1,14 @@
 //! Players of every product: launching them (a launch URL with a single-use token), the
 //! player sessions the hosted apps open from it, how those sessions end (logout or
 //! expiry), each with its webhook event, and the operators' launch settings (the hosts
-//! players arrive on and the sites that may frame the app there). Opinion launches
+//! players arrive on and the sites that may frame the app there) and brand. Opinion launches
 //! players today; the flight product launches them through the same door.
 
 pub mod ports;
 
+mod branding;
+#[cfg(test)]
+mod branding_tests;
 mod events;
 mod launch;
 mod launch_settings;
@@ -22,6 +25,7 @@ mod sites;
 mod sites_tests;
 mod tokens;
 
+pub use branding::BrandingChange;
 pub use launch::{FLIGHT_PLAY_PATH, LaunchRequest, Launched, MAX_RETURN_URL_CHARS, OPINION_PLAY_PATH, play_path};
 pub use launch_settings::LaunchSettingsChange;
 pub use session::{OpenedSession, PlayerPrincipal};

@@ -3,11 +3,13 @@
 
 use async_trait::async_trait;
 use opinion_core::{LaunchId, OperatorId, PlayerSessionId};
-use opinion_launch::LaunchHost;
+use opinion_launch::{Branding, LaunchHost};
 use opinion_wallet::Product;
 use time::OffsetDateTime;
 
-use crate::model::{Launch, LaunchSettings, LaunchSite, NewEvent, PlayerSession, SessionEnding, User};
+use crate::model::{
+    Launch, LaunchSettings, LaunchSite, NewEvent, OperatorBranding, PlayerSession, SessionEnding, User,
+};
 use crate::ports::StoreError;
 
 /// Whether an operator's players may be launched into a product. Opinion is always on;
@@ -86,4 +88,13 @@ pub trait LaunchSettingsStore: Send + Sync {
     /// The operator a launch host belongs to and its frame origins (this is how a
     /// request's host names its operator, across all operators).
     async fn find_launch_site(&self, host: &LaunchHost) -> Result<Option<LaunchSite>, StoreError>;
+    /// The operator's brand, if it ever set one.
+    async fn find_branding(&self, operator: OperatorId) -> Result<Option<OperatorBranding>, StoreError>;
+    /// Replaces the operator's brand whole, in one statement, as changed `at`.
+    async fn replace_branding(
+        &self,
+        operator: OperatorId,
+        branding: &Branding,
+        at: OffsetDateTime,
+    ) -> Result<(), StoreError>;
 }

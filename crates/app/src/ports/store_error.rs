@@ -2,6 +2,7 @@
 //! outcomes are enums, so a use case matches on what was refused, never on a string,
 //! and translates it into the caller's terms itself.
 
+use opinion_access::OperatorCap;
 use std::fmt;
 
 /// Why the store could not do what was asked.
@@ -21,6 +22,9 @@ pub enum StoreError {
     /// session ended, or no connection was free in time.
     #[error("store timed out: {0}")]
     TimedOut(TimeLimit),
+    /// The operator already holds as many of these as it may; nothing was written.
+    #[error("{0}")]
+    CapReached(OperatorCap),
 }
 
 /// Which time limit of the store passed.

@@ -93,6 +93,11 @@ impl Mocks {
     }
 
     pub fn build(self) -> Access {
+        self.build_in(ApiKeyEnvironment::Development)
+    }
+
+    /// The service as `environment` runs it.
+    pub fn build_in(self, environment: ApiKeyEnvironment) -> Access {
         Access::new(
             AccessPorts {
                 operators: Arc::new(self.operators),
@@ -103,7 +108,10 @@ impl Mocks {
                 clock: fixed_clock(),
                 random: counting_random(100, [42; 32]),
             },
-            settings(),
+            AccessSettings {
+                environment,
+                ..settings()
+            },
         )
     }
 }

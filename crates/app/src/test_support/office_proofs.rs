@@ -202,6 +202,19 @@ impl OperatorStore for OperatorsIn {
         }))
     }
 
+    async fn find_playground_setting(&self, _: OperatorId) -> Result<crate::model::PlaygroundSetting, StoreError> {
+        Ok(crate::model::PlaygroundSetting::default())
+    }
+
+    async fn save_playground_console(
+        &self,
+        _: OperatorId,
+        _: opinion_access::PlaygroundConsole,
+        _: OffsetDateTime,
+    ) -> Result<(), StoreError> {
+        Err(StoreError::Unavailable("read only".into()))
+    }
+
     async fn ping(&self) -> Result<(), StoreError> {
         Ok(())
     }

@@ -133,6 +133,15 @@ impl Webhooks {
         Ok(self.ports.store.list_endpoints(caller.operator_id, page).await?)
     }
 
+    /// One of the caller's operator's endpoints, for a page that shows or edits it.
+    pub async fn endpoint(&self, caller: &Principal, id: WebhookEndpointId) -> Result<WebhookEndpoint, AppError> {
+        self.ports
+            .store
+            .find_endpoint(caller.operator_id, id)
+            .await?
+            .ok_or(AppError::NotFound("webhook endpoint"))
+    }
+
     /// Changes an endpoint. Disabling cancels its pending deliveries and emits
     /// `mini_app.webhook_endpoint.disabled`; enabling starts its health afresh; rotating
     /// (to a generated secret or the operator's own) keeps the old secret signing too for

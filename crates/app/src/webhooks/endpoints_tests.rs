@@ -412,3 +412,26 @@ async fn another_operators_endpoint_is_not_found() {
     let delete = webhooks.delete_endpoint(&caller, id).await;
     assert!(matches!(delete, Err(AppError::NotFound("webhook endpoint"))));
 }
+
+#[tokio::test]
+async fn one_endpoint_is_read_within_the_callers_operator() {
+    let mut mocks = WebhookMocks::default();
+    mocks
+        .store
+        .expect_find_endpoint()
+        .withf(|operator, id| *operator == OPERATOR && *id == WebhookEndpointId::from_u128(3))
+        .times(1)
+        .returning(|_, _| Ok(Some(endpoint(3))));
+    mocks.store.expect_find_endpoint().returning(|_, _| Ok(None));
+    let webhooks = mocks.build(true);
+    let caller = api_key_caller(Grant::All);
+    let found = webhooks
+        .endpoint(&caller, WebhookEndpointId::from_u128(3))
+        .await
+        .expect("found");
+    assert_eq!(found.id, WebhookEndpointId::from_u128(3));
+    assert!(matches!(
+        webhooks.endpoint(&caller, WebhookEndpointId::from_u128(4)).await,
+        Err(AppError::NotFound("webhook endpoint"))
+    ));
+}

@@ -20,7 +20,7 @@ mod replay_tests;
 pub(crate) mod test_fixtures;
 
 pub use endpoints::{EndpointWithSecret, MAX_DESCRIPTION_CHARS, NewWebhookEndpoint, WebhookEndpointChange};
-pub use worker::DeliveryRound;
+pub use worker::{DeliveryPipeline, DeliveryRound, Finished};
 
 use std::sync::Arc;
 

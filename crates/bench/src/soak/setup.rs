@@ -9,6 +9,7 @@ use opinion_bench::api::{Api, text_field};
 use opinion_bench::database;
 use opinion_bench::seed;
 use opinion_testkit::FakeWallet;
+use opinion_webhook::EventType;
 use reqwest::Method;
 use serde_json::json;
 
@@ -20,23 +21,15 @@ use crate::wallet;
 /// The currency of the seeded operator.
 const CURRENCY: &str = "USD";
 
-/// Every Opinion event type (the flight product's are not produced by this load).
-const EVENT_TYPES: [&str; 14] = [
-    "mini_app.login.succeeded",
-    "mini_app.logout.requested",
-    "mini_app.session.expired",
-    "mini_app.trade.submitted",
-    "mini_app.trade.processed",
-    "mini_app.trade.failed",
-    "mini_app.trade.compensation_required",
-    "mini_app.redemption.processed",
-    "mini_app.redemption.failed",
-    "mini_app.payout.pending",
-    "mini_app.market.resolved",
-    "mini_app.market.visibility_changed",
-    "mini_app.wallet_operation.manual_review_required",
-    "mini_app.wallet_operation.manual_review_resolved",
-];
+/// Every event type of the Opinion product's trading and sessions, from the catalog: not
+/// the flight product's (this load produces none) nor an endpoint's own disabling.
+fn event_types() -> Vec<&'static str> {
+    EventType::ALL
+        .into_iter()
+        .filter(|event| !event.is_flight() && *event != EventType::WebhookEndpointDisabled)
+        .map(EventType::as_str)
+        .collect()
+}
 
 /// The most attempts an endpoint allows: deliveries outlast the receivers' failing phases.
 const MAX_ATTEMPTS: u32 = 20;
@@ -93,7 +86,7 @@ pub async fn prepare(settings: &Settings, deployment: &Deployment, database_url:
         .await?;
         let body = json!({
             "url": receiver.url(),
-            "eventTypes": EVENT_TYPES,
+            "eventTypes": event_types(),
             "description": format!("soak receiver {index}"),
             "maxAttempts": MAX_ATTEMPTS,
             "timeoutSeconds": ENDPOINT_TIMEOUT_SECONDS,

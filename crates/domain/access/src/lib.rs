@@ -11,7 +11,9 @@ mod grant;
 mod http_method;
 mod issuance;
 mod login_throttle;
+mod operator_cap;
 mod password_policy;
+mod playground_console;
 mod requirement;
 mod route_table;
 mod scope;
@@ -26,7 +28,9 @@ pub use issuance::{IssuanceError, check_api_key_grant, check_issuance};
 pub use login_throttle::{
     Admission, AttemptCounter, LoginThrottle, LoginThrottleError, ThrottleKey, ThrottleKind, retry_after_secs,
 };
+pub use operator_cap::OperatorCap;
 pub use password_policy::{Password, PasswordError};
+pub use playground_console::{PLAYGROUND_CONSOLE_HEADER, PlaygroundConsole, UnknownPlaygroundConsole};
 pub use requirement::{CredentialRule, Denial, Requirement, ScopeRule};
 pub use route_table::{ROUTES, RouteId, RouteSpec};
 pub use scope::{Scope, UnknownScope};

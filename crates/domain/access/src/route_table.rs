@@ -1,7 +1,7 @@
 //! Every route of the operator contract, with its requirement, declared once, and the
 //! shape of one declaration. The endpoint table and the flight table of the contract map onto
 //! this list; the flight paths are the platform's own choice (the contract leaves them open),
-//! and so are the launch settings and a staff member's own password change, additions to
+//! and so are the launch settings, the branding and a staff member's own password change, additions to
 //! REST v1, and the public routes under
 //! `/api/public` (what the platform publishes to anyone, such as the flight game's seed
 //! chain commitments).
@@ -62,10 +62,20 @@ const PORTFOLIO_VIEW_LINK: Requirement = Requirement::any_of(&[LaunchWrite, User
 /// configure launches, a launch key must know which hosts it may name, and the contract
 /// has no `launch:read` to add without inventing a scope.
 const LAUNCH_SETTINGS: Requirement = Requirement::all_of(&[LaunchWrite]);
+/// The operator's brand in the hosted app (an addition to the contract) is read and
+/// written with `launch:write` for the same reasons: it shapes what a launch opens, and
+/// the contract has no scope of its own to give it.
+const BRANDING: Requirement = Requirement::all_of(&[LaunchWrite]);
 /// A member's change of their own password (an addition to the contract): any staff
 /// session, whatever its scopes, for the member it belongs to only; never an API key,
 /// which has no password.
 const OWN_PASSWORD: Requirement = Requirement::staff(&[]);
+/// The playground console setting (an addition to the contract: whether the docs'
+/// console may send more than reads in production) governs what a pasted API key can do
+/// from a web page, so it is read and changed with the API key scopes.
+const PLAYGROUND_READ: Requirement = Requirement::all_of(&[ApiKeysRead]);
+/// See [`PLAYGROUND_READ`].
+const PLAYGROUND_WRITE: Requirement = Requirement::all_of(&[ApiKeysWrite]);
 /// Flight tickets need both flight scopes (contract rule 3).
 const TICKETS: Requirement = Requirement::all_of(&[FlightRead, FlightTermsRead]);
 /// Flight balance operations need flight and balance-operation reads (contract rule 4).
@@ -78,6 +88,8 @@ routes! {
     Launch: Post "/api/operator/launch" => scope(&[LaunchWrite]),
     LaunchSettingsGet: Get "/api/operator/launch-settings" => LAUNCH_SETTINGS,
     LaunchSettingsPut: Put "/api/operator/launch-settings" => LAUNCH_SETTINGS,
+    BrandingGet: Get "/api/operator/branding" => BRANDING,
+    BrandingPut: Put "/api/operator/branding" => BRANDING,
     PortfolioViewLink: Post "/api/operator/users/portfolio-view" => PORTFOLIO_VIEW_LINK,
     UsersList: Get "/api/operator/users" => scope(&[UsersRead]),
     UserPortfolio: Get "/api/operator/users/portfolio" => scope(&[UsersRead]),
@@ -100,6 +112,8 @@ routes! {
     ApiKeysList: Get "/api/operator/api-keys" => scope(&[ApiKeysRead]),
     ApiKeyCreate: Post "/api/operator/api-keys" => scope(&[ApiKeysWrite]),
     ApiKeyRevoke: Post "/api/operator/api-keys/{id}/revoke" => scope(&[ApiKeysWrite]),
+    PlaygroundGet: Get "/api/operator/playground" => PLAYGROUND_READ,
+    PlaygroundPut: Put "/api/operator/playground" => PLAYGROUND_WRITE,
     WebhookEndpointsList: Get "/api/operator/webhooks/endpoints" => scope(&[WebhooksRead]),
     WebhookDeliveriesList: Get "/api/operator/webhooks/deliveries" => scope(&[WebhooksRead]),
     WebhookEndpointCreate: Post "/api/operator/webhooks/endpoints" => scope(&[WebhooksWrite]),

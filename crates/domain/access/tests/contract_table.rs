@@ -227,6 +227,27 @@ fn launch_settings_are_an_addition_read_and_written_with_launch_write() {
 }
 
 #[test]
+fn branding_is_an_addition_read_and_written_with_launch_write() {
+    for (id, method) in [
+        (RouteId::BrandingGet, HttpMethod::Get),
+        (RouteId::BrandingPut, HttpMethod::Put),
+    ] {
+        let spec = id.spec();
+        assert_eq!((spec.method, spec.path), (method, "/api/operator/branding"));
+        assert_eq!(spec.requirement, Requirement::all_of(&[Scope::LaunchWrite]));
+        assert!(!CONTRACT.iter().any(|(_, path, _, _)| *path == "/branding"));
+    }
+    let reporting = Grant::parse(&["users:read", "markets:write"]).expect("valid");
+    assert!(
+        RouteId::BrandingPut
+            .spec()
+            .requirement
+            .check(CredentialKind::ApiKey, &reporting)
+            .is_err()
+    );
+}
+
+#[test]
 fn changing_ones_own_password_is_an_addition_for_any_staff_session_and_no_api_key() {
     let spec = RouteId::StaffOwnPasswordChange.spec();
     assert_eq!(

@@ -19,6 +19,8 @@ impl PageLimit {
     pub const MAX: u16 = 200;
     /// Page size when the client names none.
     pub const DEFAULT: PageLimit = PageLimit(50);
+    /// The largest page, for reads that take everything a page can hold.
+    pub const LARGEST: PageLimit = PageLimit(Self::MAX);
 
     /// Validates a client's page size.
     pub fn new(value: u32) -> Result<Self, PageLimitError> {

@@ -1,9 +1,11 @@
 //! The rules of launching a player into the hosted app: the host names an operator's
 //! players open it on and the origins allowed to frame it, the locale and the opaque
-//! metadata a launch carries, and how long a launch token lives. Pure: no I/O.
+//! metadata a launch carries, how long a launch token lives, and the operator's brand in
+//! the hosted app. Pure: no I/O.
 
 #![warn(missing_docs)]
 
+mod branding;
 mod dns_name;
 mod frame_origin;
 mod launch_host;
@@ -12,6 +14,7 @@ mod metadata;
 mod settings;
 mod token_lifetime;
 
+pub use branding::{BrandColor, BrandName, Branding, BrandingError, Language, LogoUrl};
 pub use frame_origin::{FrameOrigin, FrameOriginError};
 pub use launch_host::{LaunchHost, LaunchHostError};
 pub use locale::{Locale, LocaleError};

@@ -83,7 +83,7 @@ pub use pool::{Pool, PoolError};
 pub use position::{Holding, Position, PositionError};
 pub use price::{PriceOutOfRange, PricePpm};
 pub use quote::{Quote, TradeError};
-pub use slippage::{SlippageError, check_max_cost, check_min_proceeds};
+pub use slippage::{SlippageError, SlippageTolerance, check_max_cost, check_min_proceeds};
 pub use status::{MarketStatus, Resolution, StatusError};
 pub use trade::{MAX_TRADE_AMOUNT, MAX_TRADE_SHARES, quote_buy_amount, quote_buy_shares, quote_sell};
 pub use trade_status::{OrderKind, RedemptionStatus, TradeStatus};

@@ -35,6 +35,18 @@ impl Quote {
             Side::Sell => self.amount + self.fee,
         }
     }
+
+    /// What one share costs (buy) or pays (sale) on average, fee included, in parts per
+    /// million of the share's payout, rounded to the nearest.
+    pub fn average_price_ppm(&self) -> u32 {
+        let ppm = (i128::from(self.amount) * 1_000_000 + i128::from(self.shares) / 2) / i128::from(self.shares.max(1));
+        u32::try_from(ppm).unwrap_or(u32::MAX)
+    }
+
+    /// Minor units the shares pay if their outcome wins: one per share.
+    pub fn payout_if_right(&self) -> i64 {
+        self.shares
+    }
 }
 
 /// Why a trade cannot be priced.
@@ -90,6 +102,14 @@ mod tests {
             ..quote
         };
         assert_eq!(sale.gross(), 9);
+        assert_eq!(quote.average_price_ppm(), 700_000);
+        assert_eq!(quote.payout_if_right(), 10);
+        let third = Quote {
+            amount: 1,
+            shares: 3,
+            ..quote
+        };
+        assert_eq!(third.average_price_ppm(), 333_333);
     }
 
     #[test]

@@ -27,6 +27,19 @@ impl Currency {
     /// Indonesian rupiah, the flight product's currency, counted in whole rupiah.
     pub const IDR: Currency = Currency(*b"IDR");
 
+    /// Digits after the decimal point of one major unit, as this platform counts amounts
+    /// of the currency: none for IDR (counted in whole rupiah), else the ISO 4217
+    /// exponent (2 unless the currency is listed with another).
+    pub fn minor_digits(&self) -> u32 {
+        match self.as_str() {
+            "IDR" | "BIF" | "CLP" | "DJF" | "GNF" | "ISK" | "JPY" | "KMF" | "KRW" | "PYG" | "RWF" | "UGX" | "UYI"
+            | "VND" | "VUV" | "XAF" | "XOF" | "XPF" => 0,
+            "BHD" | "IQD" | "JOD" | "KWD" | "LYD" | "OMR" | "TND" => 3,
+            "CLF" | "UYW" => 4,
+            _ => 2,
+        }
+    }
+
     /// The code as text.
     pub fn as_str(&self) -> &str {
         // Only ASCII upper-case letters are ever stored, so this cannot fail.
@@ -108,6 +121,15 @@ impl fmt::Display for Amount {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn minor_digits_follow_iso_4217_but_rupiah_are_whole() {
+        let digits = |code: &str| code.parse::<Currency>().expect("code").minor_digits();
+        assert_eq!(digits("USD"), 2);
+        assert_eq!(digits("IDR"), 0);
+        assert_eq!(digits("JPY"), 0);
+        assert_eq!(digits("KWD"), 3);
+    }
 
     #[test]
     fn currency_codes_are_three_upper_case_letters() {

@@ -3,9 +3,10 @@
 
 use async_trait::async_trait;
 use diesel::prelude::*;
+use diesel::result::Error as DieselError;
 use diesel::sql_types::{Nullable, Timestamptz};
-use diesel_async::RunQueryDsl;
-use opinion_access::SecretHash;
+use diesel_async::{AsyncConnection, RunQueryDsl};
+use opinion_access::{OperatorCap, SecretHash};
 use opinion_app::access::ports::ApiKeyStore;
 use opinion_app::model::{ApiKeyRecord, ApiKeyUse};
 use opinion_app::ports::StoreError;
@@ -13,6 +14,7 @@ use opinion_core::{ApiKeyId, ApiKeyKind, OperatorId, Page, PageRequest};
 use time::OffsetDateTime;
 
 use crate::access::rows::{ApiKeyRow, NewApiKeyRow, inet_of};
+use crate::db::caps::{has_room, made_or_full, take_operator};
 use crate::db::error::from_diesel;
 use crate::db::ids::uuid_of;
 use crate::db::pool::PgStore;
@@ -27,13 +29,33 @@ diesel::define_sql_function! {
 impl ApiKeyStore for PgStore {
     #[tracing::instrument(skip_all, fields(operator_id = %key.operator_id, api_key_id = %key.id))]
     async fn insert_api_key(&self, key: &ApiKeyRecord, hash: &SecretHash) -> Result<(), StoreError> {
+        let operator = uuid_of(key.operator_id);
+        let row = NewApiKeyRow::new(key, hash);
+        let cap = OperatorCap::ActiveApiKeys;
         let mut conn = self.conn().await?;
-        diesel::insert_into(api_keys::table)
-            .values(NewApiKeyRow::new(key, hash))
-            .execute(&mut conn)
+        let made = conn
+            .transaction::<_, DieselError, _>(async |conn| {
+                take_operator(conn, operator).await?;
+                let active: i64 = api_keys::table
+                    .filter(api_keys::operator_id.eq(operator))
+                    .filter(api_keys::revoked_at.is_null())
+                    .filter(
+                        api_keys::expires_at
+                            .is_null()
+                            .or(api_keys::expires_at.gt(diesel::dsl::now)),
+                    )
+                    .count()
+                    .get_result(conn)
+                    .await?;
+                if !has_room(cap, active) {
+                    return Ok(false);
+                }
+                diesel::insert_into(api_keys::table).values(&row).execute(conn).await?;
+                Ok(true)
+            })
             .await
-            .map(drop)
-            .map_err(from_diesel)
+            .map_err(from_diesel)?;
+        made_or_full(made, cap)
     }
 
     #[tracing::instrument(skip_all)]

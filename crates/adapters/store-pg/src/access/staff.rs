@@ -6,6 +6,7 @@ use async_trait::async_trait;
 use diesel::prelude::*;
 use diesel::result::Error as DieselError;
 use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl};
+use opinion_access::OperatorCap;
 use opinion_app::access::ports::StaffStore;
 use opinion_app::model::{StaffMember, StaffPatch};
 use opinion_app::ports::StoreError;
@@ -14,6 +15,7 @@ use time::OffsetDateTime;
 use uuid::Uuid;
 
 use crate::access::rows::{NewStaffRow, StaffChanges, StaffRow};
+use crate::db::caps::{has_room, made_or_full, take_operator};
 use crate::db::error::from_diesel;
 use crate::db::ids::uuid_of;
 use crate::db::pool::PgStore;
@@ -42,17 +44,50 @@ async fn end_member_sessions(
     Ok(())
 }
 
+/// The operator's enabled members, but `except` (a member being enabled again).
+async fn enabled_members(
+    conn: &mut AsyncPgConnection,
+    operator: Uuid,
+    except: Option<Uuid>,
+) -> Result<i64, DieselError> {
+    let mut enabled = staff_members::table
+        .filter(staff_members::operator_id.eq(operator))
+        .filter(staff_members::disabled.eq(false))
+        .into_boxed();
+    if let Some(except) = except {
+        enabled = enabled.filter(staff_members::id.ne(except));
+    }
+    enabled.count().get_result(conn).await
+}
+
 #[async_trait]
 impl StaffStore for PgStore {
     #[tracing::instrument(skip_all, fields(operator_id = %member.operator_id, staff_id = %member.id))]
     async fn insert_staff(&self, member: &StaffMember, password_hash: &str) -> Result<(), StoreError> {
+        let operator = uuid_of(member.operator_id);
+        let row = NewStaffRow::new(member, password_hash);
+        let cap = OperatorCap::EnabledStaff;
         let mut conn = self.conn().await?;
-        diesel::insert_into(staff_members::table)
-            .values(NewStaffRow::new(member, password_hash))
-            .execute(&mut conn)
+        let made = conn
+            .transaction::<_, DieselError, _>(async |conn| {
+                take_operator(conn, operator).await?;
+                let counted = if member.disabled {
+                    0
+                } else {
+                    enabled_members(conn, operator, None).await?
+                };
+                if !has_room(cap, counted) {
+                    return Ok(false);
+                }
+                diesel::insert_into(staff_members::table)
+                    .values(&row)
+                    .execute(conn)
+                    .await?;
+                Ok(true)
+            })
             .await
-            .map(drop)
-            .map_err(from_diesel)
+            .map_err(from_diesel)?;
+        made_or_full(made, cap)
     }
 
     #[tracing::instrument(skip_all)]
@@ -117,9 +152,17 @@ impl StaffStore for PgStore {
         let (operator, id) = (uuid_of(operator), uuid_of(id));
         let changes = StaffChanges::new(patch, at);
         let disabling = patch.disabled == Some(true);
+        let enabling = patch.disabled == Some(false);
+        let cap = OperatorCap::EnabledStaff;
         let mut conn = self.conn().await?;
-        let row = conn
+        let (made, row) = conn
             .transaction::<_, DieselError, _>(async |conn| {
+                if enabling {
+                    take_operator(conn, operator).await?;
+                    if !has_room(cap, enabled_members(conn, operator, Some(id)).await?) {
+                        return Ok((false, None));
+                    }
+                }
                 let row = diesel::update(staff_members::table.find((operator, id)))
                     .set(&changes)
                     .returning(StaffRow::as_returning())
@@ -129,10 +172,11 @@ impl StaffStore for PgStore {
                 if row.is_some() && disabling {
                     end_member_sessions(conn, operator, id, None, at).await?;
                 }
-                Ok(row)
+                Ok((true, row))
             })
             .await
             .map_err(from_diesel)?;
+        made_or_full(made, cap)?;
         row.map(StaffRow::into_record).transpose()
     }
 

@@ -2,8 +2,9 @@
 //! TLS and the session time limits included), the connection pool (`PgStore`), creating and migrating the database,
 //! the diesel schema, the mapping of diesel errors, ids as stored, the sealing of secrets
 //! at rest (`sealing`), where sealed values live (`sealed_places`) and re-sealing them
-//! under a new data key (`resealing`).
+//! under a new data key (`resealing`), and creating within an operator's caps (`caps`).
 
+pub(crate) mod caps;
 pub(crate) mod database;
 pub(crate) mod error;
 pub(crate) mod ids;

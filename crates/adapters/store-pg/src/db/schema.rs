@@ -177,6 +177,28 @@ diesel::table! {
 }
 
 diesel::table! {
+    /// Operators' brands in the hosted app, one row each, replaced whole.
+    operator_branding (operator_id) {
+        operator_id -> Uuid,
+        name -> Text,
+        logo_url -> Nullable<Text>,
+        primary_color -> Text,
+        accent_color -> Text,
+        default_language -> Text,
+        updated_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
+    /// What the docs' playground console may send for an operator in production.
+    playground_settings (operator_id) {
+        operator_id -> Uuid,
+        console -> Text,
+        updated_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
     /// Operators' launch hosts, one row each, found by host across operators.
     launch_hosts (host) {
         host -> Text,
@@ -692,6 +714,8 @@ diesel::allow_tables_to_appear_in_same_query!(
     player_sessions,
     launch_settings,
     launch_hosts,
+    operator_branding,
+    playground_settings,
     positions,
     trades,
     market_resolutions,

@@ -1,16 +1,17 @@
 //! `LaunchSettingsStore` for PostgreSQL: an operator's frame origins in its
 //! `launch_settings` row, its hosts one row each in `launch_hosts`, keyed by host so a
-//! request's host finds its operator with one indexed read.
+//! request's host finds its operator with one indexed read; the operator's brand
+//! (`branding.rs`).
 
 use async_trait::async_trait;
 use diesel::prelude::*;
 use diesel::result::Error as DieselError;
 use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl};
-use opinion_app::model::{LaunchSettings, LaunchSite};
+use opinion_app::model::{LaunchSettings, LaunchSite, OperatorBranding};
 use opinion_app::players::ports::{LaunchSettingsStore, LaunchSettingsWrite};
 use opinion_app::ports::StoreError;
 use opinion_core::OperatorId;
-use opinion_launch::{FrameOrigin, FrameOrigins, LaunchHost, LaunchHosts};
+use opinion_launch::{Branding, FrameOrigin, FrameOrigins, LaunchHost, LaunchHosts};
 use time::OffsetDateTime;
 use uuid::Uuid;
 
@@ -18,6 +19,7 @@ use crate::db::error::{corrupt, from_diesel};
 use crate::db::ids::{id_of, uuid_of};
 use crate::db::pool::PgStore;
 use crate::db::schema::{launch_hosts, launch_settings};
+use crate::players::branding;
 
 #[async_trait]
 impl LaunchSettingsStore for PgStore {
@@ -134,6 +136,21 @@ impl LaunchSettingsStore for PgStore {
                 })
             })
             .transpose()
+    }
+
+    #[tracing::instrument(skip_all, fields(operator_id = %operator))]
+    async fn find_branding(&self, operator: OperatorId) -> Result<Option<OperatorBranding>, StoreError> {
+        branding::find(&mut *self.conn().await?, operator).await
+    }
+
+    #[tracing::instrument(skip_all, fields(operator_id = %operator))]
+    async fn replace_branding(
+        &self,
+        operator: OperatorId,
+        brand: &Branding,
+        at: OffsetDateTime,
+    ) -> Result<(), StoreError> {
+        branding::replace(&mut *self.conn().await?, operator, brand, at).await
     }
 }
 

@@ -29,21 +29,27 @@ use crate::db::schema::{webhook_deliveries, webhook_endpoints};
 use crate::webhooks::deliveries::load_targets;
 
 /// How many candidates a claim locks per delivery it may take: room for skipping those
-/// of endpoints at their in-flight cap or rate limit.
+/// of an endpoint that reaches its in-flight cap within the claim, or whose rate-limited
+/// slot another worker just took.
 const CANDIDATES_PER_CLAIM: i64 = 4;
 
-/// Due deliveries of enabled endpoints whose slot is open, oldest due first, locked.
+/// Due deliveries of enabled endpoints whose slot is open and that are below their
+/// in-flight cap ($3), oldest due first, locked. An endpoint at its cap is left out here,
+/// not skipped after the fact, so however many of its deliveries are due they never fill
+/// the candidates and starve other endpoints.
 const CANDIDATES: &str = "\
-SELECT d.operator_id, d.id, d.endpoint_id, e.rate_limit_per_minute,
-       (SELECT count(*) FROM webhook_deliveries l
-         WHERE l.operator_id = d.operator_id AND l.endpoint_id = d.endpoint_id
-           AND l.status = 'pending' AND l.lease_expires_at > $1) AS in_flight
+SELECT d.operator_id, d.id, d.endpoint_id, e.rate_limit_per_minute, f.in_flight
 FROM webhook_deliveries d
 JOIN webhook_endpoints e ON e.operator_id = d.operator_id AND e.id = d.endpoint_id
+CROSS JOIN LATERAL (
+    SELECT count(*) AS in_flight FROM webhook_deliveries l
+     WHERE l.operator_id = d.operator_id AND l.endpoint_id = d.endpoint_id
+       AND l.status = 'pending' AND l.lease_expires_at > $1) f
 WHERE d.status = 'pending' AND d.next_attempt_at <= $1
   AND (d.lease_expires_at IS NULL OR d.lease_expires_at <= $1)
   AND e.enabled AND e.deleted_at IS NULL
   AND (e.next_send_at IS NULL OR e.next_send_at <= $1)
+  AND f.in_flight < $3
 ORDER BY d.next_attempt_at, d.id
 LIMIT $2
 FOR UPDATE OF d SKIP LOCKED";
@@ -101,6 +107,7 @@ impl PgStore {
                 let candidates: Vec<Candidate> = diesel::sql_query(CANDIDATES)
                     .bind::<Timestamptz, _>(claim.now)
                     .bind::<BigInt, _>(i64::from(claim.limit) * CANDIDATES_PER_CLAIM)
+                    .bind::<BigInt, _>(i64::from(MAX_IN_FLIGHT_PER_ENDPOINT))
                     .load(conn)
                     .await?;
                 let mut in_flight: HashMap<Uuid, i64> = HashMap::new();

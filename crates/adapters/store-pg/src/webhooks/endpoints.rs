@@ -4,12 +4,14 @@
 use diesel::prelude::*;
 use diesel::result::Error as DieselError;
 use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl};
+use opinion_access::OperatorCap;
 use opinion_app::model::{EndpointUpdate, WebhookEndpoint};
 use opinion_app::ports::StoreError;
 use opinion_core::{OperatorId, Page, PageRequest, WebhookEndpointId, WebhookEndpointKind};
 use time::OffsetDateTime;
 use uuid::Uuid;
 
+use crate::db::caps::{has_room, made_or_full, take_operator};
 use crate::db::error::from_diesel;
 use crate::db::ids::uuid_of;
 use crate::db::pool::PgStore;
@@ -57,13 +59,30 @@ impl From<DieselError> for Abort {
 impl PgStore {
     pub(crate) async fn insert_endpoint_row(&self, endpoint: &WebhookEndpoint) -> Result<(), StoreError> {
         let row = EndpointRow::sealed(endpoint, self.data_key()?)?;
+        let operator = row.operator_id;
+        let cap = OperatorCap::WebhookEndpoints;
         let mut conn = self.conn().await?;
-        diesel::insert_into(webhook_endpoints::table)
-            .values(row)
-            .execute(&mut conn)
+        let made = conn
+            .transaction::<_, DieselError, _>(async |conn| {
+                take_operator(conn, operator).await?;
+                let kept: i64 = webhook_endpoints::table
+                    .filter(webhook_endpoints::operator_id.eq(operator))
+                    .filter(webhook_endpoints::deleted_at.is_null())
+                    .count()
+                    .get_result(conn)
+                    .await?;
+                if !has_room(cap, kept) {
+                    return Ok(false);
+                }
+                diesel::insert_into(webhook_endpoints::table)
+                    .values(&row)
+                    .execute(conn)
+                    .await?;
+                Ok(true)
+            })
             .await
-            .map(drop)
-            .map_err(from_diesel)
+            .map_err(from_diesel)?;
+        made_or_full(made, cap)
     }
 
     pub(crate) async fn find_endpoint_row(

@@ -1,11 +1,12 @@
 // The playground's console: sends one request to this service with the key typed into
 // the page, and shows the answer. The key is read from the field at each send and kept
-// nowhere else: no storage, no cookie. Read-only mode (production) sends GET only.
+// nowhere else: no storage, no cookie. Every request says it comes from the console
+// (`opinion-playground`), so in production the service refuses its writes unless the
+// operator turned the console on.
 (function () {
   'use strict';
   var form = document.getElementById('try');
   if (!form) { return; }
-  var mode = document.getElementById('playground').getAttribute('data-mode');
   var key = document.getElementById('try-key');
   var route = document.getElementById('try-route');
   var path = document.getElementById('try-path');
@@ -22,15 +23,14 @@
     event.preventDefault();
     var method = chosen()[0];
     var target = path.value.trim();
-    if (mode !== 'full' && method !== 'GET') { status.textContent = 'Read-only here: only GET requests are sent.'; return; }
     if (target.indexOf('/api/') !== 0 || /[{}]/.test(target)) {
       status.textContent = 'The path must start with /api/ and name every {parameter}.';
       return;
     }
-    var headers = {};
+    var headers = { 'Opinion-Playground': 'console' };
     if (key.value) { headers.Authorization = 'Bearer ' + key.value.trim(); }
     var init = { method: method, headers: headers, credentials: 'omit', cache: 'no-store' };
-    if (method !== 'GET' && body && body.value.trim()) {
+    if (method !== 'GET' && body.value.trim()) {
       headers['Content-Type'] = 'application/json';
       init.body = body.value;
     }

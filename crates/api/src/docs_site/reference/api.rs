@@ -29,6 +29,7 @@ fn title_of(tag: &str) -> String {
     let known = match tag {
         "api-keys" => "API keys",
         "balance-operations" => "Balance operations",
+        "branding" => "Branding of the hosted app",
         "flight" => "Flight",
         "launch" => "Launch",
         "launch-settings" => "Launch settings",

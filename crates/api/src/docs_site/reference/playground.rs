@@ -1,67 +1,63 @@
 //! The playground page: every route of the operator API with its credential and scopes,
 //! and a console that sends a real request to this service with a key pasted into the
 //! page. The key lives in the page's memory only (no storage, no cookie, gone with the
-//! page). Where no simulator runs (production) the console is read-only: it sends `GET`
-//! requests only and offers only `GET` routes.
+//! page). Every request it sends carries the `opinion-playground` header, by which the
+//! service refuses its writes in production unless the operator turned the console on
+//! for itself (`PUT /api/operator/playground`); the page only says so.
 
 use std::fmt::Write as _;
 
-use opinion_access::{HttpMethod, ROUTES};
+use opinion_access::{ROUTES, RouteId};
 use serde_json::Value;
 
 use crate::docs_site::reference::api::route_link;
 use crate::docs_site::reference::scopes::requirement_words;
 
-/// Whether the console may send every method or `GET` only.
+/// Which environment the page is for: what it tells the reader the console may do.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Mode {
     /// Development and staging: every route.
     Full,
-    /// Production: reads only.
+    /// Production: reads only, unless the operator turned the console on.
     ReadOnly,
 }
 
 /// The page's markdown in `mode`.
 pub fn page(document: &Value, mode: Mode) -> String {
-    let (attribute, sentence) = match mode {
-        Mode::Full => (
-            "full",
-            "Requests act on this environment's data like any other call with the same key: use a \
-             staging key and the simulator.",
-        ),
-        Mode::ReadOnly => (
-            "read-only",
-            "This environment is production: the console is read-only and sends `GET` requests only.",
-        ),
+    let sentence = match mode {
+        Mode::Full => "Requests act on this environment's data like any other call with the same key: use a \
+                       staging key and the simulator."
+            .to_owned(),
+        Mode::ReadOnly => {
+            let turn_on = RouteId::PlaygroundPut.spec();
+            format!(
+                "This environment is production: the console sends `GET` requests only, unless your operator \
+                 turned it on for itself with `PUT {}` and `{{\"console\": \"read_write\"}}` (scope {}). Then \
+                 requests act on live data, like any other call with the same key.",
+                turn_on.path,
+                requirement_words(turn_on).1
+            )
+        }
     };
     let mut options = String::new();
-    for spec in ROUTES
-        .iter()
-        .filter(|spec| spec.path.starts_with("/api/operator/"))
-        .filter(|spec| mode == Mode::Full || spec.method == HttpMethod::Get)
-    {
+    for spec in ROUTES.iter().filter(|spec| spec.path.starts_with("/api/operator/")) {
         let route = format!("{} {}", spec.method.as_str(), spec.path);
         let _ = write!(options, "<option value=\"{route}\">{route}</option>");
     }
-    let body_field = match mode {
-        Mode::Full => {
-            "<label for=\"try-body\">Body (JSON, for POST, PUT and PATCH)</label>\
-             <textarea id=\"try-body\" rows=\"6\" spellcheck=\"false\"></textarea>"
-        }
-        Mode::ReadOnly => "",
-    };
     let mut page = format!(
         "# Playground\n\nSend a real request to this service with your own API key. The key stays in this \
          page's memory: it is not stored, goes only with your request to this service, and is gone when you \
          leave the page. {sentence}\n\n\
-         <div class=\"playground\" id=\"playground\" data-mode=\"{attribute}\">\
+         <div class=\"playground\" id=\"playground\">\
          <form id=\"try\" autocomplete=\"off\">\
          <label for=\"try-key\">API key</label>\
          <input id=\"try-key\" type=\"password\" autocomplete=\"off\" spellcheck=\"false\" placeholder=\"opk_…\">\
          <label for=\"try-route\">Route</label><select id=\"try-route\">{options}</select>\
          <label for=\"try-path\">Path and query (replace each {{parameter}})</label>\
          <input id=\"try-path\" type=\"text\" spellcheck=\"false\">\
-         {body_field}<button type=\"submit\">Send</button></form>\
+         <label for=\"try-body\">Body (JSON, for POST, PUT and PATCH)</label>\
+         <textarea id=\"try-body\" rows=\"6\" spellcheck=\"false\"></textarea>\
+         <button type=\"submit\">Send</button></form>\
          <p id=\"try-status\" role=\"status\"></p><pre id=\"try-answer\"></pre></div>\n\n\
          ## Catalog\n\nEvery route, what it asks of a credential, and its reference.\n\n\
          | route | credential | scopes |\n|---|---|---|\n"
@@ -96,11 +92,12 @@ mod tests {
     }
 
     #[test]
-    fn read_only_offers_reads_only_and_no_body() {
+    fn production_offers_every_route_and_says_how_writes_are_turned_on() {
         let page = page(&document_json(), Mode::ReadOnly);
-        assert!(page.contains("data-mode=\"read-only\""));
-        assert!(page.contains("<option value=\"GET /api/operator/markets\">"));
-        assert!(!page.contains("<option value=\"POST "));
-        assert!(!page.contains("try-body"));
+        assert!(page.contains("<option value=\"POST /api/operator/api-keys\">"));
+        assert!(page.contains("try-body"));
+        assert!(page.contains(&format!("`PUT {}`", RouteId::PlaygroundPut.spec().path)));
+        assert!(page.contains("(scope `api_keys:write`)"));
+        assert!(!self::page(&document_json(), Mode::Full).contains("read_write"));
     }
 }

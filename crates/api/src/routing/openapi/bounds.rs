@@ -4,7 +4,7 @@
 //! holds every entry below to a parameter or property of the document, so a renamed field
 //! cannot silently lose its bound.
 
-use opinion_access::{Password, RouteId, Scope, StaffEmail};
+use opinion_access::{Password, PlaygroundConsole, RouteId, Scope, StaffEmail};
 use opinion_app::flight::{CLIENT_TICKET_ID_MAX_LEN, CLIENT_TICKET_ID_PATTERN};
 use opinion_app::opinion::reads::ports::MarketStage;
 use opinion_app::opinion::reads::{MarketQuery, PortfolioLinks, RESOLUTIONS};
@@ -18,7 +18,9 @@ use opinion_core::{
     WebhookEndpointKind,
 };
 use opinion_flight::{Multiplier, Rupiah, TicketStatus};
-use opinion_launch::{FrameOrigin, FrameOrigins, LaunchHost, LaunchHosts, Locale};
+use opinion_launch::{
+    BrandColor, BrandName, FrameOrigin, FrameOrigins, Language, LaunchHost, LaunchHosts, Locale, LogoUrl,
+};
 use opinion_market::{
     FeeRate, Liquidity, Outcome, RedemptionStatus, Side, TradeStatus, TrendingWindow, VisibilityMode,
 };
@@ -84,6 +86,16 @@ fn external_user_id() -> Bound {
     Bound::Text {
         min: 1,
         max: ExternalUserId::MAX_CHARS,
+        pattern: Some(format!(r"^[^\s{CONTROL}]([^{CONTROL}]*[^\s{CONTROL}])?$")),
+    }
+}
+
+/// A name of at most `max` characters without control characters or white space
+/// around it (an operator's brand name).
+fn plain_name(max: usize) -> Bound {
+    Bound::Text {
+        min: 1,
+        max,
         pattern: Some(format!(r"^[^\s{CONTROL}]([^{CONTROL}]*[^\s{CONTROL}])?$")),
     }
 }
@@ -401,10 +413,28 @@ fn body_fields() -> Vec<(&'static str, &'static str, Bound)> {
                 ))),
             },
         ),
+        ("PutBrandingBody", "name", plain_name(BrandName::MAX_CHARS)),
+        (
+            "PutBrandingBody",
+            "logoUrl",
+            shaped(LogoUrl::PATTERN, LogoUrl::MAX_CHARS),
+        ),
+        ("PutBrandingBody", "primaryColor", shaped(BrandColor::PATTERN, 7)),
+        ("PutBrandingBody", "accentColor", shaped(BrandColor::PATTERN, 7)),
+        (
+            "PutBrandingBody",
+            "defaultLanguage",
+            one_of(&Language::ALL, Language::as_str),
+        ),
         (
             "SetVisibilityModeBody",
             "mode",
             one_of(VisibilityMode::ALL, VisibilityMode::as_str),
+        ),
+        (
+            "PutPlaygroundBody",
+            "console",
+            one_of(&PlaygroundConsole::ALL, PlaygroundConsole::as_str),
         ),
         ("PortfolioLinkRequestBody", "externalUserId", external_user_id()),
         (

@@ -7,6 +7,7 @@ use crate::http::problem::Problem;
 use crate::operational::handlers as operational;
 use crate::operator::api_keys::handlers as api_keys;
 use crate::operator::balance_operations::handlers as balance_operations;
+use crate::operator::branding::handlers as branding;
 use crate::operator::flight::handlers as flight;
 use crate::operator::flight::proof as flight_proof;
 use crate::operator::flight::settlement::{
@@ -19,6 +20,7 @@ use crate::operator::launch::handlers as launch;
 use crate::operator::launch_settings::handlers as launch_settings;
 use crate::operator::markets::handlers as markets;
 use crate::operator::payouts::handlers as payouts;
+use crate::operator::playground::handlers as playground;
 use crate::operator::staff::handlers as staff;
 use crate::operator::staff::sessions::handlers as staff_sessions;
 use crate::operator::trades::handlers as trades;
@@ -42,6 +44,8 @@ use crate::views::handlers as views;
         launch::launch,
         launch_settings::get,
         launch_settings::put,
+        branding::get,
+        branding::put,
         users::portfolio_link,
         users::list,
         users::portfolio,
@@ -86,6 +90,8 @@ use crate::views::handlers as views;
         api_keys::list,
         api_keys::create,
         api_keys::revoke,
+        playground::get,
+        playground::put,
         webhook_endpoints::list,
         webhook_endpoints::create,
         webhook_endpoints::update,

@@ -50,11 +50,13 @@ fn multiplier(field: &'static str, value: &str) -> Result<Multiplier, ApiError> 
         .map_err(|_| AppError::invalid(field, "must be a multiplier with two decimals, e.g. \"2.00\"").into())
 }
 
-fn faults(bodies: Vec<FaultBody>) -> Result<Vec<opinion_app::simulator::FaultRequest>, ApiError> {
+/// The faults a request asks the simulated wallet to commit (also read by the dashboard).
+pub(crate) fn faults(bodies: Vec<FaultBody>) -> Result<Vec<opinion_app::simulator::FaultRequest>, ApiError> {
     bodies.into_iter().map(FaultBody::into_fault).collect()
 }
 
-fn user_operation(body: &UserOperationBody) -> Result<UserOperation, ApiError> {
+/// A user operation from its wire words (also read by the dashboard's operation form).
+pub(crate) fn user_operation(body: &UserOperationBody) -> Result<UserOperation, ApiError> {
     Ok(match body.operation.as_str() {
         "launch" => UserOperation::Launch,
         "inject_faults" => UserOperation::InjectFaults,
@@ -106,7 +108,8 @@ fn user_operation(body: &UserOperationBody) -> Result<UserOperation, ApiError> {
     })
 }
 
-fn scenario(body: &ScenarioBody) -> Result<Scenario, ApiError> {
+/// A scenario from its wire words (also read by the dashboard's scenario form).
+pub(crate) fn scenario(body: &ScenarioBody) -> Result<Scenario, ApiError> {
     Ok(match body.scenario.as_str() {
         "connect_wallet" => Scenario::ConnectWallet {
             timeout_ms: body.timeout_ms,
@@ -181,7 +184,7 @@ pub async fn user_operation_run(
 }
 
 /// What `connect_wallet` needs beyond the route's own scope.
-const CONNECT_WALLET: Requirement = Requirement::all_of(&[Scope::WalletAdapterWrite]);
+pub(crate) const CONNECT_WALLET: Requirement = Requirement::all_of(&[Scope::WalletAdapterWrite]);
 
 /// Runs an operator-wide scenario.
 #[utoipa::path(

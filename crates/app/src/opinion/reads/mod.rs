@@ -5,7 +5,11 @@
 
 pub mod ports;
 
+mod activity;
+#[cfg(test)]
+mod activity_tests;
 mod balance_operations;
+mod board;
 pub(crate) mod filters;
 mod markets;
 mod payouts;
@@ -28,7 +32,9 @@ use crate::opinion::reads::ports::OperatorReadStore;
 
 use crate::ports::{Clock, Random};
 
+pub use activity::{Activity, MAX_ACTIVITY_DAYS};
 pub use balance_operations::{BalanceOperation, BalanceOperationQuery};
+pub use board::{BoardMarket, MarketPage, PricePoint};
 pub use markets::MarketQuery;
 pub use payouts::{RESOLUTIONS, RedemptionQuery, ResolutionQuery};
 pub use portfolio::{Portfolio, PortfolioLine, PortfolioTotals};

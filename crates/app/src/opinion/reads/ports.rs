@@ -10,7 +10,7 @@ use opinion_core::{
 };
 use opinion_market::{PricePpm, RedemptionStatus, Resolution, Side, TradeStatus};
 use opinion_wallet::{OperationState, WalletFlow};
-use time::OffsetDateTime;
+use time::{Date, OffsetDateTime};
 
 use crate::model::{
     MarketResolution, OperatorMarket, PositionRecord, Redemption, Trade, User, WalletOperationRecord,
@@ -132,6 +132,19 @@ pub struct MarketActivity {
 }
 
 /// The operator-facing reads.
+/// The operator's executed trades of one UTC day.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DailyTrading {
+    /// The day (UTC).
+    pub day: Date,
+    /// Executed trades.
+    pub trades: u64,
+    /// Their amounts' sum, in the operator's minor units.
+    pub volume: i64,
+    /// Distinct players among them.
+    pub players: u64,
+}
+
 #[cfg_attr(any(test, feature = "mock"), mockall::automock)]
 #[async_trait]
 pub trait OperatorReadStore: Send + Sync {
@@ -175,6 +188,10 @@ pub trait OperatorReadStore: Send + Sync {
         operator: OperatorId,
         since: OffsetDateTime,
     ) -> Result<Vec<MarketActivity>, StoreError>;
+    /// Executed trades per UTC day, created at `from` or later; days without one are left out.
+    async fn daily_trading(&self, operator: OperatorId, from: OffsetDateTime) -> Result<Vec<DailyTrading>, StoreError>;
+    /// How many of the operator's wallet operations wait in manual review.
+    async fn manual_reviews_open(&self, operator: OperatorId) -> Result<u64, StoreError>;
     /// One page of the operator's trades, newest first.
     async fn list_trades(
         &self,

@@ -5,6 +5,7 @@
 
 pub mod ports;
 
+mod balance;
 mod buy;
 #[cfg(test)]
 mod buy_tests;
@@ -12,6 +13,8 @@ pub(crate) mod events;
 pub(crate) mod opening;
 mod order;
 mod quote;
+#[cfg(test)]
+mod quote_tests;
 mod sell;
 #[cfg(test)]
 mod sell_tests;
@@ -27,6 +30,7 @@ use crate::opinion::trading::ports::TradeStore;
 use crate::ports::{Clock, Random};
 use crate::wallet::ports::{WalletAdapterStore, WalletGateway};
 
+pub use balance::PlayerBalance;
 pub use order::{OrderRequest, QuoteView};
 
 /// The ports the trading use cases need.

@@ -3,8 +3,8 @@
 
 use opinion_core::MarketId;
 use opinion_market::{
-    OrderKind, Outcome, Quote, Side, check_close_time, check_max_cost, check_min_proceeds, quote_buy_amount,
-    quote_buy_shares, quote_sell,
+    OrderKind, Outcome, Quote, Side, SlippageTolerance, check_close_time, check_max_cost, check_min_proceeds,
+    quote_buy_amount, quote_buy_shares, quote_sell,
 };
 use opinion_wallet::Currency;
 use time::OffsetDateTime;
@@ -36,6 +36,11 @@ pub struct QuoteView {
     pub quote: Quote,
     /// The operator's currency.
     pub currency: Currency,
+    /// The limit an order for this quote carries (maximum cost of a buy, minimum
+    /// proceeds of a sale): the quoted amount widened by [`SlippageTolerance::DEFAULT`].
+    pub limit: i64,
+    /// The tolerance `limit` was widened by.
+    pub tolerance: SlippageTolerance,
 }
 
 /// Longest client order id accepted.

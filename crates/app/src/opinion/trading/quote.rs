@@ -1,4 +1,7 @@
-//! Quotes: what an order would cost or pay now, without trading.
+//! Quotes: what an order would cost or pay now, without trading, priced by the same
+//! function a buy or sale is, with the slippage limit its order should carry.
+
+use opinion_market::SlippageTolerance;
 
 use crate::access::operator_currency;
 use crate::error::AppError;
@@ -10,10 +13,13 @@ impl Trading {
     pub async fn quote(&self, player: &PlayerPrincipal, request: &OrderRequest) -> Result<QuoteView, AppError> {
         let market = self.tradable_market(player, request).await?;
         let quote = order::price(&market, request)?;
+        let tolerance = SlippageTolerance::DEFAULT;
         Ok(QuoteView {
             market_id: request.market_id,
             quote,
             currency: operator_currency(self.ports.operators.as_ref(), player.operator_id).await?,
+            limit: tolerance.limit_for(&quote),
+            tolerance,
         })
     }
 

@@ -2,6 +2,7 @@
 //! by the operator (markets, which are shared, are read with the operator's own pool
 //! row), and every list is one keyset page by id, newest first (`page.rs`).
 
+mod activity;
 mod markets;
 pub(crate) mod page;
 mod payouts;

@@ -8,8 +8,8 @@ use opinion_app::model::{
     WalletOperationStep,
 };
 use opinion_app::opinion::reads::ports::{
-    HeldPosition, MarketActivity, MarketFilter, OperatorReadStore, RedemptionFilter, ResolutionFilter, TradeFilter,
-    UserFilter, WalletOperationFilter,
+    DailyTrading, HeldPosition, MarketActivity, MarketFilter, OperatorReadStore, RedemptionFilter, ResolutionFilter,
+    TradeFilter, UserFilter, WalletOperationFilter,
 };
 use opinion_app::ports::StoreError;
 use opinion_core::{
@@ -19,7 +19,7 @@ use opinion_core::{
 use time::OffsetDateTime;
 
 use crate::db::pool::PgStore;
-use crate::opinion::reads::{markets, payouts, positions, trades, trending, users, wallet_operations};
+use crate::opinion::reads::{activity, markets, payouts, positions, trades, trending, users, wallet_operations};
 use crate::opinion::trading::finds::{find_operator_market, find_position};
 
 #[async_trait]
@@ -85,6 +85,16 @@ impl OperatorReadStore for PgStore {
         since: OffsetDateTime,
     ) -> Result<Vec<MarketActivity>, StoreError> {
         trending::activity(&mut *self.conn().await?, operator, since).await
+    }
+
+    #[tracing::instrument(skip_all, fields(operator_id = %operator))]
+    async fn daily_trading(&self, operator: OperatorId, from: OffsetDateTime) -> Result<Vec<DailyTrading>, StoreError> {
+        activity::daily(&mut *self.conn().await?, operator, from).await
+    }
+
+    #[tracing::instrument(skip_all, fields(operator_id = %operator))]
+    async fn manual_reviews_open(&self, operator: OperatorId) -> Result<u64, StoreError> {
+        activity::reviews(&mut *self.conn().await?, operator).await
     }
 
     #[tracing::instrument(skip_all, fields(operator_id = %operator))]

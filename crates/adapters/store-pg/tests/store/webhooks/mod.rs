@@ -10,16 +10,18 @@ mod renamed_events;
 
 use std::collections::HashSet;
 
+use opinion_access::OperatorCap;
 use opinion_app::model::{
     AttemptRecord, AttemptReport, DeliveryFilter, EndpointDisabling, EndpointSecrets, EndpointUpdate, NewEvent,
     WebhookEndpoint,
 };
+use opinion_app::ports::StoreError;
 use opinion_app::webhooks::store::{Claim, WebhookStore};
 use opinion_core::{EventId, PageLimit, PageRequest, WebhookEndpointId};
 use opinion_store_pg::PgStore;
 use opinion_webhook::{
-    AttemptTimeout, AttemptTrigger, DeliveryStatus, DisableReason, EventType, MaxAttempts, RateLimit, SigningSecret,
-    Subscription,
+    AttemptTimeout, AttemptTrigger, DeliveryStatus, DisableReason, EventType, MAX_IN_FLIGHT_PER_ENDPOINT, MaxAttempts,
+    RateLimit, SigningSecret, Subscription,
 };
 use serde_json::{Map, json};
 use time::Duration;
@@ -208,6 +210,63 @@ async fn a_rate_limited_endpoint_gives_one_slot_per_spacing() {
     assert_eq!(replay_slot, Some(at(210)));
     let next = store.claim_due_deliveries(&claim(210, 3, 10)).await.expect("claim");
     assert_eq!(next.len(), 1);
+}
+
+#[tokio::test]
+async fn an_endpoint_at_its_cap_never_keeps_another_endpoints_delivery_from_a_claim() {
+    let (_db, store) = keyed_store().await;
+    given_operator(&store, 1).await;
+    let busy = endpoint(1, 10, &[EventType::TradeProcessed]);
+    let quiet = endpoint(1, 20, &[EventType::MarketResolved]);
+    store.insert_endpoint(&busy).await.expect("insert");
+    store.insert_endpoint(&quiet).await.expect("insert");
+    let mut events: Vec<NewEvent> = (100..120).map(|n| event(1, n, EventType::TradeProcessed)).collect();
+    events.push(event(1, 150, EventType::MarketResolved));
+    commit_events(&store, &quiet, events).await;
+
+    let cap = MAX_IN_FLIGHT_PER_ENDPOINT;
+    let first = store.claim_due_deliveries(&claim(200, 1, cap)).await.expect("claim");
+    let endpoints: Vec<_> = first.iter().map(|target| target.endpoint_id).collect();
+    assert_eq!(endpoints, vec![busy.id; cap as usize], "the oldest, up to the cap");
+    let next = store.claim_due_deliveries(&claim(201, 2, 1)).await.expect("claim");
+    let endpoints: Vec<_> = next.iter().map(|target| target.endpoint_id).collect();
+    assert_eq!(
+        endpoints,
+        vec![quiet.id],
+        "the capped endpoint's older deliveries do not hide the other's"
+    );
+}
+
+#[tokio::test]
+async fn endpoints_stop_at_the_operators_cap_and_a_delete_makes_room() {
+    let (_db, store) = keyed_store().await;
+    given_operator(&store, 1).await;
+    let limit = u128::from(OperatorCap::WebhookEndpoints.limit());
+    for n in 1..=limit {
+        store
+            .insert_endpoint(&endpoint(1, n, &[EventType::TradeProcessed]))
+            .await
+            .expect("within the cap");
+    }
+    let one_more = endpoint(1, limit + 1, &[EventType::TradeProcessed]);
+    assert!(matches!(
+        store.insert_endpoint(&one_more).await,
+        Err(StoreError::CapReached(OperatorCap::WebhookEndpoints))
+    ));
+    assert!(
+        store
+            .find_endpoint(operator_id(1), one_more.id)
+            .await
+            .expect("read")
+            .is_none()
+    );
+    assert!(
+        store
+            .delete_endpoint(operator_id(1), WebhookEndpointId::from_u128(1), at(10))
+            .await
+            .expect("delete")
+    );
+    store.insert_endpoint(&one_more).await.expect("room again");
 }
 
 fn attempt(status_code: Option<u16>) -> AttemptRecord {

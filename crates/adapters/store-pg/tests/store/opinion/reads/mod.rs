@@ -1,6 +1,7 @@
 //! The operator's reads: players, markets, positions and trades; payouts and wallet
-//! operations; trending activity.
+//! operations; trending activity; the overview's daily figures.
 
+mod activity;
 mod payouts;
 mod players_markets_trades;
 mod trending;

@@ -1,0 +1,1 @@
+DROP TABLE playground_settings;

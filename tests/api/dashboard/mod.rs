@@ -1,0 +1,7 @@
+//! The operator dashboard at `/dashboard`: over plain HTTP (sign-in, the form token, scope
+//! refusals as pages, sessions that end, forms shown again with the refused field), and in
+//! a real browser (`browser.rs`), with a screenshot of every page.
+
+mod browser;
+mod http;
+mod support;
