@@ -299,3 +299,50 @@ async fn settled_log(app: &TestApp, key: &str, player: &str) -> Vec<serde_json::
     }
     panic!("the wallet log of {player} stayed pending");
 }
+
+#[tokio::test]
+async fn a_field_of_another_operation_or_scenario_is_refused_and_nothing_runs() {
+    let app = spawn_app().await;
+    let key = app.operator.key.clone();
+    let user = simulated_user(&app, &key, "player-1", 5_000).await;
+    let id = user["id"].as_str().expect("id");
+
+    let refused = app
+        .post(
+            "/api/operator/simulator/operations",
+            &key,
+            &json!({"scenario": "create_market", "question": "Rain tomorrow?", "resolution": ""}),
+        )
+        .await;
+    let problem = assert_problem(refused, 400, "validation_failed").await;
+    assert_eq!(problem["field"], "resolution");
+    assert!(
+        problem["detail"].as_str().unwrap_or_default().contains("create_market"),
+        "{problem}"
+    );
+    let markets = json_with_status(app.get("/api/operator/markets", &key).await, 200).await;
+    assert_eq!(markets["data"], json!([]), "no market was created");
+
+    let refused = app
+        .post(
+            &format!("/api/operator/simulator/users/{id}/operations"),
+            &key,
+            &json!({"operation": "launch", "ticketId": "not-a-ticket"}),
+        )
+        .await;
+    assert_eq!(
+        assert_problem(refused, 400, "validation_failed").await["field"],
+        "ticketId"
+    );
+    let refused = app
+        .post(
+            &format!("/api/operator/simulator/users/{id}/operations"),
+            &key,
+            &json!({"operation": "sell", "marketId": market(&app, &key).await, "outcome": "yes", "shares": "1", "amount": "5"}),
+        )
+        .await;
+    assert_eq!(
+        assert_problem(refused, 400, "validation_failed").await["field"],
+        "amount"
+    );
+}

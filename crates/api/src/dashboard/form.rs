@@ -54,6 +54,12 @@ impl FormData {
         (!text.is_empty()).then(|| text.to_owned())
     }
 
+    /// The value of `name` as [`Self::optional`] when it is one of `taken`, the fields
+    /// of the action the form's choice selects; `None` for another action's field.
+    pub fn optional_among(&self, name: &str, taken: &[&str]) -> Option<String> {
+        taken.contains(&name).then(|| self.optional(name)).flatten()
+    }
+
     /// Every value of `name` (ticked check boxes).
     pub fn all(&self, name: &str) -> Vec<String> {
         self.0

@@ -24,7 +24,9 @@ use crate::http::extract::path_id;
 use crate::shared::minor_units::minor_units;
 use crate::simulator::available::simulator;
 use crate::simulator::operations::dto::{ScenarioBody, UserOperationBody};
-use crate::simulator::operations::handlers::{CONNECT_WALLET, faults, scenario, user_operation};
+use crate::simulator::operations::handlers::{
+    CONNECT_WALLET, faults, operation_fields, scenario, scenario_fields, user_operation,
+};
 use crate::simulator::users::dto::{FaultBody, FaultKind};
 use crate::state::ApiState;
 
@@ -207,18 +209,21 @@ pub async fn scenario_run(
     let form = FormData::parse(&body);
     member.check_form(&state, &form)?;
     let attempt = async {
+        let name = form.text("scenario");
+        // One form serves every scenario: only the chosen one's fields are sent.
+        let field = |field: &str| form.optional_among(field, scenario_fields(&name));
         let body = ScenarioBody {
-            scenario: form.text("scenario"),
             timeout_ms: None,
-            question: form.optional("question"),
+            question: field("question"),
             close_in_minutes: None,
             liquidity: None,
             fee_bps: None,
-            market_id: form.optional("marketId"),
-            outcome: form.optional("outcome"),
-            shares: form.optional("shares"),
+            market_id: field("marketId"),
+            outcome: field("outcome"),
+            shares: field("shares"),
             users: Vec::new(),
-            resolution: form.optional("resolution"),
+            resolution: field("resolution"),
+            scenario: name,
         };
         let scenario = scenario(&body)?;
         if matches!(scenario, Scenario::ConnectWallet { .. }) {
@@ -336,18 +341,21 @@ pub async fn operation(
     let simulator = simulator(&state)?;
     let user = user_of(simulator, &member, &id).await?;
     let attempt = async {
+        let name = form.text("operation");
+        // One form serves every operation: only the chosen one's fields are sent.
+        let field = |field: &str| form.optional_among(field, operation_fields(&name));
         let body = UserOperationBody {
-            operation: form.text("operation"),
-            market_id: form.optional("marketId"),
-            outcome: form.optional("outcome"),
-            shares: form.optional("shares"),
-            amount: form.optional("amount"),
+            market_id: field("marketId"),
+            outcome: field("outcome"),
+            shares: field("shares"),
+            amount: field("amount"),
             stake: None,
             auto_cash_out: None,
             client_ticket_id: None,
             ticket_id: None,
             cash_out_at: None,
             faults: fault_bodies(&form)?,
+            operation: name,
         };
         let operation = user_operation(&body)?;
         let faults = faults(body.faults)?;

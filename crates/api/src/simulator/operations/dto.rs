@@ -9,7 +9,7 @@ use utoipa::ToSchema;
 
 use crate::simulator::users::dto::FaultBody;
 
-/// An operation for one simulated user.
+/// An operation for one simulated user. A field of another operation is refused.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct UserOperationBody {
@@ -50,7 +50,7 @@ pub struct UserOperationBody {
     pub faults: Vec<FaultBody>,
 }
 
-/// An operator-wide scenario.
+/// An operator-wide scenario. A field of another scenario is refused.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ScenarioBody {
@@ -86,6 +86,52 @@ pub struct ScenarioBody {
     /// `resolve_market`: `yes`, `no` or `void`.
     #[serde(default)]
     pub resolution: Option<String>,
+}
+
+impl UserOperationBody {
+    /// The wire names of the operation's own fields that the request gives (`faults`,
+    /// which every operation takes, left out), so a field meant for another operation is
+    /// refused rather than silently ignored.
+    pub fn given_fields(&self) -> Vec<&'static str> {
+        given([
+            ("marketId", self.market_id.is_some()),
+            ("outcome", self.outcome.is_some()),
+            ("shares", self.shares.is_some()),
+            ("amount", self.amount.is_some()),
+            ("stake", self.stake.is_some()),
+            ("autoCashOut", self.auto_cash_out.is_some()),
+            ("clientTicketId", self.client_ticket_id.is_some()),
+            ("ticketId", self.ticket_id.is_some()),
+            ("cashOutAt", self.cash_out_at.is_some()),
+        ])
+    }
+}
+
+impl ScenarioBody {
+    /// The wire names of the scenario fields the request gives, so a field meant for
+    /// another scenario is refused rather than silently ignored.
+    pub fn given_fields(&self) -> Vec<&'static str> {
+        given([
+            ("timeoutMs", self.timeout_ms.is_some()),
+            ("question", self.question.is_some()),
+            ("closeInMinutes", self.close_in_minutes.is_some()),
+            ("liquidity", self.liquidity.is_some()),
+            ("feeBps", self.fee_bps.is_some()),
+            ("marketId", self.market_id.is_some()),
+            ("outcome", self.outcome.is_some()),
+            ("shares", self.shares.is_some()),
+            ("users", !self.users.is_empty()),
+            ("resolution", self.resolution.is_some()),
+        ])
+    }
+}
+
+fn given<const N: usize>(fields: [(&'static str, bool); N]) -> Vec<&'static str> {
+    fields
+        .into_iter()
+        .filter(|(_, present)| *present)
+        .map(|(name, _)| name)
+        .collect()
 }
 
 /// What an operation did, step by step.

@@ -50,6 +50,39 @@ fn multiplier(field: &'static str, value: &str) -> Result<Multiplier, ApiError> 
         .map_err(|_| AppError::invalid(field, "must be a multiplier with two decimals, e.g. \"2.00\"").into())
 }
 
+/// The fields a user operation takes besides `faults`, by wire name (also read by the
+/// dashboard's operation form, which sends only these).
+pub(crate) fn operation_fields(operation: &str) -> &'static [&'static str] {
+    match operation {
+        "buy" => &["marketId", "outcome", "shares", "amount"],
+        "sell" => &["marketId", "outcome", "shares"],
+        "buy_ticket" => &["stake", "autoCashOut", "clientTicketId"],
+        "cash_out" => &["ticketId"],
+        "play_flight" => &["stake", "cashOutAt"],
+        _ => &[],
+    }
+}
+
+/// The fields a scenario takes, by wire name (also read by the dashboard's scenario
+/// form, which sends only these).
+pub(crate) fn scenario_fields(scenario: &str) -> &'static [&'static str] {
+    match scenario {
+        "connect_wallet" => &["timeoutMs"],
+        "create_market" => &["question", "closeInMinutes", "liquidity", "feeBps"],
+        "trade_batch" => &["marketId", "outcome", "shares", "users"],
+        "resolve_market" => &["marketId", "resolution"],
+        _ => &[],
+    }
+}
+
+/// Refuses the first given field that `what` does not take, naming both.
+fn only_fields(given: &[&'static str], takes: &[&str], what: &str) -> Result<(), ApiError> {
+    match given.iter().find(|field| !takes.contains(field)) {
+        Some(field) => Err(AppError::invalid(field, format!("does not apply to `{what}`")).into()),
+        None => Ok(()),
+    }
+}
+
 /// The faults a request asks the simulated wallet to commit (also read by the dashboard).
 pub(crate) fn faults(bodies: Vec<FaultBody>) -> Result<Vec<opinion_app::simulator::FaultRequest>, ApiError> {
     bodies.into_iter().map(FaultBody::into_fault).collect()
@@ -57,7 +90,7 @@ pub(crate) fn faults(bodies: Vec<FaultBody>) -> Result<Vec<opinion_app::simulato
 
 /// A user operation from its wire words (also read by the dashboard's operation form).
 pub(crate) fn user_operation(body: &UserOperationBody) -> Result<UserOperation, ApiError> {
-    Ok(match body.operation.as_str() {
+    let operation = match body.operation.as_str() {
         "launch" => UserOperation::Launch,
         "inject_faults" => UserOperation::InjectFaults,
         "clear_faults" => UserOperation::ClearFaults,
@@ -105,12 +138,14 @@ pub(crate) fn user_operation(body: &UserOperationBody) -> Result<UserOperation, 
             )
             .into());
         }
-    })
+    };
+    only_fields(&body.given_fields(), operation_fields(&body.operation), &body.operation)?;
+    Ok(operation)
 }
 
 /// A scenario from its wire words (also read by the dashboard's scenario form).
 pub(crate) fn scenario(body: &ScenarioBody) -> Result<Scenario, ApiError> {
-    Ok(match body.scenario.as_str() {
+    let scenario = match body.scenario.as_str() {
         "connect_wallet" => Scenario::ConnectWallet {
             timeout_ms: body.timeout_ms,
         },
@@ -150,7 +185,9 @@ pub(crate) fn scenario(body: &ScenarioBody) -> Result<Scenario, ApiError> {
         _ => {
             return Err(AppError::invalid("scenario", format!("must be one of {}", Scenario::NAMES.join(", "))).into());
         }
-    })
+    };
+    only_fields(&body.given_fields(), scenario_fields(&body.scenario), &body.scenario)?;
+    Ok(scenario)
 }
 
 /// Runs an operation for one simulated user.
