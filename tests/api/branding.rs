@@ -6,7 +6,7 @@
 use serde_json::{Value, json};
 
 use crate::helpers::{TestApp, assert_problem, json_with_status, spawn_app};
-use crate::trading_support::player;
+use crate::trading_support::{player, player_of};
 
 const PATH: &str = "/api/operator/branding";
 
@@ -117,6 +117,7 @@ async fn the_players_app_reads_the_brand_in_the_launchs_language_or_the_default(
     assert_eq!(english["primaryColor"], "#b91c1c");
     assert_eq!(english["primaryText"], "#ffffff", "white is readable on dark red");
     assert_eq!(english["currency"], "USD");
+    assert_eq!(english["currencyDigits"], 2, "cents");
     let default = json_with_status(read("?locale=pt-BR").await, 200).await;
     assert_eq!(
         default["language"], "id",
@@ -126,6 +127,18 @@ async fn the_players_app_reads_the_brand_in_the_launchs_language_or_the_default(
     assert_eq!(none["language"], "id");
     let bad = assert_problem(read("?locale=not%20a%20tag").await, 400, "validation_failed").await;
     assert_eq!(bad["field"], "locale");
+}
+
+#[tokio::test]
+async fn the_players_app_counts_rupiah_whole() {
+    let app = spawn_app().await;
+    let operator = app.new_operator_in("Kasino", "IDR").await;
+    let session = player_of(&app, &operator.key, "p").await;
+    let brand = json_with_status(app.get("/api/player/branding", &session).await, 200).await;
+    assert_eq!(
+        (brand["currency"].clone(), brand["currencyDigits"].clone()),
+        (json!("IDR"), json!(0))
+    );
 }
 
 #[tokio::test]

@@ -208,7 +208,12 @@ impl TestApp {
 
     /// Creates another operator (tenant) with a `*` key.
     pub async fn new_operator(&self, name: &str) -> TestOperator {
-        let created = self.access.create_operator(name, "USD").await.expect("operator");
+        self.new_operator_in(name, "USD").await
+    }
+
+    /// Creates another operator (tenant) in `currency` with a `*` key.
+    pub async fn new_operator_in(&self, name: &str, currency: &str) -> TestOperator {
+        let created = self.access.create_operator(name, currency).await.expect("operator");
         TestOperator {
             id: created.operator.id,
             key: created.first_key.secret.expose().to_owned(),

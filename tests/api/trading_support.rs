@@ -49,10 +49,16 @@ pub async fn wallet(app: &TestApp) -> FakeWallet {
 /// Launches `external_user_id` with the operator's key and opens a player session;
 /// returns the session token.
 pub async fn player(app: &TestApp, external_user_id: &str) -> String {
+    player_of(app, &app.operator.key, external_user_id).await
+}
+
+/// Launches `external_user_id` with `operator_key` and opens a player session; returns
+/// the session token.
+pub async fn player_of(app: &TestApp, operator_key: &str, external_user_id: &str) -> String {
     let launched = json_with_status(
         app.post(
             "/api/operator/launch",
-            &app.operator.key,
+            operator_key,
             &json!({"externalUserId": external_user_id, "displayName": "Ana"}),
         )
         .await,

@@ -40,6 +40,10 @@ pub struct PlayerBrandingBody {
     pub language: &'static str,
     /// The operator's currency.
     pub currency: String,
+    /// Digits after the decimal point of the currency's major unit, as the platform
+    /// counts it (none for IDR, counted in whole rupiah): amounts are integers of minor
+    /// units, shown divided by 10 to this power.
+    pub currency_digits: u32,
 }
 
 /// The player's operator's brand, in the language of `locale`.
@@ -67,5 +71,6 @@ pub async fn branding(
         accent_text: brand.accent_color.text_on().to_string(),
         language: brand.language_for(locale.as_ref().map(Locale::as_str)).as_str(),
         currency: currency.as_str().to_owned(),
+        currency_digits: currency.minor_digits(),
     }))
 }

@@ -1,22 +1,20 @@
 //! How amounts, shares, prices and times read on a page: minor units shown in the
-//! currency's major units (ISO 4217 exponents), share units likewise (one share pays one
+//! currency's major units (the platform's digits: ISO 4217, rupiah whole), share units likewise (one share pays one
 //! major unit in the hosted app), prices as percentages, times as UTC.
 
 use opinion_market::PricePpm;
+use opinion_wallet::Currency;
 use time::OffsetDateTime;
 use time::macros::format_description;
 
 use crate::shared::major_units::major_units;
 
-/// Digits after the decimal point of a currency's major unit (ISO 4217); 2 unless listed.
+/// Digits after the decimal point of a currency's major unit, as the platform counts it;
+/// 2 for a code that is not a currency.
 fn exponent(currency: &str) -> u32 {
-    match currency {
-        "BIF" | "CLP" | "DJF" | "GNF" | "ISK" | "JPY" | "KMF" | "KRW" | "PYG" | "RWF" | "UGX" | "UYI" | "VND"
-        | "VUV" | "XAF" | "XOF" | "XPF" => 0,
-        "BHD" | "IQD" | "JOD" | "KWD" | "LYD" | "OMR" | "TND" => 3,
-        "CLF" | "UYW" => 4,
-        _ => 2,
-    }
+    currency
+        .parse::<Currency>()
+        .map_or(2, |currency| currency.minor_digits())
 }
 
 /// `minor` as a decimal of major units with thousands separators: `-1,234.50`.
@@ -58,7 +56,8 @@ mod tests {
         assert_eq!(money(-5, "EUR"), "-0.05 EUR");
         assert_eq!(money(1_500_000, "JPY"), "1,500,000 JPY");
         assert_eq!(money(1_234, "KWD"), "1.234 KWD");
-        assert_eq!(money(0, "IDR"), "0.00 IDR");
+        assert_eq!(money(0, "IDR"), "0 IDR");
+        assert_eq!(money(1_250_000, "IDR"), "1,250,000 IDR");
         assert_eq!(units(i64::MIN, "USD"), "-92,233,720,368,547,758.08");
     }
 

@@ -1,7 +1,7 @@
   // The hosted Opinion app. Runs after the shared prelude (`say`, `api`, `open`) with
   // `I18N` (one catalog per language) in scope. Everything is built with DOM calls and
   // `textContent`, never as markup; amounts arrive as integer strings of minor units.
-  var LANG = 'en', LOCALE = 'en-US', CURRENCY = 'USD';
+  var LANG = 'en', LOCALE = 'en-US', CURRENCY = 'USD', DIGITS = 2;
   var SVG = 'http://www.w3.org/2000/svg';
   var view = document.getElementById('view');
   var board = [];
@@ -34,12 +34,13 @@
     return node;
   };
 
+  // The platform's digits for the operator's currency (IDR in whole rupiah), else ISO 4217's.
   var exponent = function (currency) {
-    return new Intl.NumberFormat('en', { style: 'currency', currency: currency }).resolvedOptions().maximumFractionDigits;
+    return currency === CURRENCY ? DIGITS : new Intl.NumberFormat('en', { style: 'currency', currency: currency }).resolvedOptions().maximumFractionDigits;
   };
   var money = function (minor, currency) {
-    var code = currency || CURRENCY;
-    return new Intl.NumberFormat(LOCALE, { style: 'currency', currency: code }).format(Number(minor) / Math.pow(10, exponent(code)));
+    var code = currency || CURRENCY, digits = exponent(code);
+    return new Intl.NumberFormat(LOCALE, { style: 'currency', currency: code, minimumFractionDigits: digits, maximumFractionDigits: digits }).format(Number(minor) / Math.pow(10, digits));
   };
   var signedMoney = function (minor) { return (Number(minor) > 0 ? '+' : '') + money(minor); };
   var units = function (minor) {
@@ -66,6 +67,7 @@
       LANG = brand.language;
       LOCALE = LANG === 'id' ? 'id-ID' : 'en-US';
       CURRENCY = brand.currency;
+      DIGITS = brand.currencyDigits;
       document.documentElement.lang = LANG;
       var root = document.documentElement.style;
       root.setProperty('--primary', brand.primaryColor);
