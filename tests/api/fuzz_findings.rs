@@ -1,12 +1,13 @@
 //! What the property-based fuzzing of the operator API (`scripts/fuzz.sh`) found, each
 //! kept as a regression: a body that is not a JSON object, integers spelled as decimals,
 //! a `null` for a field that cannot be cleared, an optional body documented as required,
-//! and closed sets the document did not list.
+//! closed sets the document did not list, and a simulator field of another operation.
 
 use reqwest::Method;
 use serde_json::{Value, json};
 
 use crate::helpers::{TestApp, assert_problem, json_with_status, spawn_app};
+use crate::simulator_support::{market, simulated_user};
 
 const ENDPOINTS: &str = "/api/operator/webhooks/endpoints";
 
@@ -131,4 +132,51 @@ async fn every_listed_value_of_a_query_parameter_is_accepted() {
         }
     }
     assert!(checked > 40, "only {checked} listed values");
+}
+
+#[tokio::test]
+async fn a_field_of_another_operation_or_scenario_is_refused_and_nothing_runs() {
+    let app = spawn_app().await;
+    let key = app.operator.key.clone();
+    let user = simulated_user(&app, &key, "player-1", 5_000).await;
+    let id = user["id"].as_str().expect("id");
+
+    let refused = app
+        .post(
+            "/api/operator/simulator/operations",
+            &key,
+            &json!({"scenario": "create_market", "question": "Rain tomorrow?", "resolution": ""}),
+        )
+        .await;
+    let problem = assert_problem(refused, 400, "validation_failed").await;
+    assert_eq!(problem["field"], "resolution");
+    assert!(
+        problem["detail"].as_str().unwrap_or_default().contains("create_market"),
+        "{problem}"
+    );
+    let markets = json_with_status(app.get("/api/operator/markets", &key).await, 200).await;
+    assert_eq!(markets["data"], json!([]), "no market was created");
+
+    let refused = app
+        .post(
+            &format!("/api/operator/simulator/users/{id}/operations"),
+            &key,
+            &json!({"operation": "launch", "ticketId": "not-a-ticket"}),
+        )
+        .await;
+    assert_eq!(
+        assert_problem(refused, 400, "validation_failed").await["field"],
+        "ticketId"
+    );
+    let refused = app
+        .post(
+            &format!("/api/operator/simulator/users/{id}/operations"),
+            &key,
+            &json!({"operation": "sell", "marketId": market(&app, &key).await, "outcome": "yes", "shares": "1", "amount": "5"}),
+        )
+        .await;
+    assert_eq!(
+        assert_problem(refused, 400, "validation_failed").await["field"],
+        "amount"
+    );
 }
