@@ -180,3 +180,45 @@ async fn a_field_of_another_operation_or_scenario_is_refused_and_nothing_runs() 
         "amount"
     );
 }
+
+#[tokio::test]
+async fn a_list_the_document_says_is_unique_refuses_an_entry_given_twice() {
+    let app = spawn_app().await;
+    let key = app.operator.key.clone();
+    let refused = app
+        .post(
+            "/api/operator/api-keys",
+            &key,
+            &json!({"name": "twice", "scopes": ["users:read", "simulator:write", "users:read"]}),
+        )
+        .await;
+    let problem = assert_problem(refused, 400, "validation_failed").await;
+    assert_eq!(problem["field"], "scopes");
+    assert!(
+        problem["detail"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("`users:read` twice"),
+        "{problem}"
+    );
+    let keys = json_with_status(app.get("/api/operator/api-keys", &key).await, 200).await;
+    assert!(
+        keys["data"]
+            .as_array()
+            .expect("keys")
+            .iter()
+            .all(|k| k["name"] != "twice"),
+        "no key was created"
+    );
+
+    let user = simulated_user(&app, &key, "player-1", 5_000).await;
+    let id = user["id"].as_str().expect("id");
+    let body = json!({"scenario": "trade_batch", "marketId": market(&app, &key).await, "outcome": "yes", "shares": "1", "users": [id, id]});
+    let refused = app.post("/api/operator/simulator/operations", &key, &body).await;
+    assert_eq!(
+        assert_problem(refused, 400, "validation_failed").await["field"],
+        "users"
+    );
+    let trades = json_with_status(app.get("/api/operator/trades", &key).await, 200).await;
+    assert_eq!(trades["data"], json!([]), "nobody traded");
+}

@@ -30,7 +30,7 @@ use crate::wallet::ports::WalletAdapterStore;
 
 pub use operations::{FaultRequest, MAX_FAULTS, MAX_TARGET, SimulatedTicketOrder, UserOperation};
 pub use report::{OperationReport, ReportStep, StepOutcome};
-pub use scenarios::{MAX_CLOSE_IN_MINUTES, Scenario};
+pub use scenarios::{MAX_BATCH, MAX_CLOSE_IN_MINUTES, Scenario};
 pub use users::{MAX_BALANCE, NewSimulatedUser, SimulatedUserChange};
 pub use wallet::{SimulatedWalletCall, SimulatedWalletReply};
 

@@ -23,7 +23,7 @@ use crate::wallet::WalletAdapterChange;
 pub const MAX_CLOSE_IN_MINUTES: i64 = 525_600;
 
 /// Most users one trade batch drives.
-const MAX_BATCH: usize = 50;
+pub const MAX_BATCH: usize = 50;
 
 /// An operator-wide scenario.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -167,7 +167,17 @@ impl Simulator {
         report: &mut OperationReport,
     ) -> Result<(), AppError> {
         if users.len() > MAX_BATCH {
-            return Err(AppError::invalid("users", "at most 50 users per batch"));
+            return Err(AppError::invalid(
+                "users",
+                format!("at most {MAX_BATCH} users per batch"),
+            ));
+        }
+        if let Some(repeated) = users
+            .iter()
+            .enumerate()
+            .find_map(|(at, id)| users[..at].contains(id).then_some(id))
+        {
+            return Err(AppError::invalid("users", format!("lists `{repeated}` twice")));
         }
         let users = if users.is_empty() {
             let page = opinion_core::PageRequest {

@@ -26,6 +26,9 @@ pub enum GrantError {
     /// `*` together with other scopes is ambiguous.
     #[error("`*` must be the only scope when present")]
     WildcardWithOthers,
+    /// A scope listed twice is almost certainly a typo for another one.
+    #[error("lists `{0}` twice")]
+    Repeated(Scope),
 }
 
 impl Grant {
@@ -44,10 +47,13 @@ impl Grant {
                 Err(GrantError::WildcardWithOthers)
             };
         }
-        let scopes = strings
-            .iter()
-            .map(|s| s.as_ref().parse::<Scope>())
-            .collect::<Result<BTreeSet<_>, _>>()?;
+        let mut scopes = BTreeSet::new();
+        for string in strings {
+            let scope = string.as_ref().parse::<Scope>()?;
+            if !scopes.insert(scope) {
+                return Err(GrantError::Repeated(scope));
+            }
+        }
         Ok(Grant::Scopes(scopes))
     }
 
@@ -101,8 +107,12 @@ mod tests {
     }
 
     #[test]
-    fn duplicates_collapse_and_strings_round_trip() {
-        let grant = Grant::parse(&["users:read", "launch:write", "users:read"]).expect("valid");
+    fn a_repeated_scope_is_refused_and_strings_round_trip() {
+        assert_eq!(
+            Grant::parse(&["users:read", "launch:write", "users:read"]),
+            Err(GrantError::Repeated(Scope::UsersRead))
+        );
+        let grant = Grant::parse(&["users:read", "launch:write"]).expect("valid");
         assert_eq!(grant.to_strings(), ["launch:write", "users:read"]);
         assert_eq!(Grant::parse(&grant.to_strings()), Ok(grant));
     }

@@ -9,7 +9,7 @@ use opinion_app::flight::{CLIENT_TICKET_ID_MAX_LEN, CLIENT_TICKET_ID_PATTERN};
 use opinion_app::opinion::reads::ports::MarketStage;
 use opinion_app::opinion::reads::{MarketQuery, PortfolioLinks, RESOLUTIONS};
 use opinion_app::simulator::MAX_CLOSE_IN_MINUTES;
-use opinion_app::simulator::{MAX_BALANCE, MAX_FAULTS, MAX_TARGET, Scenario, UserOperation};
+use opinion_app::simulator::{MAX_BALANCE, MAX_BATCH, MAX_FAULTS, MAX_TARGET, Scenario, UserOperation};
 use opinion_app::wallet::MAX_TEST_AMOUNT;
 use opinion_app::webhooks::MAX_DESCRIPTION_CHARS;
 use opinion_core::{
@@ -53,11 +53,13 @@ pub enum Bound {
     Format { format: &'static str, max: Option<usize> },
     /// One of a closed set of names.
     OneOf(Vec<&'static str>),
-    /// A list of `min` to `max` distinct entries, each bound by `each` if given.
+    /// A list of `min` to `max` entries, each bound by `each` if given; `unique` when the
+    /// service refuses an entry listed twice.
     List {
         min: usize,
         max: Option<usize>,
         each: Option<Box<Bound>>,
+        unique: bool,
     },
 }
 
@@ -339,6 +341,7 @@ fn email() -> Bound {
 fn body_fields() -> Vec<(&'static str, &'static str, Bound)> {
     let key_scopes = Bound::List {
         min: 1,
+        unique: true,
         max: None,
         each: Some(Box::new(Bound::OneOf(
             Scope::ALL
@@ -350,6 +353,7 @@ fn body_fields() -> Vec<(&'static str, &'static str, Bound)> {
     };
     let staff_scopes = || Bound::List {
         min: 1,
+        unique: true,
         max: None,
         each: Some(Box::new(one_of(Scope::ALL, Scope::as_str))),
     };
@@ -364,6 +368,7 @@ fn body_fields() -> Vec<(&'static str, &'static str, Bound)> {
     let market = || id_bound::<MarketKind>();
     let event_types = || Bound::List {
         min: 1,
+        unique: true,
         max: None,
         each: Some(Box::new(Bound::OneOf(
             opinion_webhook::EventType::ALL
@@ -397,6 +402,7 @@ fn body_fields() -> Vec<(&'static str, &'static str, Bound)> {
             "hosts",
             Bound::List {
                 min: 0,
+                unique: true,
                 max: Some(LaunchHosts::MAX),
                 each: Some(Box::new(shaped(LaunchHost::PATTERN, LaunchHost::MAX_CHARS))),
             },
@@ -406,6 +412,7 @@ fn body_fields() -> Vec<(&'static str, &'static str, Bound)> {
             "frameOrigins",
             Bound::List {
                 min: 0,
+                unique: true,
                 max: Some(FrameOrigins::MAX),
                 each: Some(Box::new(shaped(
                     FrameOrigin::PATTERN,
@@ -513,7 +520,8 @@ fn body_fields() -> Vec<(&'static str, &'static str, Bound)> {
             "users",
             Bound::List {
                 min: 0,
-                max: None,
+                unique: true,
+                max: Some(MAX_BATCH),
                 each: Some(Box::new(id_bound::<SimulatorUserKind>())),
             },
         ),
@@ -545,6 +553,7 @@ fn body_fields() -> Vec<(&'static str, &'static str, Bound)> {
             "faults",
             Bound::List {
                 min: 0,
+                unique: false,
                 max: Some(MAX_FAULTS),
                 each: None,
             },
@@ -678,10 +687,10 @@ fn lay_parameter(operation: &mut Operation, place: ParameterIn, name: &str, boun
 /// Lays `bound` on `schema`; false when the schema is not of the bound's kind.
 fn apply(schema: &mut Schema, bound: &Bound) -> bool {
     match (schema, bound) {
-        (Schema::Array(array), Bound::List { min, max, each }) => {
+        (Schema::Array(array), Bound::List { min, max, each, unique }) => {
             array.min_items = (*min > 0).then_some(*min);
             array.max_items = *max;
-            array.unique_items = true;
+            array.unique_items = *unique;
             match (each, &mut array.items) {
                 (None, _) => true,
                 (Some(each), ArrayItems::RefOrSchema(items)) => match items.as_mut() {
