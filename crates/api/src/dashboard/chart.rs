@@ -58,7 +58,12 @@ const LABEL: i64 = 90;
 pub fn money_bars(bars: &[(&str, i64)], currency: Currency, description: &str) -> Markup {
     let rows = i64::try_from(bars.len()).unwrap_or(0);
     let height = rows * ROW + 4;
-    let widest = bars.iter().map(|(_, value)| value.saturating_abs()).max().unwrap_or(0).max(1);
+    let widest = bars
+        .iter()
+        .map(|(_, value)| value.saturating_abs())
+        .max()
+        .unwrap_or(0)
+        .max(1);
     let room = WIDTH - LABEL - 160;
     html! {
         svg.chart viewBox=(format!("0 0 {WIDTH} {height}")) role="img" aria-label=(description) {

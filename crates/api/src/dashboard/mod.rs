@@ -169,7 +169,10 @@ pub fn mount(config: &mut web::ServiceConfig) {
             "/dashboard/flight/statements/{id}/export",
             web::route().to(flight::statements::export),
         ))
-        .service(get("/dashboard/flight/payments", web::route().to(flight::payments::page)))
+        .service(get(
+            "/dashboard/flight/payments",
+            web::route().to(flight::payments::page),
+        ))
         .service(get(
             "/dashboard/flight/corrections",
             web::route().to(flight::corrections::page),

@@ -62,14 +62,22 @@ pub const SECTIONS: &[Section] = &[
     section("/dashboard/staff", "Staff", RouteId::StaffList),
     section("/dashboard/flight", "Flight overview", RouteId::FlightOverview),
     section("/dashboard/flight/flights", "Flights", RouteId::FlightFlightsList),
-    section("/dashboard/flight/tickets", "Flight tickets", RouteId::FlightTicketsList),
+    section(
+        "/dashboard/flight/tickets",
+        "Flight tickets",
+        RouteId::FlightTicketsList,
+    ),
     section("/dashboard/flight/terms", "Flight terms", RouteId::FlightTermsCurrent),
     section(
         "/dashboard/flight/statements",
         "Flight statements",
         RouteId::FlightSettlementReportsList,
     ),
-    section("/dashboard/flight/payments", "Flight payments", RouteId::FlightPaymentsList),
+    section(
+        "/dashboard/flight/payments",
+        "Flight payments",
+        RouteId::FlightPaymentsList,
+    ),
     section(
         "/dashboard/flight/corrections",
         "Flight corrections",

@@ -152,7 +152,11 @@ pub async fn page(
         from: query.instant("from"),
         to: query.instant("to"),
     };
-    let result = state.flight_reads.overview(operator, &asked).await.map_err(DashboardError::from);
+    let result = state
+        .flight_reads
+        .overview(operator, &asked)
+        .await
+        .map_err(DashboardError::from);
     let (status, view, found) = listed(result, &query)?;
     let standing = match (&found, member.may(RouteId::FlightSettlementReportsList)) {
         (Some(_), true) => Some(state.office.settlement_standing(operator).await?),

@@ -66,5 +66,8 @@ pub async fn page(
         (table(&found.items, true))
         (pager(PATH, &found, &[], cursor.cursor.is_some()))
     };
-    Ok(respond(StatusCode::OK, document(&member, PATH, "Flight payments", content)))
+    Ok(respond(
+        StatusCode::OK,
+        document(&member, PATH, "Flight payments", content),
+    ))
 }

@@ -157,12 +157,7 @@ pub async fn report(
                     after: None,
                 };
                 let report = finalized.id.to_string();
-                Some(
-                    state
-                        .office
-                        .list_corrections(operator, Some(&report), first)
-                        .await?,
-                )
+                Some(state.office.list_corrections(operator, Some(&report), first).await?)
             } else {
                 None
             };

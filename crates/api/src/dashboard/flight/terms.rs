@@ -84,5 +84,8 @@ pub async fn page(state: web::Data<ApiState>, member: SignedIn) -> Result<HttpRe
             (versions(&book.history, "No earlier or cancelled version."))
         }
     };
-    Ok(respond(StatusCode::OK, document(&member, PATH, "Flight terms", content)))
+    Ok(respond(
+        StatusCode::OK,
+        document(&member, PATH, "Flight terms", content),
+    ))
 }

@@ -212,7 +212,10 @@ pub async fn ticket(
             }
         }
     };
-    Ok(respond(StatusCode::OK, document(&member, PATH, "Flight ticket", content)))
+    Ok(respond(
+        StatusCode::OK,
+        document(&member, PATH, "Flight ticket", content),
+    ))
 }
 
 /// `GET /dashboard/flight/tickets/export`: the API's export, for the signed-in member.
