@@ -28,10 +28,10 @@ pub fn facts(record: &TermsRecord) -> Markup {
         dl.facts {
             dt { "Version" } dd { code { (version.id) } }
             dt { "In force from" } dd { (at(version.effective_from)) }
-            dt { "Platform share of GGR" } dd { (share(version.terms.share_bps().get())) }
+            dt { "Share of GGR" } dd { (share(version.terms.share_bps().get())) }
             dt { "Stake" } dd { (rupiah(limits.min_stake().get())) " to " (rupiah(limits.max_stake().get())) }
             dt { "Maximum payout" } dd { (rupiah(limits.max_payout().get())) }
-            dt { "Tickets per player and flight" } dd { (limits.tickets_per_flight()) }
+            dt { "Tickets per flight" } dd { (limits.tickets_per_flight()) }
             dt { "Settlement period" } dd { (version.terms.period().as_str()) }
             dt { "Payment due" } dd { (version.terms.payment_due_days()) " days after the period ends" }
         }

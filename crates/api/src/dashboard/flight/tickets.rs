@@ -168,11 +168,11 @@ pub async fn ticket(
             dl.facts {
                 dt { "Ticket" } dd { code { (ticket.id) } }
                 dt { "Status" } dd { (badge(ticket.status.as_str())) }
-                dt { "Player" } dd { (ticket.external_user_id) " " span.muted { "(" (ticket.user_id) ")" } }
+                dt { "Player" } dd { (ticket.external_user_id) " " code { (ticket.user_id) } }
                 dt { "Player's ticket id" } dd { code { (ticket.client_ticket_id) } }
                 dt { "Stake" } dd { (rupiah(ticket.stake.get())) }
                 dt { "Auto cash-out" } dd { (times(ticket.auto_cash_out)) }
-                dt { "Cashed out at" } dd { (times(ticket.cash_out)) " " (maybe_at(ticket.cashed_out_at)) }
+                dt { "Cashed out at" } dd { (times(ticket.cash_out)) @if let Some(when) = ticket.cashed_out_at { " " (at(when)) } }
                 dt { "Payout" } dd { @match ticket.payout { Some(payout) => (rupiah(payout.get())), None => span.muted { "—" } } }
                 @if let Some(reason) = &ticket.refund_reason { dt { "Refunded because" } dd { (reason.as_str()) } }
                 @if let Some(reason) = &ticket.failure_reason { dt { "Wallet refused" } dd { code { (reason) } } }
@@ -202,6 +202,7 @@ pub async fn ticket(
                             dt { "Leaf index" } dd { (proof.proof.leaf_index) }
                             dt { "Tree size" } dd { (proof.proof.tree_size) }
                             dt { "Audit path" } dd {
+                                @if proof.proof.audit_path.is_empty() { span.muted { "empty: the leaf is the root" } }
                                 @for hash in &proof.proof.audit_path { code { (hash.to_hex()) } br; }
                             }
                         }
