@@ -3,5 +3,6 @@
 //! a real browser (`browser.rs`), with a screenshot of every page.
 
 mod browser;
+mod flight;
 mod http;
 mod support;

@@ -45,6 +45,7 @@ pub fn document(member: &SignedIn, current: &str, title: &str, content: Markup) 
                         ul {
                             @for section in SECTIONS {
                                 @if (!section.simulator_only || member.simulator)
+                                    && (!section.is_flight() || member.flight)
                                     && section.route.is_none_or(|route| member.may(route)) {
                                     li {
                                         a href=(section.path) aria-current=[(section.path == current).then_some("page")] {

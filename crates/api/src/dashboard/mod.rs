@@ -11,6 +11,7 @@ mod balance_operations;
 mod chart;
 mod deliveries;
 mod error;
+mod flight;
 mod form;
 mod format;
 mod layout;
@@ -135,6 +136,46 @@ pub fn mount(config: &mut web::ServiceConfig) {
             "/dashboard/simulator/users/{id}",
             web::route().to(simulator::user),
             web::route().to(simulator::operation),
+        ))
+        .service(get("/dashboard/flight", web::route().to(flight::overview::page)))
+        .service(get("/dashboard/flight/flights", web::route().to(flight::flights::page)))
+        .service(get(
+            "/dashboard/flight/flights/export",
+            web::route().to(flight::flights::export),
+        ))
+        .service(get(
+            "/dashboard/flight/flights/{id}",
+            web::route().to(flight::flights::flight),
+        ))
+        .service(get("/dashboard/flight/tickets", web::route().to(flight::tickets::page)))
+        .service(get(
+            "/dashboard/flight/tickets/export",
+            web::route().to(flight::tickets::export),
+        ))
+        .service(get(
+            "/dashboard/flight/tickets/{id}",
+            web::route().to(flight::tickets::ticket),
+        ))
+        .service(get("/dashboard/flight/terms", web::route().to(flight::terms::page)))
+        .service(get(
+            "/dashboard/flight/statements",
+            web::route().to(flight::statements::page),
+        ))
+        .service(get(
+            "/dashboard/flight/statements/{id}",
+            web::route().to(flight::statements::report),
+        ))
+        .service(get(
+            "/dashboard/flight/statements/{id}/export",
+            web::route().to(flight::statements::export),
+        ))
+        .service(get(
+            "/dashboard/flight/payments",
+            web::route().to(flight::payments::page),
+        ))
+        .service(get(
+            "/dashboard/flight/corrections",
+            web::route().to(flight::corrections::page),
         ))
         .service(get("/dashboard/{rest:.*}", web::route().to(not_found)));
 }

@@ -17,6 +17,17 @@ pub struct Section {
     pub simulator_only: bool,
 }
 
+/// Where the flight product's sections start: they are shown only to a member of an
+/// operator that has the product.
+pub const FLIGHT_PATH: &str = "/dashboard/flight";
+
+impl Section {
+    /// Whether this is one of the flight product's sections.
+    pub fn is_flight(&self) -> bool {
+        self.path.starts_with(FLIGHT_PATH)
+    }
+}
+
 const fn section(path: &'static str, title: &'static str, route: RouteId) -> Section {
     Section {
         path,
@@ -49,6 +60,29 @@ pub const SECTIONS: &[Section] = &[
     section("/dashboard/deliveries", "Deliveries", RouteId::WebhookDeliveriesList),
     section("/dashboard/wallet", "Wallet adapter", RouteId::WalletAdapterGet),
     section("/dashboard/staff", "Staff", RouteId::StaffList),
+    section("/dashboard/flight", "Flight overview", RouteId::FlightOverview),
+    section("/dashboard/flight/flights", "Flights", RouteId::FlightFlightsList),
+    section(
+        "/dashboard/flight/tickets",
+        "Flight tickets",
+        RouteId::FlightTicketsList,
+    ),
+    section("/dashboard/flight/terms", "Flight terms", RouteId::FlightTermsCurrent),
+    section(
+        "/dashboard/flight/statements",
+        "Flight statements",
+        RouteId::FlightSettlementReportsList,
+    ),
+    section(
+        "/dashboard/flight/payments",
+        "Flight payments",
+        RouteId::FlightPaymentsList,
+    ),
+    section(
+        "/dashboard/flight/corrections",
+        "Flight corrections",
+        RouteId::FlightStatementCorrectionsList,
+    ),
     Section {
         path: "/dashboard/simulator",
         title: "Simulator",

@@ -32,6 +32,9 @@ pub struct SignedIn {
     pub form_token: String,
     /// Whether this environment has a simulator (development and staging).
     pub simulator: bool,
+    /// Whether the operator has the flight product: platform staff enabled it once (it
+    /// may be disabled since; its tickets and statements stay readable).
+    pub flight: bool,
 }
 
 impl SignedIn {
@@ -90,10 +93,12 @@ impl FromRequest for SignedIn {
                 .access
                 .form_token(&principal)
                 .ok_or_else(|| AppError::Internal("a staff session has no form token".into()))?;
+            let flight = state.flight.enablement(principal.operator_id).await?.is_some();
             Ok(SignedIn {
                 principal,
                 form_token,
                 simulator: state.simulator.is_some(),
+                flight,
             })
         })
     }

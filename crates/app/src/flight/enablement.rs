@@ -52,6 +52,12 @@ impl FlightGame {
         Ok(self.product_enabled(operator, Product::Flight).await?)
     }
 
+    /// The stored switch, `None` while platform staff never enabled flight for the
+    /// operator (a later disable keeps it: the operator still has tickets and statements).
+    pub async fn enablement(&self, operator: OperatorId) -> Result<Option<Enablement>, AppError> {
+        Ok(self.ports.store.find_enablement(operator).await?)
+    }
+
     /// The stored switch and what enabling would meet now.
     pub async fn enablement_status(&self, operator: OperatorId) -> Result<EnablementStatus, AppError> {
         self.known_operator(operator).await?;

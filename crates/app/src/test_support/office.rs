@@ -190,6 +190,14 @@ impl OfficeStore for MemoryOffice {
             .cloned())
     }
 
+    async fn chain_document(&self, operator: OperatorId, sequence: u64) -> Result<Option<ChainDocument>, StoreError> {
+        let chain = self.chain.lock().expect("chain");
+        Ok(chain
+            .iter()
+            .find(|document| document.operator_id == operator && document.sequence == sequence)
+            .cloned())
+    }
+
     async fn report_of_period(
         &self,
         operator: OperatorId,

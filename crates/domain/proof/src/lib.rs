@@ -23,6 +23,7 @@
 //! | the ticket-lines CSV read back into the tree and totals it gives | `lines_csv.rs` |
 //! | a verifier's checks of a statement: its lines give its root and its totals | `verify_statement.rs` |
 //! | a verifier's checks of a correction: its arithmetic, the statement it amends | `verify_correction.rs` |
+//! | every check of a statement with its lines, player key and previous document, named | `statement_verification.rs` |
 
 #![warn(missing_docs)]
 
@@ -36,6 +37,7 @@ mod money;
 mod player_tag;
 mod root_builder;
 mod statement;
+mod statement_verification;
 mod stored;
 mod tree_hash;
 mod verify_correction;
@@ -54,6 +56,7 @@ pub use money::{Money, MoneyError, MoneyTotals};
 pub use player_tag::{PlayerKey, PlayerKeyError, PlayerTag, PlayerTagError};
 pub use root_builder::{MisalignedSubtree, RootBuilder, root_of};
 pub use statement::{ProofSummary, StatementMoney, StatementProofBuilder, write_proof_fields};
+pub use statement_verification::{StatementEvidence, StatementVerification, VerificationCheck, verify_statement};
 pub use stored::{BLOCK_LEAVES, BlockRoots, SubtreePieces};
 pub use tree_hash::{TreeHash, TreeHashError, empty_root, leaf_hash, node_hash};
 pub use verify_correction::{

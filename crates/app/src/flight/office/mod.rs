@@ -10,6 +10,7 @@
 //! what remains due (`payments.rs`).
 //! The v5 proof: the statement's Merkle tree built in the same walk, kept for proofs, and
 //! a ticket's inclusion proof read from it (`proofs.rs`, its store in `proof_ports.rs`).
+//! Verifying a finalized statement as its operator would (`verification.rs`).
 //!
 //! The rules (report arithmetic, finalization, canonical bytes, signatures, the chain)
 //! are `opinion-flight`'s and `opinion-statement`'s; this room sequences them.
@@ -43,6 +44,9 @@ mod reports_tests;
 mod standing;
 #[cfg(test)]
 mod standing_tests;
+mod verification;
+#[cfg(test)]
+mod verification_tests;
 
 pub use correct::{CORRECTION_TYPE, CorrectionRequest, MAX_CHANGE, MAX_REASON};
 pub use finalize::{FinalizeOutcome, LINES_CHUNK};

@@ -57,6 +57,8 @@ pub trait OfficeStore: Send + Sync {
     ) -> Result<Vec<ReportLineRecord>, StoreError>;
     /// The last document of the operator's chain.
     async fn last_chain_document(&self, operator: OperatorId) -> Result<Option<ChainDocument>, StoreError>;
+    /// The document at `sequence` of the operator's chain.
+    async fn chain_document(&self, operator: OperatorId, sequence: u64) -> Result<Option<ChainDocument>, StoreError>;
     /// The operator's finalized report of the period starting at `start`.
     async fn report_of_period(
         &self,

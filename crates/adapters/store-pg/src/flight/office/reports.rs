@@ -361,6 +361,18 @@ impl OfficeStore for PgStore {
         row.map(StatementRow::into_document).transpose()
     }
 
+    async fn chain_document(&self, operator: OperatorId, sequence: u64) -> Result<Option<ChainDocument>, StoreError> {
+        let mut conn = self.conn().await?;
+        let row: Option<StatementRow> = flight_statements::table
+            .find((uuid_of(operator), i64::try_from(sequence).unwrap_or(i64::MAX)))
+            .select(StatementRow::as_select())
+            .first(&mut conn)
+            .await
+            .optional()
+            .map_err(from_diesel)?;
+        row.map(StatementRow::into_document).transpose()
+    }
+
     async fn report_of_period(
         &self,
         operator: OperatorId,
