@@ -3,5 +3,7 @@
 //! a real browser (`browser.rs`), with a screenshot of every page.
 
 mod browser;
+mod confirmations;
 mod http;
+mod own_password;
 mod support;

@@ -55,4 +55,5 @@ pub const SECTIONS: &[Section] = &[
         route: Some(RouteId::SimulatorUsersList),
         simulator_only: true,
     },
+    section("/dashboard/password", "Your password", RouteId::StaffOwnPasswordChange),
 ];
