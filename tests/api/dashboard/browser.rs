@@ -172,7 +172,7 @@ async fn staff_work_through_the_dashboard_and_a_restricted_member_is_kept_out() 
     let received = sink.wait_for(1, Duration::from_secs(10)).await;
     assert_eq!(received.len(), 1, "the replay reached the receiver");
     let answer = walk
-        .text("article.delivery details[open] tbody tr:last-child td:nth-child(5)")
+        .text("article.delivery details[open] tbody tr:last-child td:nth-child(6)")
         .await;
     assert!(answer.starts_with('2'), "the receiver's status is shown: {answer}");
     walk.shot("deliveries-replayed").await;

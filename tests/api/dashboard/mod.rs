@@ -4,6 +4,7 @@
 
 mod browser;
 mod confirmations;
+mod delivery_requests;
 mod http;
 mod own_password;
 mod support;

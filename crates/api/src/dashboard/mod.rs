@@ -111,6 +111,7 @@ pub fn mount(config: &mut web::ServiceConfig) {
             web::route().to(webhooks::delete),
         ))
         .service(get("/dashboard/deliveries", web::route().to(deliveries::page)))
+        .service(get("/dashboard/deliveries/{id}", web::route().to(deliveries::detail)))
         .service(post(
             "/dashboard/deliveries/{id}/replay",
             web::route().to(deliveries::replay),
