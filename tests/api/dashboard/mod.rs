@@ -7,4 +7,5 @@ mod confirmations;
 mod delivery_requests;
 mod http;
 mod own_password;
+mod simulator_forms;
 mod support;
