@@ -141,6 +141,16 @@ async fn staff_work_through_the_dashboard_and_a_restricted_member_is_kept_out() 
     walk.click("button[data-copy=new-secret]").await;
     json_with_status(app.get("/api/operator/users", &secret).await, 200).await;
     walk.shot("api-keys-created").await;
+    walk.click("a[aria-label='Revoke reporting server']").await;
+    walk.element("section.confirm").await;
+    walk.shot("api-key-revoke").await;
+    walk.click("section.confirm button[type=submit]").await;
+    walk.element("span.badge.bad").await;
+    assert_eq!(
+        app.get("/api/operator/users", &secret).await.status(),
+        401,
+        "revoked once confirmed"
+    );
 
     let sink = WebhookSink::start().await;
     walk.open("/dashboard/webhooks").await;
@@ -151,7 +161,7 @@ async fn staff_work_through_the_dashboard_and_a_restricted_member_is_kept_out() 
     assert!(walk.text("#new-secret").await.starts_with("whsec_"));
     walk.shot("webhooks-registered").await;
     walk.click("td.actions a").await;
-    walk.element("form[action$='/rotate']").await;
+    walk.element("a[href$='/rotate']").await;
     walk.shot("webhook-endpoint").await;
 
     emit_events(&app, 1).await;
@@ -162,7 +172,7 @@ async fn staff_work_through_the_dashboard_and_a_restricted_member_is_kept_out() 
     let received = sink.wait_for(1, Duration::from_secs(10)).await;
     assert_eq!(received.len(), 1, "the replay reached the receiver");
     let answer = walk
-        .text("article.delivery details[open] tbody tr:last-child td:nth-child(5)")
+        .text("article.delivery details[open] tbody tr:last-child td:nth-child(6)")
         .await;
     assert!(answer.starts_with('2'), "the receiver's status is shown: {answer}");
     walk.shot("deliveries-replayed").await;
@@ -239,7 +249,7 @@ async fn staff_work_through_the_dashboard_and_a_restricted_member_is_kept_out() 
     );
     walk.shot("staff").await;
     walk.click("td.actions a").await;
-    walk.element("form[action$='/reset-password']").await;
+    walk.element("a[href$='/reset-password']").await;
     walk.shot("staff-member").await;
 
     walk.open("/dashboard/simulator").await;
@@ -271,7 +281,7 @@ async fn staff_work_through_the_dashboard_and_a_restricted_member_is_kept_out() 
     walk.open("/dashboard/api-keys").await;
     let forms = walk
         .browser
-        .run("return document.querySelectorAll('main form').length;")
+        .run("return document.querySelectorAll('main form, main a[href$=\"/revoke\"]').length;")
         .await;
     assert_eq!(
         forms.as_u64(),

@@ -3,6 +3,10 @@
 //! a real browser (`browser.rs`), with a screenshot of every page.
 
 mod browser;
+mod confirmations;
+mod delivery_requests;
 mod flight;
 mod http;
+mod own_password;
+mod simulator_forms;
 mod support;

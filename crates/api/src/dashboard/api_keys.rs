@@ -14,6 +14,7 @@ use time::{Date, OffsetDateTime};
 
 use opinion_app::model::ApiKeyRecord;
 
+use crate::dashboard::confirm::Confirmation;
 use crate::dashboard::error::DashboardError;
 use crate::dashboard::form::{FormData, FormView, token_field};
 use crate::dashboard::format::{at, maybe_at};
@@ -83,10 +84,7 @@ fn list(member: &SignedIn, page: &Page<ApiKeyRecord, ApiKeyKind>, paged: bool) -
                                     @if may_revoke {
                                         td {
                                             @if key.revoked_at.is_none() {
-                                                form method="post" action=(format!("{PATH}/{}/revoke", key.id)) {
-                                                    (token_field(&member.form_token))
-                                                    button.danger.small type="submit" aria-label=(format!("Revoke {}", key.name)) { "Revoke" }
-                                                }
+                                                a.button.danger.small href=(format!("{PATH}/{}/revoke", key.id)) aria-label=(format!("Revoke {}", key.name)) { "Revoke" }
                                             }
                                         }
                                     }
@@ -180,7 +178,26 @@ pub async fn create(state: web::Data<ApiState>, member: SignedIn, body: Bytes) -
     }
 }
 
-/// `POST /dashboard/api-keys/{id}/revoke`.
+/// `GET /dashboard/api-keys/{id}/revoke`: asks before revoking the key.
+pub async fn confirm_revoke(
+    state: web::Data<ApiState>,
+    member: SignedIn,
+    id: web::Path<String>,
+) -> Result<HttpResponse, DashboardError> {
+    member.require(RouteId::ApiKeyRevoke)?;
+    let key = state.access.api_key(&member.principal, path_id(&id)?).await?;
+    let confirmation = Confirmation {
+        section: PATH,
+        question: format!("Revoke the key “{}” ({})?", key.name, key.hint),
+        consequence: "Every request made with it is refused from now on; this cannot be undone.",
+        action: format!("{PATH}/{}/revoke", key.id),
+        confirm: "Revoke key",
+        cancel: PATH.to_owned(),
+    };
+    Ok(respond(StatusCode::OK, confirmation.page(&member, html! {})))
+}
+
+/// `POST /dashboard/api-keys/{id}/revoke`: the confirmed revocation.
 pub async fn revoke(
     state: web::Data<ApiState>,
     member: SignedIn,

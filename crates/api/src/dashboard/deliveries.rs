@@ -1,6 +1,7 @@
 //! The webhook delivery log: the API's filters and keyset pages, each delivery with every
-//! attempt (when, how long, the receiver's status and the start of its answer, or why it
-//! failed), and a replay. Mirrors `/api/operator/webhooks/deliveries` and calls the same
+//! attempt (when, how long, what was sent: the URL and signed headers; the receiver's
+//! status and the start of its answer, or why it failed), a delivery's own page with the
+//! body its attempts send, and a replay. Mirrors `/api/operator/webhooks/deliveries` and calls the same
 //! use cases, through the API's own reading of the filters.
 
 use actix_web::http::StatusCode;
@@ -8,7 +9,7 @@ use actix_web::web::Bytes;
 use actix_web::{HttpResponse, web};
 use maud::{Markup, html};
 use opinion_access::RouteId;
-use opinion_app::model::DeliveryRecord;
+use opinion_app::model::{AttemptRequest, DeliveryDetail, DeliveryRecord};
 use opinion_core::{Page, WebhookDeliveryKind};
 use opinion_webhook::{DeliveryStatus, EventType};
 use serde::Deserialize;
@@ -112,6 +113,72 @@ fn status_badge(status: DeliveryStatus) -> Markup {
     html! { span class=(format!("badge {class}")) { (status.as_str()) } }
 }
 
+fn request_of(request: Option<&AttemptRequest>) -> Markup {
+    html! {
+        @if let Some(request) = request {
+            code { "POST " (request.url) } br;
+            span.muted { "webhook-id " } code { (request.headers.webhook_id) } br;
+            span.muted { "webhook-timestamp " } code { (request.headers.webhook_timestamp) } br;
+            span.muted { "webhook-signature " } code { (request.headers.webhook_signature) }
+        } @else {
+            span.muted { "—" }
+        }
+    }
+}
+
+fn attempts(delivery: &DeliveryRecord) -> Markup {
+    html! {
+        @if delivery.attempts.is_empty() {
+            p.empty { "No attempt yet." }
+        } @else {
+            div.scroll {
+                table {
+                    thead { tr { th { "#" } th { "Trigger" } th { "Started" } th.num { "Took" } th { "Request" } th { "Answer" } th { "Response body" } } }
+                    tbody {
+                        @for attempt in &delivery.attempts {
+                            tr {
+                                td.num { (attempt.number) }
+                                td { (attempt.trigger.as_str()) }
+                                td { (at(attempt.started_at)) }
+                                td.num { (attempt.duration_ms) " ms" }
+                                td.request { (request_of(attempt.request.as_ref())) }
+                                td {
+                                    @if let Some(code) = attempt.status_code { strong { (code) } }
+                                    @if let Some(error) = &attempt.error { br; span.error { (error) } }
+                                }
+                                td { @if let Some(body) = &attempt.response_body { pre.body { (body) } } @else { span.muted { "—" } } }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn replay_form(member: &SignedIn, delivery: &DeliveryRecord) -> Markup {
+    html! {
+        @if member.may(RouteId::WebhookDeliveryReplay) {
+            form method="post" action=(format!("{PATH}/{}/replay", delivery.id)) {
+                (token_field(&member.form_token))
+                button.small type="submit" { "Replay now" }
+                span.muted { " Sends the same event again (same id), as one more attempt." }
+            }
+        }
+    }
+}
+
+fn facts(delivery: &DeliveryRecord) -> Markup {
+    html! {
+        dl.facts {
+            dt { "Delivery" } dd { code { (delivery.id) } }
+            dt { "Endpoint" } dd { a href=(format!("/dashboard/webhooks/{}", delivery.endpoint_id)) { code { (delivery.endpoint_id) } } }
+            dt { "Event" } dd { code { (delivery.event_id) } " (the " code { "webhook-id" } " header and the envelope's " code { "id" } ")" }
+            dt { "Next attempt" } dd { (maybe_at(delivery.next_attempt_at)) }
+        }
+    }
+}
+
 fn delivery(member: &SignedIn, delivery: &DeliveryRecord, open: bool) -> Markup {
     html! {
         article.delivery id=(delivery.id) {
@@ -121,43 +188,10 @@ fn delivery(member: &SignedIn, delivery: &DeliveryRecord, open: bool) -> Markup 
                     code { (delivery.event_type.as_str()) } " "
                     span.muted { (delivery.attempts.len()) " attempt(s) · " (at(delivery.created_at)) }
                 }
-                dl.facts {
-                    dt { "Delivery" } dd { code { (delivery.id) } }
-                    dt { "Endpoint" } dd { a href=(format!("/dashboard/webhooks/{}", delivery.endpoint_id)) { code { (delivery.endpoint_id) } } }
-                    dt { "Event" } dd { code { (delivery.event_id) } " (the " code { "webhook-id" } " header and the envelope's " code { "id" } ")" }
-                    dt { "Next attempt" } dd { (maybe_at(delivery.next_attempt_at)) }
-                }
-                @if delivery.attempts.is_empty() {
-                    p.empty { "No attempt yet." }
-                } @else {
-                    div.scroll {
-                        table {
-                            thead { tr { th { "#" } th { "Trigger" } th { "Started" } th.num { "Took" } th { "Answer" } th { "Response body" } } }
-                            tbody {
-                                @for attempt in &delivery.attempts {
-                                    tr {
-                                        td.num { (attempt.number) }
-                                        td { (attempt.trigger.as_str()) }
-                                        td { (at(attempt.started_at)) }
-                                        td.num { (attempt.duration_ms) " ms" }
-                                        td {
-                                            @if let Some(code) = attempt.status_code { strong { (code) } }
-                                            @if let Some(error) = &attempt.error { br; span.error { (error) } }
-                                        }
-                                        td { @if let Some(body) = &attempt.response_body { pre.body { (body) } } @else { span.muted { "—" } } }
-                                    }
-                                }
-                            }
-                        }
-                    }
-                }
-                @if member.may(RouteId::WebhookDeliveryReplay) {
-                    form method="post" action=(format!("{PATH}/{}/replay", delivery.id)) {
-                        (token_field(&member.form_token))
-                        button.small type="submit" { "Replay now" }
-                        span.muted { " Sends the same event again (same id), as one more attempt." }
-                    }
-                }
+                (facts(delivery))
+                p { a href=(format!("{PATH}/{}", delivery.id)) { "The request body and every attempt" } }
+                (attempts(delivery))
+                (replay_form(member, delivery))
             }
         }
     }
@@ -213,6 +247,36 @@ pub async fn page(
         (body)
     };
     Ok(respond(status, document(&member, PATH, "Webhook deliveries", content)))
+}
+
+/// `GET /dashboard/deliveries/{id}`: one delivery, the body its attempts send (once: the
+/// same bytes at every attempt) and each attempt's request beside its answer.
+pub async fn detail(
+    state: web::Data<ApiState>,
+    member: SignedIn,
+    id: web::Path<String>,
+) -> Result<HttpResponse, DashboardError> {
+    member.require(RouteId::WebhookDeliveriesList)?;
+    let DeliveryDetail { delivery, body } = state.webhooks.delivery(&member.principal, path_id(&id)?).await?;
+    let content = html! {
+        p { a href=(format!("{PATH}?endpointId={}", delivery.endpoint_id)) { "← The endpoint's deliveries" } }
+        p { (status_badge(delivery.status)) " " code { (delivery.event_type.as_str()) } " " span.muted { "created " (at(delivery.created_at)) } }
+        (facts(&delivery))
+        section {
+            h2 { "Request body" }
+            p.muted { "Every attempt sends these bytes, signed afresh: " code { "content-type: application/json" } " and the headers listed with each attempt." }
+            pre.body.request-body { (body) }
+        }
+        section {
+            h2 { "Attempts" }
+            (attempts(&delivery))
+            (replay_form(&member, &delivery))
+        }
+    };
+    Ok(respond(
+        StatusCode::OK,
+        document(&member, PATH, "Webhook delivery", content),
+    ))
 }
 
 /// `POST /dashboard/deliveries/{id}/replay`: one more attempt now, then back to the log.

@@ -9,6 +9,7 @@ mod api_keys;
 mod assets;
 mod balance_operations;
 mod chart;
+mod confirm;
 mod deliveries;
 mod error;
 mod flight;
@@ -21,6 +22,7 @@ mod nav;
 mod overview;
 mod page;
 mod paging;
+mod password;
 mod payouts;
 mod scopes;
 mod session;
@@ -75,8 +77,9 @@ pub fn mount(config: &mut web::ServiceConfig) {
             web::route().to(api_keys::page),
             web::route().to(api_keys::create),
         ))
-        .service(post(
+        .service(both(
             "/dashboard/api-keys/{id}/revoke",
+            web::route().to(api_keys::confirm_revoke),
             web::route().to(api_keys::revoke),
         ))
         .service(both(
@@ -89,15 +92,27 @@ pub fn mount(config: &mut web::ServiceConfig) {
             web::route().to(webhooks::edit),
             web::route().to(webhooks::update),
         ))
-        .service(post(
+        .service(both(
             "/dashboard/webhooks/{id}/rotate",
+            web::route().to(webhooks::confirm_rotate),
             web::route().to(webhooks::rotate),
         ))
+        .service(both(
+            "/dashboard/webhooks/{id}/disable",
+            web::route().to(webhooks::confirm_disable),
+            web::route().to(webhooks::disable),
+        ))
         .service(post(
+            "/dashboard/webhooks/{id}/enable",
+            web::route().to(webhooks::enable),
+        ))
+        .service(both(
             "/dashboard/webhooks/{id}/delete",
+            web::route().to(webhooks::confirm_delete),
             web::route().to(webhooks::delete),
         ))
         .service(get("/dashboard/deliveries", web::route().to(deliveries::page)))
+        .service(get("/dashboard/deliveries/{id}", web::route().to(deliveries::detail)))
         .service(post(
             "/dashboard/deliveries/{id}/replay",
             web::route().to(deliveries::replay),
@@ -107,7 +122,11 @@ pub fn mount(config: &mut web::ServiceConfig) {
             web::route().to(wallet::page),
             web::route().to(wallet::configure),
         ))
-        .service(post("/dashboard/wallet/rotate", web::route().to(wallet::rotate)))
+        .service(both(
+            "/dashboard/wallet/rotate",
+            web::route().to(wallet::confirm_rotate),
+            web::route().to(wallet::rotate),
+        ))
         .service(post("/dashboard/wallet/test", web::route().to(wallet::test)))
         .service(both(
             "/dashboard/staff",
@@ -119,9 +138,21 @@ pub fn mount(config: &mut web::ServiceConfig) {
             web::route().to(staff::edit),
             web::route().to(staff::update),
         ))
-        .service(post(
+        .service(both(
+            "/dashboard/staff/{id}/disable",
+            web::route().to(staff::confirm_disable),
+            web::route().to(staff::disable),
+        ))
+        .service(post("/dashboard/staff/{id}/enable", web::route().to(staff::enable)))
+        .service(both(
             "/dashboard/staff/{id}/reset-password",
+            web::route().to(staff::confirm_reset_password),
             web::route().to(staff::reset_password),
+        ))
+        .service(both(
+            password::PATH,
+            web::route().to(password::page),
+            web::route().to(password::change),
         ))
         .service(both(
             "/dashboard/simulator",

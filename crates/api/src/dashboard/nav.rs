@@ -89,4 +89,5 @@ pub const SECTIONS: &[Section] = &[
         route: Some(RouteId::SimulatorUsersList),
         simulator_only: true,
     },
+    section("/dashboard/password", "Your password", RouteId::StaffOwnPasswordChange),
 ];

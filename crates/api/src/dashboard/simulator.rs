@@ -32,13 +32,36 @@ use crate::state::ApiState;
 
 const PATH: &str = "/dashboard/simulator";
 const USER_FIELDS: &[&str] = &["externalUserId", "displayName", "currency", "startingBalance"];
-const SCENARIO_FIELDS: &[&str] = &["scenario", "marketId", "outcome", "shares", "resolution", "question"];
-const OPERATION_FIELDS: &[&str] = &["operation", "marketId", "outcome", "shares", "amount", "faults"];
+const SCENARIO_FIELDS: &[&str] = &[
+    "scenario",
+    "timeoutMs",
+    "marketId",
+    "outcome",
+    "shares",
+    "users",
+    "resolution",
+    "question",
+];
+const OPERATION_FIELDS: &[&str] = &[
+    "operation",
+    "marketId",
+    "outcome",
+    "shares",
+    "amount",
+    "stake",
+    "autoCashOut",
+    "clientTicketId",
+    "ticketId",
+    "cashOutAt",
+    "faults",
+    "delayMs",
+];
 const FAULTS: &[(FaultKind, &str)] = &[
     (FaultKind::Timeout, "timeout"),
     (FaultKind::ServerError, "server_error"),
     (FaultKind::DroppedConnection, "dropped_connection"),
     (FaultKind::InsufficientFunds, "insufficient_funds"),
+    (FaultKind::SlowAnswer, "slow_answer"),
 ];
 
 fn report(report: &OperationReport) -> Markup {
@@ -90,6 +113,11 @@ async fn render(state: &ApiState, member: &SignedIn, shown: Shown<'_>) -> Result
     let scenarios: Vec<(&str, &str)> = Scenario::NAMES.iter().map(|name| (*name, *name)).collect();
     let outcomes = [("yes", "yes"), ("no", "no")];
     let resolutions = [("", "—"), ("yes", "yes"), ("no", "no"), ("void", "void")];
+    let user_options: Vec<(String, String)> = users
+        .items
+        .iter()
+        .map(|user| (user.id.to_string(), user.external_user_id.clone()))
+        .collect();
     let content = html! {
         p.muted { "Simulated users hold simulated wallets served by this service; runs go through the real trading and wallet code. Development and staging only." }
         @if let Some(body) = shown.report { (report(body)) }
@@ -132,6 +160,7 @@ async fn render(state: &ApiState, member: &SignedIn, shown: Shown<'_>) -> Result
                 form method="post" action=(format!("{PATH}/scenarios")) {
                     (token_field(&member.form_token))
                     (shown.scenario_form.select("scenario", "Scenario", &scenarios, "create_market"))
+                    (shown.scenario_form.input("timeoutMs", "Wallet time limit, ms (connect_wallet, optional)", "number", "", None))
                     div.row {
                         (shown.scenario_form.input("question", "Question (create_market)", "text", "", None))
                         (shown.scenario_form.input("marketId", "Market (trade_batch, resolve_market)", "text", "", Some("mkt_…")))
@@ -140,6 +169,9 @@ async fn render(state: &ApiState, member: &SignedIn, shown: Shown<'_>) -> Result
                         (shown.scenario_form.select("outcome", "Outcome (trade_batch)", &outcomes, "yes"))
                         (shown.scenario_form.input("shares", "Shares, minor units (trade_batch)", "text", "", None))
                         (shown.scenario_form.select("resolution", "Resolution (resolve_market)", &resolutions, ""))
+                    }
+                    @if !users.items.is_empty() {
+                        (shown.scenario_form.checkboxes("users", "Trading users (trade_batch; none ticked: the newest 50)", &user_options, &[]))
                     }
                     button type="submit" { "Run scenario" }
                 }
@@ -213,7 +245,9 @@ pub async fn scenario_run(
         // One form serves every scenario: only the chosen one's fields are sent.
         let field = |field: &str| form.optional_among(field, scenario_fields(&name));
         let body = ScenarioBody {
-            timeout_ms: None,
+            timeout_ms: form
+                .number("timeoutMs", "timeoutMs")?
+                .filter(|_| scenario_fields(&name).contains(&"timeoutMs")),
             question: field("question"),
             close_in_minutes: None,
             liquidity: None,
@@ -221,7 +255,11 @@ pub async fn scenario_run(
             market_id: field("marketId"),
             outcome: field("outcome"),
             shares: field("shares"),
-            users: Vec::new(),
+            users: if scenario_fields(&name).contains(&"users") {
+                form.all("users")
+            } else {
+                Vec::new()
+            },
             resolution: field("resolution"),
             scenario: name,
         };
@@ -284,7 +322,17 @@ fn user_page(member: &SignedIn, user: &SimulatedUser, view: &FormView, ran: Opti
                         (view.input("shares", "Shares, minor units (buy or sell)", "text", "", None))
                         (view.input("amount", "Or amount, minor units (buy)", "text", "", None))
                     }
+                    div.row {
+                        (view.input("stake", "Stake, whole rupiah (buy_ticket, play_flight)", "text", "", None))
+                        (view.input("autoCashOut", "Auto cash-out multiplier (buy_ticket, optional)", "text", "", Some("e.g. 2.00")))
+                        (view.input("clientTicketId", "Client ticket id (buy_ticket, optional)", "text", "", None))
+                    }
+                    div.row {
+                        (view.input("ticketId", "Ticket (cash_out)", "text", "", Some("ftk_…")))
+                        (view.input("cashOutAt", "Cash out at multiplier (play_flight)", "text", "", Some("e.g. 1.50")))
+                    }
                     (view.checkboxes("faults", "Wallet faults to inject on the next calls", &fault_options, &[]))
+                    (view.input("delayMs", "Delay of slow_answer, ms", "number", "", Some("1 to 30000; needed with slow_answer only.")))
                     button type="submit" { "Run operation" }
                 }
             }
@@ -311,7 +359,13 @@ pub async fn user(
     ))
 }
 
+/// The ticked faults; the delay typed goes with `slow_answer` only (the API's reading
+/// refuses `slow_answer` without one).
 fn fault_bodies(form: &FormData) -> Result<Vec<FaultBody>, ApiError> {
+    let delay_ms = form
+        .number("delayMs", "delayMs")?
+        .map(|ms| u32::try_from(ms).map_err(|_| AppError::invalid("delayMs", "must be 1 to 30000")))
+        .transpose()?;
     form.all("faults")
         .iter()
         .map(|name| {
@@ -320,7 +374,7 @@ fn fault_bodies(form: &FormData) -> Result<Vec<FaultBody>, ApiError> {
                 .find(|(_, known)| known == name)
                 .map(|(kind, _)| FaultBody {
                     kind: *kind,
-                    delay_ms: None,
+                    delay_ms: delay_ms.filter(|_| *kind == FaultKind::SlowAnswer),
                 })
                 .ok_or_else(|| AppError::invalid("faults", format!("`{name}` is not a fault")).into())
         })
@@ -349,11 +403,11 @@ pub async fn operation(
             outcome: field("outcome"),
             shares: field("shares"),
             amount: field("amount"),
-            stake: None,
-            auto_cash_out: None,
-            client_ticket_id: None,
-            ticket_id: None,
-            cash_out_at: None,
+            stake: field("stake"),
+            auto_cash_out: field("autoCashOut"),
+            client_ticket_id: field("clientTicketId"),
+            ticket_id: field("ticketId"),
+            cash_out_at: field("cashOutAt"),
             faults: fault_bodies(&form)?,
             operation: name,
         };

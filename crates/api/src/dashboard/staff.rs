@@ -13,6 +13,7 @@ use opinion_app::access::{NewStaff, StaffChange};
 use opinion_app::model::StaffMember;
 use opinion_core::StaffId;
 
+use crate::dashboard::confirm::Confirmation;
 use crate::dashboard::error::DashboardError;
 use crate::dashboard::form::{FormData, FormView, token_field};
 use crate::dashboard::format::at;
@@ -147,18 +148,26 @@ fn member_page(viewer: &SignedIn, member: &StaffMember, view: &FormView, passwor
         @if viewer.may(RouteId::StaffUpdate) {
             section.card {
                 h2 { "Membership" }
-                (view.banner(&["name", "scopes", "disabled"]))
+                (view.banner(&["name", "scopes"]))
                 form method="post" action=(path) {
                     (token_field(&viewer.form_token))
                     (view.input("name", "Name", "text", &member.name, None))
                     (view.checkboxes("scopes", "Scopes", &grantable(&viewer.principal, true), &held))
-                    div.field {
-                        label.choice {
-                            input type="checkbox" name="disabled" value="true" checked[if view.refusal.is_some() { view.values.checked("disabled") } else { member.disabled }];
-                            " Disabled (ends the member's sessions; it cannot sign in)"
-                        }
-                    }
                     button type="submit" { "Save" }
+                }
+            }
+            section.card.danger-zone {
+                @if member.disabled {
+                    h2 { "Enable" }
+                    p.muted { "The member can sign in again." }
+                    form method="post" action=(format!("{path}/enable")) {
+                        (token_field(&viewer.form_token))
+                        button type="submit" { "Enable member" }
+                    }
+                } @else {
+                    h2 { "Disable" }
+                    p.muted { "Every session of the member ends and it cannot sign in." }
+                    a.button.danger href=(format!("{path}/disable")) { "Disable member…" }
                 }
             }
         }
@@ -166,10 +175,7 @@ fn member_page(viewer: &SignedIn, member: &StaffMember, view: &FormView, passwor
             section.card.danger-zone {
                 h2 { "Reset the password" }
                 p.muted { "A new password is generated and shown once; every session of the member ends." }
-                form method="post" action=(format!("{path}/reset-password")) {
-                    (token_field(&viewer.form_token))
-                    button.danger type="submit" { "Reset password" }
-                }
+                a.button.danger href=(format!("{path}/reset-password")) { "Reset password…" }
             }
         }
     };
@@ -209,7 +215,7 @@ pub async fn update(
     let change = StaffChange {
         name: Some(form.text("name").trim().to_owned()),
         scopes: Some(form.all("scopes")),
-        disabled: Some(form.checked("disabled")),
+        disabled: None,
     };
     match state.access.update_staff(&viewer.principal, member.id, change).await {
         Ok(_) => Ok(see_other(&format!("{PATH}/{}", member.id))),
@@ -220,7 +226,123 @@ pub async fn update(
     }
 }
 
-/// `POST /dashboard/staff/{id}/reset-password`: a generated password, shown once.
+/// An action on a member that is asked about first.
+#[derive(Clone, Copy)]
+enum Destructive {
+    Disable,
+    ResetPassword,
+}
+
+impl Destructive {
+    /// The API route whose requirement the action has.
+    fn route(self) -> RouteId {
+        match self {
+            Self::Disable => RouteId::StaffUpdate,
+            Self::ResetPassword => RouteId::StaffPasswordReset,
+        }
+    }
+
+    /// Its confirmation for `member`.
+    fn confirmation(self, member: &StaffMember) -> Confirmation<'static> {
+        let path = format!("{PATH}/{}", member.id);
+        let (segment, question, consequence, confirm) = match self {
+            Self::Disable => (
+                "disable",
+                "Disable",
+                "Every session of the member ends at once and it cannot sign in until enabled again.",
+                "Disable member",
+            ),
+            Self::ResetPassword => (
+                "reset-password",
+                "Reset the password of",
+                "A new password is generated and shown once; the current one stops working and every session of the member ends.",
+                "Reset password",
+            ),
+        };
+        Confirmation {
+            section: PATH,
+            question: format!("{question} {} ({})?", member.name, member.email.as_str()),
+            consequence,
+            action: format!("{path}/{segment}"),
+            confirm,
+            cancel: path,
+        }
+    }
+}
+
+async fn confirm(
+    state: &ApiState,
+    viewer: &SignedIn,
+    id: &str,
+    action: Destructive,
+) -> Result<HttpResponse, DashboardError> {
+    viewer.require(action.route())?;
+    let member = member_of(state, viewer, id).await?;
+    Ok(respond(
+        StatusCode::OK,
+        action.confirmation(&member).page(viewer, html! {}),
+    ))
+}
+
+/// `GET /dashboard/staff/{id}/disable`: asks before disabling the member.
+pub async fn confirm_disable(
+    state: web::Data<ApiState>,
+    viewer: SignedIn,
+    id: web::Path<String>,
+) -> Result<HttpResponse, DashboardError> {
+    confirm(&state, &viewer, &id, Destructive::Disable).await
+}
+
+/// `GET /dashboard/staff/{id}/reset-password`: asks before resetting the password.
+pub async fn confirm_reset_password(
+    state: web::Data<ApiState>,
+    viewer: SignedIn,
+    id: web::Path<String>,
+) -> Result<HttpResponse, DashboardError> {
+    confirm(&state, &viewer, &id, Destructive::ResetPassword).await
+}
+
+async fn set_disabled(
+    state: &ApiState,
+    viewer: &SignedIn,
+    id: &str,
+    body: &Bytes,
+    disabled: bool,
+) -> Result<HttpResponse, DashboardError> {
+    viewer.require(RouteId::StaffUpdate)?;
+    viewer.check_form(state, &FormData::parse(body))?;
+    let member = member_of(state, viewer, id).await?;
+    let change = StaffChange {
+        name: None,
+        scopes: None,
+        disabled: Some(disabled),
+    };
+    state.access.update_staff(&viewer.principal, member.id, change).await?;
+    Ok(see_other(&format!("{PATH}/{}", member.id)))
+}
+
+/// `POST /dashboard/staff/{id}/disable`: the confirmed disabling (the member's sessions end).
+pub async fn disable(
+    state: web::Data<ApiState>,
+    viewer: SignedIn,
+    id: web::Path<String>,
+    body: Bytes,
+) -> Result<HttpResponse, DashboardError> {
+    set_disabled(&state, &viewer, &id, &body, true).await
+}
+
+/// `POST /dashboard/staff/{id}/enable`.
+pub async fn enable(
+    state: web::Data<ApiState>,
+    viewer: SignedIn,
+    id: web::Path<String>,
+    body: Bytes,
+) -> Result<HttpResponse, DashboardError> {
+    set_disabled(&state, &viewer, &id, &body, false).await
+}
+
+/// `POST /dashboard/staff/{id}/reset-password`: the confirmed reset; a generated password,
+/// shown once.
 pub async fn reset_password(
     state: web::Data<ApiState>,
     viewer: SignedIn,

@@ -11,6 +11,7 @@ use opinion_access::RouteId;
 use opinion_app::error::AppError;
 use opinion_app::wallet::{WalletAdapterChange, WalletAdapterView, WalletTestRequest};
 
+use crate::dashboard::confirm::Confirmation;
 use crate::dashboard::error::DashboardError;
 use crate::dashboard::form::{FormData, FormView, token_field};
 use crate::dashboard::format::{at, maybe_at};
@@ -188,9 +189,8 @@ async fn render(state: &ApiState, member: &SignedIn, shown: Shown<'_>) -> Result
                     button type="submit" { "Save configuration" }
                 }
                 @if current.is_some() {
-                    form.inline method="post" action=(format!("{PATH}/rotate")) {
-                        (token_field(&member.form_token))
-                        button.secondary type="submit" { "Rotate signing secret" }
+                    p.inline {
+                        a.button href=(format!("{PATH}/rotate")) { "Rotate signing secret…" }
                         span.muted { " The previous secret keeps signing for 24 hours." }
                     }
                 }
@@ -279,7 +279,23 @@ pub async fn configure(
     save(&state, &member, form, change).await
 }
 
-/// `POST /dashboard/wallet/rotate`: a new signing secret for the same address, shown once.
+/// `GET /dashboard/wallet/rotate`: asks before rotating the signing secret.
+pub async fn confirm_rotate(state: web::Data<ApiState>, member: SignedIn) -> Result<HttpResponse, DashboardError> {
+    member.require(RouteId::WalletAdapterPut)?;
+    let current = state.wallet_adapters.wallet_adapter(&member.principal).await?;
+    let confirmation = Confirmation {
+        section: PATH,
+        question: format!("Rotate the signing secret of {}?", current.config.base_url.as_str()),
+        consequence: "A new secret, shown once, signs every call to your wallet from now on; the previous one keeps signing for 24 hours.",
+        action: format!("{PATH}/rotate"),
+        confirm: "Rotate signing secret",
+        cancel: PATH.to_owned(),
+    };
+    Ok(respond(StatusCode::OK, confirmation.page(&member, html! {})))
+}
+
+/// `POST /dashboard/wallet/rotate`: the confirmed rotation; a new signing secret for the
+/// same address, shown once.
 pub async fn rotate(state: web::Data<ApiState>, member: SignedIn, body: Bytes) -> Result<HttpResponse, DashboardError> {
     member.require(RouteId::WalletAdapterPut)?;
     let form = FormData::parse(&body);

@@ -13,6 +13,7 @@ use opinion_app::webhooks::{EndpointWithSecret, NewWebhookEndpoint, WebhookEndpo
 use opinion_core::WebhookEndpointId;
 use opinion_webhook::EventType;
 
+use crate::dashboard::confirm::Confirmation;
 use crate::dashboard::error::DashboardError;
 use crate::dashboard::form::{FormData, FormView, token_field};
 use crate::dashboard::format::{at, maybe_at};
@@ -245,30 +246,32 @@ fn edit_page(member: &SignedIn, endpoint: &WebhookEndpoint, view: &FormView, rot
                 form method="post" action=(path) {
                     (token_field(&member.form_token))
                     (settings_fields(view, Some(endpoint)))
-                    div.field {
-                        label.choice {
-                            input type="checkbox" name="enabled" value="true" checked[if view.refusal.is_some() { view.values.checked("enabled") } else { endpoint.enabled }];
-                            " Enabled (disabling cancels its pending deliveries)"
-                        }
-                    }
                     button type="submit" { "Save" }
                 }
             }
             section.card {
                 h2 { "Rotate the signing secret" }
                 p.muted { "The previous secret keeps signing for 24 hours, so receivers can switch without losing events." }
-                form method="post" action=(format!("{path}/rotate")) {
-                    (token_field(&member.form_token))
-                    button type="submit" { "Rotate secret" }
+                a.button href=(format!("{path}/rotate")) { "Rotate secret…" }
+            }
+            section.card.danger-zone {
+                @if endpoint.enabled {
+                    h2 { "Disable" }
+                    p.muted { "A disabled endpoint receives nothing; its pending deliveries are cancelled." }
+                    a.button.danger href=(format!("{path}/disable")) { "Disable endpoint…" }
+                } @else {
+                    h2 { "Enable" }
+                    p.muted { "New events are delivered again; cancelled deliveries can be replayed from the delivery log." }
+                    form method="post" action=(format!("{path}/enable")) {
+                        (token_field(&member.form_token))
+                        button type="submit" { "Enable endpoint" }
+                    }
                 }
             }
             section.card.danger-zone {
                 h2 { "Delete" }
                 p.muted { "Deleting stops every delivery to this endpoint. The delivery log keeps its history." }
-                form method="post" action=(format!("{path}/delete")) {
-                    (token_field(&member.form_token))
-                    button.danger type="submit" { "Delete endpoint" }
-                }
+                a.button.danger href=(format!("{path}/delete")) { "Delete endpoint…" }
             }
         } @else {
             dl.facts {
@@ -319,7 +322,7 @@ pub async fn update(
         let change = WebhookEndpointChange {
             url: Some(form.text("url").trim().to_owned()),
             event_types: Some(form.all("eventTypes")),
-            enabled: Some(form.checked("enabled")),
+            enabled: None,
             description: Some(form.optional("description")),
             rate_limit_per_minute: Some(rate_limit_per_minute),
             max_attempts,
@@ -341,7 +344,114 @@ pub async fn update(
     }
 }
 
-/// `POST /dashboard/webhooks/{id}/rotate`: a new generated secret, shown once.
+/// An action on an endpoint that is asked about first.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Destructive {
+    Rotate,
+    Disable,
+    Delete,
+}
+
+impl Destructive {
+    /// The API route whose requirement the action has.
+    fn route(self) -> RouteId {
+        match self {
+            Self::Rotate | Self::Disable => RouteId::WebhookEndpointUpdate,
+            Self::Delete => RouteId::WebhookEndpointDelete,
+        }
+    }
+
+    /// Its confirmation for `endpoint`.
+    fn confirmation(self, endpoint: &WebhookEndpoint) -> Confirmation<'static> {
+        let path = format!("{PATH}/{}", endpoint.id);
+        let (segment, question, consequence, confirm) = match self {
+            Self::Rotate => (
+                "rotate",
+                "Rotate the signing secret of",
+                "A new secret signs every delivery from now on; the previous one keeps signing for 24 hours.",
+                "Rotate secret",
+            ),
+            Self::Disable => (
+                "disable",
+                "Disable",
+                "Nothing is delivered to it until it is enabled again, and its pending deliveries are cancelled.",
+                "Disable endpoint",
+            ),
+            Self::Delete => (
+                "delete",
+                "Delete",
+                "Every delivery to it stops and it cannot be enabled again; the delivery log keeps its history.",
+                "Delete endpoint",
+            ),
+        };
+        Confirmation {
+            section: PATH,
+            question: format!("{question} {}?", endpoint.url),
+            consequence,
+            action: format!("{path}/{segment}"),
+            confirm,
+            cancel: path,
+        }
+    }
+}
+
+/// The rotation's own field: the operator's own secret, or blank for a generated one.
+fn own_secret_field(view: &FormView) -> Markup {
+    html! {
+        (view.banner(&["secret"]))
+        (view.input("secret", "Own signing secret (optional)", "password", "", Some("A whsec_… secret of your own; leave blank and one is generated and shown once.")))
+    }
+}
+
+async fn confirm(
+    state: &ApiState,
+    member: &SignedIn,
+    id: &str,
+    action: Destructive,
+) -> Result<HttpResponse, DashboardError> {
+    member.require(action.route())?;
+    let endpoint = endpoint_of(state, member, id).await?;
+    let fields = if action == Destructive::Rotate {
+        own_secret_field(&FormView::default())
+    } else {
+        html! {}
+    };
+    Ok(respond(
+        StatusCode::OK,
+        action.confirmation(&endpoint).page(member, fields),
+    ))
+}
+
+/// `GET /dashboard/webhooks/{id}/rotate`: asks before rotating, offering the operator's
+/// own secret.
+pub async fn confirm_rotate(
+    state: web::Data<ApiState>,
+    member: SignedIn,
+    id: web::Path<String>,
+) -> Result<HttpResponse, DashboardError> {
+    confirm(&state, &member, &id, Destructive::Rotate).await
+}
+
+/// `GET /dashboard/webhooks/{id}/disable`: asks before disabling.
+pub async fn confirm_disable(
+    state: web::Data<ApiState>,
+    member: SignedIn,
+    id: web::Path<String>,
+) -> Result<HttpResponse, DashboardError> {
+    confirm(&state, &member, &id, Destructive::Disable).await
+}
+
+/// `GET /dashboard/webhooks/{id}/delete`: asks before deleting.
+pub async fn confirm_delete(
+    state: web::Data<ApiState>,
+    member: SignedIn,
+    id: web::Path<String>,
+) -> Result<HttpResponse, DashboardError> {
+    confirm(&state, &member, &id, Destructive::Delete).await
+}
+
+/// `POST /dashboard/webhooks/{id}/rotate`: the confirmed rotation, to the operator's own
+/// secret when one is typed, else to a generated one, shown once.
 pub async fn rotate(
     state: web::Data<ApiState>,
     member: SignedIn,
@@ -349,24 +459,82 @@ pub async fn rotate(
     body: Bytes,
 ) -> Result<HttpResponse, DashboardError> {
     member.require(RouteId::WebhookEndpointUpdate)?;
-    member.check_form(&state, &FormData::parse(&body))?;
+    let form = FormData::parse(&body);
+    member.check_form(&state, &form)?;
     let endpoint = endpoint_of(&state, &member, &id).await?;
+    let own = form.optional("secret");
     let change = WebhookEndpointChange {
-        rotate_secret: true,
+        rotate_secret: own.is_none(),
+        secret: own,
         ..WebhookEndpointChange::default()
     };
-    let rotated = state
+    match state
+        .webhooks
+        .update_endpoint(&member.principal, endpoint.id, change)
+        .await
+    {
+        Ok(rotated) => {
+            let secret = rotated.secret.as_ref().map(|secret| secret.reveal());
+            Ok(respond(
+                StatusCode::OK,
+                edit_page(&member, &rotated.endpoint, &FormView::default(), secret.as_deref()),
+            ))
+        }
+        Err(error) => {
+            let (view, status) = FormView::refused(FormData::default(), error.into())?;
+            Ok(respond(
+                status,
+                Destructive::Rotate
+                    .confirmation(&endpoint)
+                    .page(&member, own_secret_field(&view)),
+            ))
+        }
+    }
+}
+
+async fn set_enabled(
+    state: &ApiState,
+    member: &SignedIn,
+    id: &str,
+    body: &Bytes,
+    enabled: bool,
+) -> Result<HttpResponse, DashboardError> {
+    member.require(RouteId::WebhookEndpointUpdate)?;
+    member.check_form(state, &FormData::parse(body))?;
+    let endpoint = endpoint_of(state, member, id).await?;
+    let change = WebhookEndpointChange {
+        enabled: Some(enabled),
+        ..WebhookEndpointChange::default()
+    };
+    state
         .webhooks
         .update_endpoint(&member.principal, endpoint.id, change)
         .await?;
-    let secret = rotated.secret.as_ref().map(|secret| secret.reveal());
-    Ok(respond(
-        StatusCode::OK,
-        edit_page(&member, &rotated.endpoint, &FormView::default(), secret.as_deref()),
-    ))
+    Ok(see_other(&format!("{PATH}/{}", endpoint.id)))
 }
 
-/// `POST /dashboard/webhooks/{id}/delete`.
+/// `POST /dashboard/webhooks/{id}/disable`: the confirmed disabling (its pending
+/// deliveries are cancelled).
+pub async fn disable(
+    state: web::Data<ApiState>,
+    member: SignedIn,
+    id: web::Path<String>,
+    body: Bytes,
+) -> Result<HttpResponse, DashboardError> {
+    set_enabled(&state, &member, &id, &body, false).await
+}
+
+/// `POST /dashboard/webhooks/{id}/enable`.
+pub async fn enable(
+    state: web::Data<ApiState>,
+    member: SignedIn,
+    id: web::Path<String>,
+    body: Bytes,
+) -> Result<HttpResponse, DashboardError> {
+    set_enabled(&state, &member, &id, &body, true).await
+}
+
+/// `POST /dashboard/webhooks/{id}/delete`: the confirmed deletion.
 pub async fn delete(
     state: web::Data<ApiState>,
     member: SignedIn,

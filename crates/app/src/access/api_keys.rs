@@ -58,6 +58,15 @@ impl Access {
         Ok(self.ports.api_keys.list_api_keys(caller.operator_id, page).await?)
     }
 
+    /// One of the caller's operator's keys (a dashboard page names the key it acts on).
+    pub async fn api_key(&self, caller: &Principal, id: ApiKeyId) -> Result<ApiKeyRecord, AppError> {
+        self.ports
+            .api_keys
+            .find_api_key(caller.operator_id, id)
+            .await?
+            .ok_or(AppError::NotFound("API key"))
+    }
+
     /// Revokes one of the caller's operator's keys; revoking twice is harmless.
     #[tracing::instrument(skip_all, fields(operator_id = %caller.operator_id, api_key_id = %id))]
     pub async fn revoke_api_key(&self, caller: &Principal, id: ApiKeyId) -> Result<ApiKeyRecord, AppError> {

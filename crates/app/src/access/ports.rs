@@ -44,6 +44,8 @@ pub trait ApiKeyStore: Send + Sync {
     async fn insert_api_key(&self, key: &ApiKeyRecord, hash: &SecretHash) -> Result<(), StoreError>;
     /// Finds a key by its secret's hash, whatever its operator (this is how a key names its operator).
     async fn find_api_key_by_hash(&self, hash: &SecretHash) -> Result<Option<ApiKeyRecord>, StoreError>;
+    /// One key of this operator, `None` if it has no such key.
+    async fn find_api_key(&self, operator: OperatorId, id: ApiKeyId) -> Result<Option<ApiKeyRecord>, StoreError>;
     /// One page of an operator's keys, newest first.
     async fn list_api_keys(
         &self,

@@ -35,6 +35,8 @@ pub use trade::Trade;
 pub use user::User;
 pub use wallet_adapter::WalletAdapterConfig;
 pub use wallet_operation::{WalletOperationRecord, WalletOperationStep};
-pub use webhook_delivery::{AttemptRecord, AttemptReport, AttemptTarget, DeliveryFilter, DeliveryRecord};
+pub use webhook_delivery::{
+    AttemptRecord, AttemptReport, AttemptRequest, AttemptTarget, DeliveryDetail, DeliveryFilter, DeliveryRecord,
+};
 pub use webhook_delivery::{EndpointDisabling, StoredEvent};
 pub use webhook_endpoint::{EndpointSecrets, EndpointUpdate, WebhookEndpoint};

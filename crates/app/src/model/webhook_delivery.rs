@@ -2,7 +2,7 @@
 //! workers see them.
 
 use opinion_core::{EventId, OperatorId, WebhookDeliveryId, WebhookEndpointId};
-use opinion_webhook::{AttemptTimeout, AttemptTrigger, DeliveryStatus, EventType, MaxAttempts};
+use opinion_webhook::{AttemptTimeout, AttemptTrigger, DeliveryStatus, EventType, MaxAttempts, SignatureHeaders};
 use serde_json::{Map, Value};
 use time::OffsetDateTime;
 
@@ -43,6 +43,9 @@ pub struct AttemptRecord {
     pub started_at: OffsetDateTime,
     /// How long it took, in milliseconds.
     pub duration_ms: u32,
+    /// What it sent, when it sent something (an envelope over the size limit is not
+    /// sent; attempts logged before requests were kept have none either).
+    pub request: Option<AttemptRequest>,
     /// The receiver's HTTP status, when it answered.
     pub status_code: Option<u16>,
     /// What went wrong without an answer (timeout, connection, refused address), or why a
@@ -52,6 +55,26 @@ pub struct AttemptRecord {
     pub response_body: Option<String>,
     /// When the next attempt was scheduled by this one, if one was.
     pub next_attempt_at: Option<OffsetDateTime>,
+}
+
+/// What one attempt sent: the address and the signed headers. The body is the delivery's
+/// event envelope, the same bytes at every attempt, kept once with the event. The signature is an HMAC output: the secret is never kept
+/// with an attempt.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AttemptRequest {
+    /// The endpoint's URL at the time of the attempt.
+    pub url: String,
+    /// `webhook-id`, `webhook-timestamp` and `webhook-signature` as sent.
+    pub headers: SignatureHeaders,
+}
+
+/// A delivery with the exact body each of its attempts sends (its event's envelope).
+#[derive(Debug, Clone, PartialEq)]
+pub struct DeliveryDetail {
+    /// The delivery and its attempts.
+    pub delivery: DeliveryRecord,
+    /// The JSON body of every attempt.
+    pub body: String,
 }
 
 /// What the delivery log can be filtered by; all given filters apply.

@@ -3,7 +3,7 @@
 //! endpoint's time limit, decide what follows (the domain's `plan_after_attempt`, with the
 //! endpoint's number of attempts), and record it all in one transaction.
 
-use opinion_core::EventId;
+use opinion_core::{EventId, OperatorId};
 use opinion_webhook::{
     AttemptFacts, AttemptTrigger, CreatedAt, DeliveryStatus, DeliveryStep, Envelope, MAX_PAYLOAD_BYTES, sign,
 };
@@ -11,7 +11,7 @@ use time::{Duration, OffsetDateTime};
 use tracing::Instrument;
 
 use crate::error::AppError;
-use crate::model::{AttemptRecord, AttemptReport, AttemptTarget, EndpointDisabling};
+use crate::model::{AttemptRecord, AttemptReport, AttemptRequest, AttemptTarget, EndpointDisabling, StoredEvent};
 use crate::webhooks::endpoints::disabled_event;
 use crate::webhooks::transport::{OutboundRequest, TransportResponse};
 use crate::webhooks::{Webhooks, rfc3339, status_error};
@@ -56,7 +56,7 @@ impl Webhooks {
         lease: Option<u128>,
     ) -> Result<AttemptReport, AppError> {
         let started = self.ports.clock.now();
-        let body = envelope_body(target)?;
+        let body = envelope_body(&target.event, target.operator_id)?;
         let mut report = AttemptReport {
             operator_id: target.operator_id,
             delivery_id: target.delivery_id,
@@ -67,6 +67,7 @@ impl Webhooks {
                 trigger,
                 started_at: started,
                 duration_ms: 0,
+                request: None,
                 status_code: None,
                 error: None,
                 response_body: None,
@@ -91,6 +92,10 @@ impl Webhooks {
             &body,
         )
         .map_err(|e| AppError::Internal(e.to_string()))?;
+        report.attempt.request = Some(AttemptRequest {
+            url: target.url.clone(),
+            headers: headers.clone(),
+        });
         let request = OutboundRequest {
             url: target.url.clone(),
             headers,
@@ -165,17 +170,17 @@ impl Webhooks {
     }
 }
 
-/// The exact bytes sent: the envelope of the target's event, as JSON.
-fn envelope_body(target: &AttemptTarget) -> Result<Vec<u8>, AppError> {
-    let created_at: CreatedAt = rfc3339(target.event.created_at)?
+/// The exact bytes every attempt at a delivery of `event` sends: its envelope, as JSON.
+pub(crate) fn envelope_body(event: &StoredEvent, operator_id: OperatorId) -> Result<Vec<u8>, AppError> {
+    let created_at: CreatedAt = rfc3339(event.created_at)?
         .parse()
         .map_err(|e: opinion_webhook::CreatedAtError| AppError::Internal(e.to_string()))?;
     let envelope = Envelope {
-        id: target.event.id,
-        event_type: target.event.event_type,
+        id: event.id,
+        event_type: event.event_type,
         created_at,
-        operator_id: target.operator_id,
-        data: target.event.data.clone(),
+        operator_id,
+        data: event.data.clone(),
     };
     serde_json::to_vec(&envelope).map_err(|e| AppError::Internal(format!("cannot serialise an envelope: {e}")))
 }

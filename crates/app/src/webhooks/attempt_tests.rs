@@ -11,7 +11,8 @@ use serde_json::json;
 use time::Duration;
 
 use super::test_fixtures::*;
-use crate::model::AttemptReport;
+use crate::model::{AttemptReport, AttemptRequest};
+use crate::webhooks::attempt::envelope_body;
 use crate::webhooks::transport::{OutboundRequest, TransportResponse};
 
 const JITTER: u32 = u32::from_le_bytes([42; 4]);
@@ -93,6 +94,19 @@ async fn a_delivery_is_signed_with_every_active_secret_over_its_envelope() {
     assert_eq!(report.attempt.status_code, Some(204));
     assert_eq!(report.attempt.duration_ms, 120);
     assert_eq!(request.timeout, StdDuration::from_secs(15));
+    assert_eq!(
+        report.attempt.request,
+        Some(AttemptRequest {
+            url: rotated.url.clone(),
+            headers: request.headers.clone(),
+        }),
+        "what was sent is recorded with the answer"
+    );
+    assert_eq!(
+        envelope_body(&rotated.event, OPERATOR).expect("body"),
+        request.body,
+        "the body is rebuilt from the event, byte for byte"
+    );
 }
 
 #[tokio::test]
@@ -176,6 +190,7 @@ async fn an_oversized_payload_is_never_sent() {
         .insert("blob".into(), json!("x".repeat(MAX_PAYLOAD_BYTES)));
     let (_, request, report) = step(huge, answer(AttemptResult::Status(200))).await;
     assert_eq!(request, None);
+    assert_eq!(report.attempt.request, None, "nothing sent, no request recorded");
     assert_eq!(report.delivery, Some((DeliveryStatus::Failed, None)));
     assert!(
         report

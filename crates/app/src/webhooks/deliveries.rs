@@ -5,8 +5,9 @@ use opinion_webhook::AttemptTrigger;
 
 use crate::access::Principal;
 use crate::error::{AppError, ProblemCode};
-use crate::model::{DeliveryFilter, DeliveryRecord};
+use crate::model::{DeliveryDetail, DeliveryFilter, DeliveryRecord};
 use crate::webhooks::Webhooks;
+use crate::webhooks::attempt::envelope_body;
 
 impl Webhooks {
     /// One page of the caller's operator's deliveries matching `filter`, with their attempts.
@@ -26,6 +27,26 @@ impl Webhooks {
             .store
             .list_deliveries(caller.operator_id, &filter, page)
             .await?)
+    }
+
+    /// One of the caller's operator's deliveries with its attempts and the exact body each
+    /// of them sends (its event's envelope, rebuilt from the event kept once).
+    pub async fn delivery(&self, caller: &Principal, id: WebhookDeliveryId) -> Result<DeliveryDetail, AppError> {
+        let delivery = self
+            .ports
+            .store
+            .find_delivery(caller.operator_id, id)
+            .await?
+            .ok_or(AppError::NotFound("webhook delivery"))?;
+        let event = self
+            .ports
+            .store
+            .find_event(caller.operator_id, delivery.event_id)
+            .await?
+            .ok_or_else(|| AppError::Internal(format!("delivery {id} has no event")))?;
+        let body = String::from_utf8(envelope_body(&event, caller.operator_id)?)
+            .map_err(|e| AppError::Internal(format!("an envelope is not UTF-8: {e}")))?;
+        Ok(DeliveryDetail { delivery, body })
     }
 
     /// Sends a delivery again now as a manual attempt, signed afresh, and returns it with

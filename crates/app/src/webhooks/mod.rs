@@ -13,6 +13,8 @@ mod worker;
 #[cfg(test)]
 mod attempt_tests;
 #[cfg(test)]
+mod delivery_detail_tests;
+#[cfg(test)]
 mod endpoints_tests;
 #[cfg(test)]
 mod replay_tests;

@@ -3,11 +3,13 @@
 //! webhook use cases and the delivery workers need on top.
 
 use async_trait::async_trait;
-use opinion_core::{OperatorId, Page, PageRequest, WebhookDeliveryId, WebhookDeliveryKind};
+use opinion_core::{EventId, OperatorId, Page, PageRequest, WebhookDeliveryId, WebhookDeliveryKind};
 use opinion_core::{WebhookEndpointId, WebhookEndpointKind};
 use time::OffsetDateTime;
 
-use crate::model::{AttemptReport, AttemptTarget, DeliveryFilter, DeliveryRecord, EndpointUpdate, WebhookEndpoint};
+use crate::model::{
+    AttemptReport, AttemptTarget, DeliveryFilter, DeliveryRecord, EndpointUpdate, StoredEvent, WebhookEndpoint,
+};
 use crate::ports::StoreError;
 
 /// A worker's request for due deliveries.
@@ -76,6 +78,8 @@ pub trait WebhookStore: Send + Sync {
         operator: OperatorId,
         id: WebhookDeliveryId,
     ) -> Result<Option<DeliveryRecord>, StoreError>;
+    /// The event of the operator's outbox with this id (what a delivery carries).
+    async fn find_event(&self, operator: OperatorId, id: EventId) -> Result<Option<StoredEvent>, StoreError>;
     /// Claims up to `limit` pending deliveries due at `now` whose endpoints are enabled,
     /// skipping those another worker holds (`FOR UPDATE SKIP LOCKED`, then a lease), at most
     /// a few in flight per endpoint, and reserving each rate-limited endpoint's next slot.

@@ -73,6 +73,20 @@ impl ApiKeyStore for PgStore {
     }
 
     #[tracing::instrument(skip_all, fields(operator_id = %operator))]
+    async fn find_api_key(&self, operator: OperatorId, id: ApiKeyId) -> Result<Option<ApiKeyRecord>, StoreError> {
+        let mut conn = self.conn().await?;
+        api_keys::table
+            .find((uuid_of(operator), uuid_of(id)))
+            .select(ApiKeyRow::as_select())
+            .first(&mut conn)
+            .await
+            .optional()
+            .map_err(from_diesel)?
+            .map(ApiKeyRow::into_record)
+            .transpose()
+    }
+
+    #[tracing::instrument(skip_all, fields(operator_id = %operator))]
     async fn list_api_keys(
         &self,
         operator: OperatorId,

@@ -376,7 +376,7 @@ diesel::table! {
 }
 
 diesel::table! {
-    /// Every attempt at a delivery.
+    /// Every attempt at a delivery: what it sent and what it received.
     webhook_attempts (operator_id, delivery_id, number) {
         operator_id -> Uuid,
         delivery_id -> Uuid,
@@ -388,6 +388,10 @@ diesel::table! {
         error -> Nullable<Text>,
         response_body -> Nullable<Text>,
         next_attempt_at -> Nullable<Timestamptz>,
+        request_url -> Nullable<Text>,
+        request_webhook_id -> Nullable<Text>,
+        request_webhook_timestamp -> Nullable<Text>,
+        request_webhook_signature -> Nullable<Text>,
     }
 }
 

@@ -5,10 +5,10 @@ use std::collections::HashMap;
 
 use diesel::prelude::*;
 use diesel_async::{AsyncPgConnection, RunQueryDsl};
-use opinion_app::model::{AttemptRecord, AttemptTarget, DeliveryFilter, DeliveryRecord};
+use opinion_app::model::{AttemptRecord, AttemptTarget, DeliveryFilter, DeliveryRecord, StoredEvent};
 use opinion_app::ports::StoreError;
 use opinion_app::webhooks::store::ReplayTarget;
-use opinion_core::{OperatorId, Page, PageRequest, WebhookDeliveryId, WebhookDeliveryKind};
+use opinion_core::{EventId, OperatorId, Page, PageRequest, WebhookDeliveryId, WebhookDeliveryKind};
 use opinion_webhook::RateLimit;
 use time::OffsetDateTime;
 use uuid::Uuid;
@@ -170,6 +170,23 @@ impl PgStore {
         };
         let mut attempts = attempts_of(&mut conn, operator, &[id]).await?;
         row.into_record(attempts.remove(&id).unwrap_or_default()).map(Some)
+    }
+
+    pub(crate) async fn find_event_row(
+        &self,
+        operator: OperatorId,
+        id: EventId,
+    ) -> Result<Option<StoredEvent>, StoreError> {
+        let mut conn = self.conn().await?;
+        webhook_events::table
+            .find((uuid_of(operator), uuid_of(id)))
+            .select(EventRow::as_select())
+            .first(&mut conn)
+            .await
+            .optional()
+            .map_err(from_diesel)?
+            .map(EventRow::into_record)
+            .transpose()
     }
 
     pub(crate) async fn replay_target(

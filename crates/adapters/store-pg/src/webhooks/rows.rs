@@ -5,9 +5,13 @@
 //! seals it (`db::resealing`), and reads either form.
 
 use diesel::prelude::*;
-use opinion_app::model::{AttemptRecord, DeliveryRecord, EndpointSecrets, StoredEvent, WebhookEndpoint};
+use opinion_app::model::{
+    AttemptRecord, AttemptRequest, DeliveryRecord, EndpointSecrets, StoredEvent, WebhookEndpoint,
+};
 use opinion_app::ports::StoreError;
-use opinion_webhook::{AttemptTimeout, EventType, MaxAttempts, RateLimit, SigningSecret, Subscription};
+use opinion_webhook::{
+    AttemptTimeout, EventType, MaxAttempts, RateLimit, SignatureHeaders, SigningSecret, Subscription,
+};
 use serde_json::Value;
 use time::OffsetDateTime;
 use uuid::Uuid;
@@ -198,6 +202,10 @@ pub(crate) struct AttemptRow {
     error: Option<String>,
     response_body: Option<String>,
     next_attempt_at: Option<OffsetDateTime>,
+    request_url: Option<String>,
+    request_webhook_id: Option<String>,
+    request_webhook_timestamp: Option<String>,
+    request_webhook_signature: Option<String>,
 }
 
 impl AttemptRow {
@@ -214,6 +222,19 @@ impl AttemptRow {
             error: attempt.error.clone(),
             response_body: attempt.response_body.clone(),
             next_attempt_at: attempt.next_attempt_at,
+            request_url: attempt.request.as_ref().map(|request| request.url.clone()),
+            request_webhook_id: attempt
+                .request
+                .as_ref()
+                .map(|request| request.headers.webhook_id.clone()),
+            request_webhook_timestamp: attempt
+                .request
+                .as_ref()
+                .map(|request| request.headers.webhook_timestamp.clone()),
+            request_webhook_signature: attempt
+                .request
+                .as_ref()
+                .map(|request| request.headers.webhook_signature.clone()),
         }
     }
 
@@ -225,6 +246,25 @@ impl AttemptRow {
             trigger: parsed(table, self.delivery_id, &self.trigger)?,
             started_at: self.started_at,
             duration_ms: u32::try_from(self.duration_ms).map_err(|e| corrupt(table, self.delivery_id, &e))?,
+            request: match (
+                self.request_url,
+                self.request_webhook_id,
+                self.request_webhook_timestamp,
+                self.request_webhook_signature,
+            ) {
+                (Some(url), Some(webhook_id), Some(webhook_timestamp), Some(webhook_signature)) => {
+                    Some(AttemptRequest {
+                        url,
+                        headers: SignatureHeaders {
+                            webhook_id,
+                            webhook_timestamp,
+                            webhook_signature,
+                        },
+                    })
+                }
+                (None, None, None, None) => None,
+                _ => return Err(corrupt(table, self.delivery_id, &"a request is kept in part")),
+            },
             status_code: self
                 .status_code
                 .map(|code| u16::try_from(code).map_err(|e| corrupt(table, self.delivery_id, &e)))

@@ -4,11 +4,11 @@
 
 use async_trait::async_trait;
 use opinion_app::model::{
-    AttemptReport, AttemptTarget, DeliveryFilter, DeliveryRecord, EndpointUpdate, WebhookEndpoint,
+    AttemptReport, AttemptTarget, DeliveryFilter, DeliveryRecord, EndpointUpdate, StoredEvent, WebhookEndpoint,
 };
 use opinion_app::ports::StoreError;
 use opinion_app::webhooks::store::{Claim, ReplayTarget, WebhookStore};
-use opinion_core::{OperatorId, Page, PageRequest, WebhookDeliveryId, WebhookDeliveryKind};
+use opinion_core::{EventId, OperatorId, Page, PageRequest, WebhookDeliveryId, WebhookDeliveryKind};
 use opinion_core::{WebhookEndpointId, WebhookEndpointKind};
 use time::OffsetDateTime;
 
@@ -71,6 +71,11 @@ impl WebhookStore for PgStore {
         id: WebhookDeliveryId,
     ) -> Result<Option<DeliveryRecord>, StoreError> {
         self.find_delivery_row(operator, id).await
+    }
+
+    #[tracing::instrument(skip_all, fields(operator_id = %operator, event_id = %id))]
+    async fn find_event(&self, operator: OperatorId, id: EventId) -> Result<Option<StoredEvent>, StoreError> {
+        self.find_event_row(operator, id).await
     }
 
     #[tracing::instrument(skip_all, fields(limit = claim.limit))]

@@ -29,8 +29,10 @@ async fn another_operator_can_neither_read_nor_change_keys() {
         .await
         .expect("record");
 
+    assert_eq!(store.find_api_key(b, theirs.id).await.expect("find"), None);
     let stored = store.find_api_key_by_hash(&key_hash(1)).await.expect("find");
-    assert_eq!(stored, Some(theirs));
+    assert_eq!(stored, Some(theirs.clone()));
+    assert_eq!(store.find_api_key(a, theirs.id).await.expect("find"), stored);
     let listed = store.list_api_keys(b, PageRequest::default()).await.expect("list");
     assert_eq!(
         listed.items.iter().map(|k| k.id).collect::<Vec<_>>(),

@@ -1,9 +1,10 @@
 //! Webhook endpoints, the outbox fan-out, claims, attempts and the delivery log against
-//! a real database; each endpoint's delivery settings and dead letters in
-//! `delivery_settings.rs`, the launch metadata player events carry in
+//! a real database; what each attempt sent in `attempt_requests.rs`, each endpoint's
+//! delivery settings and dead letters in `delivery_settings.rs`, the launch metadata player events carry in
 //! `launch_metadata.rs`, and the migrations that renamed stored events in
 //! `renamed_events.rs`.
 
+mod attempt_requests;
 mod delivery_settings;
 mod launch_metadata;
 mod renamed_events;
@@ -275,6 +276,7 @@ fn attempt(status_code: Option<u16>) -> AttemptRecord {
         trigger: AttemptTrigger::Scheduled,
         started_at: at(200),
         duration_ms: 12,
+        request: None,
         status_code,
         error: None,
         response_body: Some("body".into()),
