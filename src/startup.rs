@@ -338,7 +338,8 @@ pub fn flight(
         wallet_adapters: store.clone(),
         wallet,
         wallet_test_runs: store.clone(),
-        webhooks: store,
+        webhooks: store.clone(),
+        transactions: store,
         clock,
         random: Arc::new(OsRandom),
     };
@@ -390,11 +391,12 @@ fn trading(public_wallets_only: bool, store: Arc<PgStore>, clock: Arc<dyn Clock>
         trades: store.clone(),
         markets: store.clone(),
         operators: store.clone(),
-        wallet_adapters: store,
+        wallet_adapters: store.clone(),
         wallet: Arc::new(MeasuredWallet::new(
             Arc::new(HttpWalletGateway::new(clock.clone(), random.clone(), policy)),
             metrics.clone(),
         )),
+        transactions: store,
         clock,
         random,
     })

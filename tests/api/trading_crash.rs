@@ -83,6 +83,7 @@ async fn worker_at(app: &TestApp, clock: Arc<ManualClock>) -> MarketSettlement {
             random.clone(),
             AddressPolicy::Any,
         )),
+        transactions: store.clone(),
         clock,
         random,
     });

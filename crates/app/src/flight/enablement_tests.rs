@@ -95,6 +95,7 @@ fn game(setup: &Setup, store: &MemoryFlightStore) -> FlightGame {
         wallet: Arc::new(MockWalletGateway::new()),
         wallet_test_runs: Arc::new(runs),
         webhooks: Arc::new(webhooks),
+        transactions: Arc::new(crate::ports::WithoutTransactions),
         clock: ManualClock::at(NOW),
         random: counting_random(1_000, [5; 32]),
     };

@@ -37,6 +37,7 @@ fn game(secret: [u8; 32]) -> Game {
         wallet: Arc::new(mocks.wallet),
         wallet_test_runs: Arc::new(crate::wallet::ports::MockWalletTestRunStore::new()),
         webhooks: Arc::new(crate::webhooks::store::MockWebhookStore::new()),
+        transactions: Arc::new(crate::ports::WithoutTransactions),
         clock: clock.clone(),
         random: counting_random(1_000, secret),
     };

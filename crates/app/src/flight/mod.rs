@@ -68,7 +68,7 @@ use opinion_flight::{AuthorizationRequirement, ChainLength, FlightTiming};
 use crate::access::ports::OperatorStore;
 use crate::flight::ports::FlightStore;
 use crate::opinion::settlement::WorkerSettings;
-use crate::ports::{Clock, Random};
+use crate::ports::{Clock, Random, Transactions};
 use crate::wallet::ports::{WalletAdapterStore, WalletGateway, WalletTestRunStore};
 use crate::webhooks::store::WebhookStore;
 
@@ -87,6 +87,8 @@ pub struct FlightPorts {
     pub wallet_test_runs: Arc<dyn WalletTestRunStore>,
     /// Webhook endpoints (enabling warns when none subscribes to a flight event).
     pub webhooks: Arc<dyn WebhookStore>,
+    /// One transaction around a ticket purchase's opening, so it commits once.
+    pub transactions: Arc<dyn Transactions>,
     pub clock: Arc<dyn Clock>,
     pub random: Arc<dyn Random>,
 }

@@ -68,6 +68,7 @@ async fn game(requirement: AuthorizationRequirement) -> Game {
         wallet: Arc::new(wallet),
         wallet_test_runs: Arc::new(crate::wallet::ports::MockWalletTestRunStore::new()),
         webhooks: Arc::new(crate::webhooks::store::MockWebhookStore::new()),
+        transactions: Arc::new(crate::ports::WithoutTransactions),
         clock: clock.clone(),
         random: counting_random(1_000, [9; 32]),
     };

@@ -1,7 +1,7 @@
 //! Buying a ticket: the ticket (`pending`) and its purchase debit (`sent`) are stored
-//! before the wallet is called, in one transaction that also holds the flight to its
-//! boarding phase, the player to the ticket cap and the player's client ticket id to one
-//! ticket. The debit's answer then decides: applied while the flight still boards, the
+//! before the wallet is called, in one transaction that also reads what the purchase is
+//! decided on and holds the flight to its boarding phase, the player to the ticket cap
+//! and the player's client ticket id to one ticket. The debit's answer then decides: applied while the flight still boards, the
 //! ticket flies; applied after boarding closed, it is refunded (FLIGHT.md §2); refused,
 //! it never flies; ambiguous, it goes to manual review and never flies. In production the
 //! operator's production authorization is checked before anything is stored and again in
@@ -10,7 +10,7 @@
 
 use opinion_core::{TicketId, WalletOperationId};
 use opinion_flight::{FlightPhase, Multiplier, Rupiah, TicketEvent, TicketStatus, check_ticket};
-use opinion_wallet::{Classification, OperationState, RetryLimit};
+use opinion_wallet::{Classification, OperationState, RetryLimit, WalletMutation};
 use time::OffsetDateTime;
 
 use crate::error::{AppError, ProblemCode};
@@ -21,8 +21,9 @@ use crate::flight::money::purchase_mutation;
 use crate::flight::moves::moved;
 use crate::flight::ports::{FlightChange, NewTicket, TicketOpening, TicketUpdate};
 use crate::flight::production_authorization;
-use crate::opinion::trading::ports::OperationUpdate;
+use crate::opinion::trading::ports::{NewOperation, OperationUpdate};
 use crate::players::PlayerPrincipal;
+use crate::ports::in_one_transaction;
 use crate::wallet::call::call_wallet;
 use crate::wallet::ports::WalletAdapterTarget;
 
@@ -38,12 +39,50 @@ pub struct TicketOrder {
     pub client_ticket_id: String,
 }
 
+/// A ticket stored `pending` with its `sent` purchase debit: what its wallet call needs.
+struct OpenedPurchase {
+    ticket: TicketRecord,
+    flight: FlightRecord,
+    target: WalletAdapterTarget,
+    mutation: WalletMutation,
+    purchase: NewOperation,
+}
+
+/// How a purchase's opening ended: stored and ready for its debit, or the repeat of a
+/// ticket already bought under its client ticket id.
+enum PurchaseOpening {
+    Opened(Box<OpenedPurchase>),
+    Replayed(Box<TicketRecord>),
+}
+
 impl FlightGame {
     /// Buys a ticket on the boarding flight; the answer is the ticket as its debit left
     /// it (`active`, `refunding`, `rejected` or `review`).
     #[tracing::instrument(skip_all, fields(operator_id = %player.operator_id, user_id = %player.user.id))]
     pub async fn buy_ticket(&self, player: &PlayerPrincipal, order: &TicketOrder) -> Result<TicketRecord, AppError> {
         check_client_ticket_id(&order.client_ticket_id)?;
+        let opening = in_one_transaction(self.ports.transactions.as_ref(), self.open_purchase(player, order)).await?;
+        let opened = match opening {
+            PurchaseOpening::Opened(opened) => *opened,
+            PurchaseOpening::Replayed(first) => return same_order(*first, order),
+        };
+        let (classification, update) = call_wallet(
+            self.ports.wallet.as_ref(),
+            self.ports.clock.as_ref(),
+            &opened.target,
+            &opened.mutation,
+            &opened.purchase.record,
+            RetryLimit::DEFAULT,
+        )
+        .await?;
+        self.debit_answered(opened.ticket, &opened.flight, &classification, update)
+            .await
+    }
+
+    /// Everything a purchase reads and stores before its debit, as one step: enablement,
+    /// production authorization, the wallet target, the boarding flight, the terms and
+    /// the tickets held, then the ticket with its `sent` debit.
+    async fn open_purchase(&self, player: &PlayerPrincipal, order: &TicketOrder) -> Result<PurchaseOpening, AppError> {
         self.ensure_enabled(player.operator_id).await?;
         self.ensure_production_authorized(player.operator_id).await?;
         let target = self.wallet_target(player.operator_id).await?;
@@ -80,22 +119,18 @@ impl FlightGame {
             production_authorization: self.settings.production_authorization,
         };
         match self.ports.store.open_ticket(&new).await? {
-            TicketOpening::Opened => {}
-            TicketOpening::Replayed(first) => return same_order(*first, order),
-            TicketOpening::CapReached => return Err(cap_reached(limits.tickets_per_flight())),
-            TicketOpening::BoardingClosed => return Err(boarding_closed()),
-            TicketOpening::NotAuthorized => return Err(production_authorization::missing()),
+            TicketOpening::Opened => Ok(PurchaseOpening::Opened(Box::new(OpenedPurchase {
+                ticket,
+                flight,
+                target,
+                mutation,
+                purchase,
+            }))),
+            TicketOpening::Replayed(first) => Ok(PurchaseOpening::Replayed(first)),
+            TicketOpening::CapReached => Err(cap_reached(limits.tickets_per_flight())),
+            TicketOpening::BoardingClosed => Err(boarding_closed()),
+            TicketOpening::NotAuthorized => Err(production_authorization::missing()),
         }
-        let (classification, update) = call_wallet(
-            self.ports.wallet.as_ref(),
-            self.ports.clock.as_ref(),
-            &target,
-            &mutation,
-            &purchase.record,
-            RetryLimit::DEFAULT,
-        )
-        .await?;
-        self.debit_answered(ticket, &flight, &classification, update).await
     }
 
     /// Stores the debit's answer with its consequence for the ticket; returns the ticket.

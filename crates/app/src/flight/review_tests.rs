@@ -27,6 +27,7 @@ fn game(store: &MemoryFlightStore) -> FlightGame {
         wallet: Arc::new(mocks.wallet),
         wallet_test_runs: Arc::new(crate::wallet::ports::MockWalletTestRunStore::new()),
         webhooks: Arc::new(crate::webhooks::store::MockWebhookStore::new()),
+        transactions: Arc::new(crate::ports::WithoutTransactions),
         clock: ManualClock::at(NOW),
         random: counting_random(1_000, [9; 32]),
     };

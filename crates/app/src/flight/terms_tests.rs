@@ -47,6 +47,7 @@ fn staff() -> Staff {
         wallet: Arc::new(mocks.wallet),
         wallet_test_runs: Arc::new(crate::wallet::ports::MockWalletTestRunStore::new()),
         webhooks: Arc::new(crate::webhooks::store::MockWebhookStore::new()),
+        transactions: Arc::new(crate::ports::WithoutTransactions),
         clock: clock.clone(),
         random: counting_random(1_000, [4; 32]),
     };

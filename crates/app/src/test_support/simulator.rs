@@ -24,6 +24,7 @@ pub fn flight_game(store: &MemoryFlightStore, clock: Arc<ManualClock>, wallet: M
         wallet: Arc::new(wallet),
         wallet_test_runs: Arc::new(crate::wallet::ports::MockWalletTestRunStore::new()),
         webhooks: Arc::new(crate::webhooks::store::MockWebhookStore::new()),
+        transactions: Arc::new(crate::ports::WithoutTransactions),
         clock,
         random: counting_random(5_000, [4; 32]),
     };

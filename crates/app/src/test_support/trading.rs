@@ -18,6 +18,7 @@ use crate::opinion::trading::ports::MockTradeStore;
 use crate::opinion::trading::{OrderRequest, Trading, TradingPorts};
 use crate::players::ports::{MockLaunchSettingsStore, MockPlayerStore, MockProductGate};
 use crate::players::{PlayerPrincipal, PlayerTokens, Players, PlayersPorts, PlayersSettings};
+use crate::ports::WithoutTransactions;
 use crate::test_support::{NOW, OPERATOR, counting_random, fixed_clock};
 use crate::wallet::ports::{MockWalletAdapterStore, MockWalletGateway, MutationOutcome, WalletAdapterTarget};
 
@@ -75,6 +76,7 @@ impl TradingMocks {
             operators: Arc::new(self.operators),
             wallet_adapters: Arc::new(self.wallet_adapters),
             wallet: Arc::new(self.wallet),
+            transactions: Arc::new(WithoutTransactions),
             clock: fixed_clock(),
             random: counting_random(1_000, [9; 32]),
         });

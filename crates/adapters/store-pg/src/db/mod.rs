@@ -2,7 +2,8 @@
 //! TLS and the session time limits included), the connection pool (`PgStore`), creating and migrating the database,
 //! the diesel schema, the mapping of diesel errors, ids as stored, the sealing of secrets
 //! at rest (`sealing`), where sealed values live (`sealed_places`) and re-sealing them
-//! under a new data key (`resealing`), and creating within an operator's caps (`caps`).
+//! under a new data key (`resealing`), creating within an operator's caps (`caps`), and
+//! running a use case's step in one transaction (`transactions`).
 
 pub(crate) mod caps;
 pub(crate) mod database;
@@ -18,3 +19,4 @@ pub(crate) mod sealing;
 pub(crate) mod session_limits;
 pub(crate) mod target;
 pub(crate) mod tls;
+pub(crate) mod transactions;

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use diesel::QueryableByName;
-use diesel_async::pooled_connection::deadpool::{Object, Pool};
+use diesel_async::pooled_connection::deadpool::Pool;
 use diesel_async::pooled_connection::{AsyncDieselConnectionManager, ManagerConfig, RecyclingMethod};
 use diesel_async::{AsyncPgConnection, RunQueryDsl};
 use opinion_app::operations::ports::PoolFigures;
@@ -17,6 +17,7 @@ use crate::db::error::{from_diesel, unavailable};
 use crate::db::pool_waits::PoolWaits;
 use crate::db::sealing::DataKey;
 use crate::db::target::DatabaseTarget;
+use crate::db::transactions::{Conn, Pooled, step_connection};
 
 /// How long a request waits for a connection (creating one included) before giving up,
 /// unless the store is given its own wait (`PgStore::with_acquire_timeout`).
@@ -28,9 +29,6 @@ struct Encrypted {
     #[diesel(sql_type = diesel::sql_types::Bool)]
     ssl: bool,
 }
-
-/// A pooled connection.
-pub(crate) type Conn = Object<AsyncPgConnection>;
 
 /// The PostgreSQL implementation of every store port. Cloning shares the pool, so one
 /// store can be handed to every use case. Tables holding signing secrets also need the
@@ -108,8 +106,17 @@ impl PgStore {
         })
     }
 
-    /// A connection from the pool, waiting at most the store's acquire timeout.
+    /// The connection a store call uses: the running step's when the task runs one
+    /// (`Transactions`), otherwise one from the pool.
     pub(crate) async fn conn(&self) -> Result<Conn, StoreError> {
+        match step_connection().await {
+            Some(conn) => Ok(conn),
+            None => self.pooled().await.map(Conn::Pooled),
+        }
+    }
+
+    /// A connection from the pool, waiting at most the store's acquire timeout.
+    pub(crate) async fn pooled(&self) -> Result<Pooled, StoreError> {
         let started = Instant::now();
         let got = tokio::time::timeout(self.acquire_timeout, self.pool.get()).await;
         match &got {

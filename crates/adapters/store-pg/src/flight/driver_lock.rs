@@ -86,7 +86,8 @@ impl DriverLease for PgDriverLease {
 #[async_trait]
 impl DriverLock for PgStore {
     async fn try_acquire(&self) -> Result<Option<Box<dyn DriverLease>>, StoreError> {
-        let mut conn = self.conn().await?;
+        // The lease keeps its session: always a connection of its own, never a step's.
+        let mut conn = self.pooled().await?;
         let acquired = ask(&mut conn, "SELECT pg_try_advisory_lock($1) AS yes")
             .await
             .map_err(from_diesel)?;

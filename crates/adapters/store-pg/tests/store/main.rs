@@ -11,5 +11,6 @@ mod query_plans;
 mod sealing;
 mod tenancy;
 mod time_limits;
+mod transactions;
 mod wallet;
 mod webhooks;

@@ -1,7 +1,8 @@
 //! Buying shares: the wallet is debited first, then the buy is placed at the pool (see
 //! `opinion_market::placement`). The trade and its `sent` debit are stored before the
-//! call, with `mini_app.trade.submitted`; a repeated client order id returns the first trade; at most one open trade per
-//! player and market means two racing orders can never both reach the wallet.
+//! call, with `mini_app.trade.submitted`, in the one transaction that also reads what the
+//! buy needs; a repeated client order id returns the first trade; at most one open trade
+//! per player and market means two racing orders can never both reach the wallet.
 
 use opinion_market::{Side, TradeStatus};
 use opinion_wallet::{OperationState, RetryLimit};
@@ -9,11 +10,11 @@ use opinion_wallet::{OperationState, RetryLimit};
 use crate::access::operator_currency;
 use crate::error::AppError;
 use crate::model::Trade;
-use crate::opinion::trading::opening::{Opening, trade_mutation};
+use crate::opinion::trading::opening::{OpenedOrder, Opening, OrderOpening, trade_mutation};
 use crate::opinion::trading::ports::{NewTrade, TradingChange};
 use crate::opinion::trading::{OrderRequest, Trading, order};
 use crate::players::PlayerPrincipal;
-use crate::ports::StoreError;
+use crate::ports::{StoreError, in_one_transaction};
 
 impl Trading {
     /// Buys for the player; the answer is the trade as it ended (executed, failed, or in
@@ -29,8 +30,38 @@ impl Trading {
         if request.side != Side::Buy {
             return Err(AppError::invalid("side", "must be `buy` for a buy"));
         }
-        if let Some(first) = self.replayed_order(player, request, client_order_id).await? {
-            return Ok(first);
+        let opening = in_one_transaction(
+            self.ports.transactions.as_ref(),
+            self.open_buy(player, request, client_order_id),
+        )
+        .await?;
+        let opened = match opening {
+            OrderOpening::Opened(opened) => *opened,
+            OrderOpening::Replayed(first) => return self.settled(player.operator_id, *first).await,
+        };
+        let (classification, update) = self
+            .call_wallet(
+                &opened.target,
+                &opened.mutation,
+                &opened.operation.record,
+                RetryLimit::DEFAULT,
+            )
+            .await?;
+        self.settle_buy(opened.trade, update, &classification, TradeStatus::Pending)
+            .await
+    }
+
+    /// Everything a buy reads and stores before its wallet call, as one step: the replay
+    /// check, the wallet target, the market and its quote, the currency, then the trade
+    /// with its `sent` debit and `mini_app.trade.submitted`.
+    async fn open_buy(
+        &self,
+        player: &PlayerPrincipal,
+        request: &OrderRequest,
+        client_order_id: &str,
+    ) -> Result<OrderOpening, AppError> {
+        if let Some(first) = self.first_order(player, request, client_order_id).await? {
+            return Ok(OrderOpening::Replayed(Box::new(first)));
         }
         let target = self.wallet_target(player.operator_id).await?;
         let market = self.tradable_market(player, request).await?;
@@ -50,15 +81,15 @@ impl Trading {
             ..TradingChange::default()
         };
         match self.open_trade(player, request, &change).await? {
-            Opening::Opened => {}
-            Opening::Replayed(first) => return Ok(*first),
-            Opening::Raced(record) => return Err(StoreError::Conflict(record).into()),
+            Opening::Opened => Ok(OrderOpening::Opened(Box::new(OpenedOrder {
+                trade,
+                target,
+                mutation,
+                operation,
+            }))),
+            Opening::Replayed(first) => Ok(OrderOpening::Replayed(first)),
+            Opening::Raced(record) => Err(StoreError::Conflict(record).into()),
         }
-        let (classification, update) = self
-            .call_wallet(&target, &mutation, &operation.record, RetryLimit::DEFAULT)
-            .await?;
-        self.settle_buy(trade, update, &classification, TradeStatus::Pending)
-            .await
     }
 }
 

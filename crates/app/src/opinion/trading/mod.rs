@@ -27,7 +27,7 @@ use std::sync::Arc;
 use crate::access::ports::OperatorStore;
 use crate::opinion::ports::MarketStore;
 use crate::opinion::trading::ports::TradeStore;
-use crate::ports::{Clock, Random};
+use crate::ports::{Clock, Random, Transactions};
 use crate::wallet::ports::{WalletAdapterStore, WalletGateway};
 
 pub use balance::PlayerBalance;
@@ -46,6 +46,9 @@ pub struct TradingPorts {
     pub wallet_adapters: Arc<dyn WalletAdapterStore>,
     /// The wallet client.
     pub wallet: Arc<dyn WalletGateway>,
+    /// One transaction around each step that reads and then writes (an order's opening,
+    /// a debited buy's placement), so the step commits once.
+    pub transactions: Arc<dyn Transactions>,
     pub clock: Arc<dyn Clock>,
     pub random: Arc<dyn Random>,
 }

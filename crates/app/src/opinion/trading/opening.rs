@@ -1,7 +1,8 @@
 //! What every order goes through before its wallet call: the replay of a repeated client
 //! order id, the operator's wallet target, the pending trade and its wallet mutation, and
 //! the insertion of the trade with its operation, which the database refuses when the
-//! player already has an open trade on the market.
+//! player already has an open trade on the market. An order's opening reads and writes in
+//! one transaction; waiting for a repeated order's first trade comes after it.
 
 use std::time::Duration;
 
@@ -13,7 +14,7 @@ use time::OffsetDateTime;
 use crate::error::{AppError, ProblemCode};
 use crate::model::Trade;
 use crate::opinion::trading::buy::same_order;
-use crate::opinion::trading::ports::TradingChange;
+use crate::opinion::trading::ports::{NewOperation, TradingChange};
 use crate::opinion::trading::wallet_call::OperationSubject;
 use crate::opinion::trading::{OrderRequest, Trading};
 use crate::players::PlayerPrincipal;
@@ -27,10 +28,10 @@ const REPLAY_POLL: Duration = Duration::from_millis(50);
 const REPLAY_GRACE: Duration = Duration::from_secs(2);
 
 impl Trading {
-    /// The first trade of a repeated client order id, once it has ended (or as it is when
-    /// it went to manual review); `None` for a new id. A different order under the same id
+    /// The first trade of a repeated client order id, as it is now (it may still be
+    /// pending: see `settled`); `None` for a new id. A different order under the same id
     /// is refused.
-    pub(crate) async fn replayed_order(
+    pub(crate) async fn first_order(
         &self,
         player: &PlayerPrincipal,
         request: &OrderRequest,
@@ -51,12 +52,12 @@ impl Trading {
             });
         }
         tracing::info!(trade_id = %first.trade.id, "repeated client order id: returning the first trade");
-        self.settled(player.operator_id, first.trade).await.map(Some)
+        Ok(Some(first.trade))
     }
 
     /// `trade` once it is no longer pending, waiting at most the wallet's timeout and a
     /// grace period (then as it is).
-    async fn settled(&self, operator: OperatorId, trade: Trade) -> Result<Trade, AppError> {
+    pub(crate) async fn settled(&self, operator: OperatorId, trade: Trade) -> Result<Trade, AppError> {
         let timeout = self
             .ports
             .wallet_adapters
@@ -107,7 +108,7 @@ impl Trading {
                     .as_ref()
                     .map(|new| new.trade.client_order_id.clone())
                     .unwrap_or_default();
-                match self.replayed_order(player, request, &client_order_id).await? {
+                match self.first_order(player, request, &client_order_id).await? {
                     Some(first) => Ok(Opening::Replayed(Box::new(first))),
                     None => Err(StoreError::Duplicate(UniqueKey::ClientOrder).into()),
                 }
@@ -122,12 +123,36 @@ impl Trading {
     }
 }
 
+/// An order stored with its `sent` operation: what its wallet call needs.
+#[derive(Debug)]
+pub(crate) struct OpenedOrder {
+    /// The trade, `pending`.
+    pub trade: Trade,
+    /// The operator's wallet adapter.
+    pub target: WalletAdapterTarget,
+    /// The debit or credit to send.
+    pub mutation: WalletMutation,
+    /// Its operation, stored `sent`.
+    pub operation: NewOperation,
+}
+
+/// How an order's opening ended: stored and ready for its wallet call, or the repeat of
+/// an order already placed under its client order id.
+#[derive(Debug)]
+pub(crate) enum OrderOpening {
+    /// Stored; the wallet call comes next.
+    Opened(Box<OpenedOrder>),
+    /// The first order under the same client order id, as it is now.
+    Replayed(Box<Trade>),
+}
+
 /// How storing a new trade went.
 #[derive(Debug)]
 pub(crate) enum Opening {
     /// The trade and its operation are stored; the wallet call comes next.
     Opened,
-    /// A concurrent request with the same client order id won; its trade is the answer.
+    /// A concurrent request with the same client order id won; its trade, once settled,
+    /// is the answer.
     Replayed(Box<Trade>),
     /// A compare-and-set failed (the pool or a position moved): price the order again.
     Raced(ChangedRecord),

@@ -1,6 +1,7 @@
 //! Selling shares: the sale is taken from the pool and the position at once (the player
 //! really holds the shares, so no price moves on shares nobody has), stored with its
-//! `sent` credit and `mini_app.trade.submitted`, and then credited; a credit definitely not applied unwinds the sale.
+//! `sent` credit and `mini_app.trade.submitted` in one transaction with the reads it is
+//! decided on, and then credited; a credit definitely not applied unwinds the sale.
 
 use opinion_market::{Side, TradeStatus};
 use opinion_wallet::{OperationState, RetryLimit};
@@ -8,12 +9,12 @@ use opinion_wallet::{OperationState, RetryLimit};
 use crate::access::operator_currency;
 use crate::error::{AppError, ProblemCode};
 use crate::model::Trade;
-use crate::opinion::trading::opening::{Opening, trade_mutation};
+use crate::opinion::trading::opening::{OpenedOrder, Opening, OrderOpening, trade_mutation};
 use crate::opinion::trading::ports::{NewTrade, PoolChange, TradingChange};
 use crate::opinion::trading::settle_buy::position_change;
 use crate::opinion::trading::{OrderRequest, Trading, order};
 use crate::players::PlayerPrincipal;
-use crate::ports::{ChangedRecord, StoreError};
+use crate::ports::{ChangedRecord, StoreError, in_one_transaction};
 
 /// How often opening a sale is tried again when the pool changed under it.
 const OPENING_ATTEMPTS: usize = 16;
@@ -33,56 +34,91 @@ impl Trading {
         if request.side != Side::Sell {
             return Err(AppError::invalid("side", "must be `sell` for a sale"));
         }
-        if let Some(first) = self.replayed_order(player, request, client_order_id).await? {
-            return Ok(first);
-        }
-        let target = self.wallet_target(player.operator_id).await?;
-        let currency = operator_currency(self.ports.operators.as_ref(), player.operator_id).await?;
         for _ in 0..OPENING_ATTEMPTS {
-            let market = self.tradable_market(player, request).await?;
-            let before = self
-                .ports
-                .trades
-                .find_position(player.operator_id, player.user.id, request.market_id)
-                .await?
-                .map(|record| record.position);
-            let held = before.unwrap_or_default();
-            held.check_sale(request.outcome, request.value).map_err(insufficient)?;
-            let quote = order::price(&market, request)?;
-            let after = held.apply(&quote).map_err(insufficient)?;
-            let now = self.ports.clock.now();
-            let trade = self.pending_trade(player, request, client_order_id, &quote, currency, now);
-            let (mutation, subject) = trade_mutation(&trade)?;
-            let operation = self.new_operation(subject, &mutation, OperationState::Sent, now);
-            let change = TradingChange {
-                new_trade: Some(NewTrade {
-                    trade: trade.clone(),
-                    position_before: before,
-                }),
-                new_operations: vec![operation.clone()],
-                pool: Some(PoolChange {
-                    market_id: trade.market_id,
-                    before: market.pool,
-                    after: quote.pool_after,
-                }),
-                position: Some(position_change(&trade, before, after)),
-                events: vec![self.trade_submitted(&trade, now)],
-                ..TradingChange::default()
-            };
-            match self.open_trade(player, request, &change).await? {
-                Opening::Replayed(first) => return Ok(*first),
-                Opening::Opened => {
+            let opening = in_one_transaction(
+                self.ports.transactions.as_ref(),
+                self.open_sale(player, request, client_order_id),
+            )
+            .await?;
+            match opening {
+                Some(OrderOpening::Opened(opened)) => {
                     let (classification, update) = self
-                        .call_wallet(&target, &mutation, &operation.record, RetryLimit::DEFAULT)
+                        .call_wallet(
+                            &opened.target,
+                            &opened.mutation,
+                            &opened.operation.record,
+                            RetryLimit::DEFAULT,
+                        )
                         .await?;
                     return self
-                        .settle_sell(trade, update, &classification, TradeStatus::Pending)
+                        .settle_sell(opened.trade, update, &classification, TradeStatus::Pending)
                         .await;
                 }
-                Opening::Raced(record) => tracing::debug!(%record, "opening the sale again: changed concurrently"),
+                Some(OrderOpening::Replayed(first)) => return self.settled(player.operator_id, *first).await,
+                None => {}
             }
         }
         Err(StoreError::Conflict(ChangedRecord::Pool).into())
+    }
+
+    /// One try at everything a sale reads and stores before its wallet call, as one step:
+    /// the replay check, the wallet target, the currency, the market and the position,
+    /// then the trade with the pool and position already changed, its `sent` credit and
+    /// `mini_app.trade.submitted`. `None` when the pool or the position changed under it.
+    async fn open_sale(
+        &self,
+        player: &PlayerPrincipal,
+        request: &OrderRequest,
+        client_order_id: &str,
+    ) -> Result<Option<OrderOpening>, AppError> {
+        if let Some(first) = self.first_order(player, request, client_order_id).await? {
+            return Ok(Some(OrderOpening::Replayed(Box::new(first))));
+        }
+        let target = self.wallet_target(player.operator_id).await?;
+        let currency = operator_currency(self.ports.operators.as_ref(), player.operator_id).await?;
+        let market = self.tradable_market(player, request).await?;
+        let before = self
+            .ports
+            .trades
+            .find_position(player.operator_id, player.user.id, request.market_id)
+            .await?
+            .map(|record| record.position);
+        let held = before.unwrap_or_default();
+        held.check_sale(request.outcome, request.value).map_err(insufficient)?;
+        let quote = order::price(&market, request)?;
+        let after = held.apply(&quote).map_err(insufficient)?;
+        let now = self.ports.clock.now();
+        let trade = self.pending_trade(player, request, client_order_id, &quote, currency, now);
+        let (mutation, subject) = trade_mutation(&trade)?;
+        let operation = self.new_operation(subject, &mutation, OperationState::Sent, now);
+        let change = TradingChange {
+            new_trade: Some(NewTrade {
+                trade: trade.clone(),
+                position_before: before,
+            }),
+            new_operations: vec![operation.clone()],
+            pool: Some(PoolChange {
+                market_id: trade.market_id,
+                before: market.pool,
+                after: quote.pool_after,
+            }),
+            position: Some(position_change(&trade, before, after)),
+            events: vec![self.trade_submitted(&trade, now)],
+            ..TradingChange::default()
+        };
+        match self.open_trade(player, request, &change).await? {
+            Opening::Opened => Ok(Some(OrderOpening::Opened(Box::new(OpenedOrder {
+                trade,
+                target,
+                mutation,
+                operation,
+            })))),
+            Opening::Replayed(first) => Ok(Some(OrderOpening::Replayed(first))),
+            Opening::Raced(record) => {
+                tracing::debug!(%record, "opening the sale again: changed concurrently");
+                Ok(None)
+            }
+        }
     }
 }
 

@@ -11,7 +11,7 @@ use crate::model::{NewEvent, Trade};
 use crate::opinion::trading::Trading;
 use crate::opinion::trading::ports::{OperationUpdate, PoolChange, PositionChange, TradeUpdate, TradingChange};
 use crate::opinion::trading::wallet_call::{OperationSubject, restored};
-use crate::ports::{ChangedRecord, StoreError};
+use crate::ports::{ChangedRecord, StoreError, in_one_transaction};
 
 /// How often placing a debited buy is tried again when the pool changed under it.
 const PLACEMENT_ATTEMPTS: usize = 16;
@@ -43,7 +43,8 @@ impl Trading {
     }
 
     /// Places an applied debit at the pool as it is now, or fails the trade and prepares
-    /// the compensation that gives the debit back.
+    /// the compensation that gives the debit back. Each try reads the pool and the
+    /// position and writes the step in one transaction.
     pub(crate) async fn place_buy(
         &self,
         trade: Trade,
@@ -52,64 +53,89 @@ impl Trading {
         also: Vec<NewEvent>,
     ) -> Result<Trade, AppError> {
         for _ in 0..PLACEMENT_ATTEMPTS {
-            let market = self
-                .ports
-                .markets
-                .find_operator_market(trade.operator_id, trade.market_id)
-                .await?
-                .ok_or(AppError::NotFound("market"))?;
-            let buy = DebitedBuy {
-                outcome: trade.outcome,
-                order_kind: trade.order_kind,
-                shares: trade.shares,
-                debited: trade.amount,
-            };
-            let placed = match place_debited_buy(market.market.status, &market.pool, buy, market.market.fee) {
-                Ok(placed) => placed,
-                Err(refusal) => {
-                    tracing::warn!(trade_id = %trade.id, reason = %refusal, "debited buy cannot be placed; compensating");
-                    return self.compensate_buy(trade, update, refusal.code(), expected, also).await;
-                }
-            };
-            let before = self
-                .ports
-                .trades
-                .find_position(trade.operator_id, trade.user_id, trade.market_id)
-                .await?
-                .map(|record| record.position);
-            let after = before
-                .unwrap_or_default()
-                .apply(&placed)
-                .map_err(|e| AppError::Internal(e.to_string()))?;
-            let now = self.ports.clock.now();
-            let executed = Trade {
-                shares: placed.shares,
-                amount: placed.amount,
-                fee: placed.fee,
-                price_after: placed.price_after,
-                status: TradeStatus::Executed,
-                settled_at: Some(now),
-                ..trade.clone()
-            };
-            let change = TradingChange {
-                trade: Some(trade_update(&executed, expected)),
-                operation: Some(update.clone()),
-                pool: Some(PoolChange {
-                    market_id: trade.market_id,
-                    before: market.pool,
-                    after: placed.pool_after,
-                }),
-                position: Some(position_change(&trade, before, after)),
-                events: [vec![self.trade_processed(&executed, now)], also.clone()].concat(),
-                ..TradingChange::default()
-            };
-            match self.ports.trades.apply(trade.operator_id, &change).await {
-                Ok(()) => return Ok(executed),
-                Err(StoreError::Conflict(what)) => tracing::debug!(%what, "placing again: changed concurrently"),
-                Err(other) => return Err(other.into()),
+            let placed = in_one_transaction(
+                self.ports.transactions.as_ref(),
+                self.try_placing_buy(&trade, &update, expected, &also),
+            )
+            .await?;
+            if let Some(ended) = placed {
+                return Ok(ended);
             }
         }
         Err(StoreError::Conflict(ChangedRecord::Pool).into())
+    }
+
+    /// One try at placing a debited buy (or compensating it when it cannot be placed);
+    /// `None` when the pool or the position changed under it.
+    async fn try_placing_buy(
+        &self,
+        trade: &Trade,
+        update: &OperationUpdate,
+        expected: TradeStatus,
+        also: &[NewEvent],
+    ) -> Result<Option<Trade>, AppError> {
+        let market = self
+            .ports
+            .markets
+            .find_operator_market(trade.operator_id, trade.market_id)
+            .await?
+            .ok_or(AppError::NotFound("market"))?;
+        let buy = DebitedBuy {
+            outcome: trade.outcome,
+            order_kind: trade.order_kind,
+            shares: trade.shares,
+            debited: trade.amount,
+        };
+        let placed = match place_debited_buy(market.market.status, &market.pool, buy, market.market.fee) {
+            Ok(placed) => placed,
+            Err(refusal) => {
+                tracing::warn!(trade_id = %trade.id, reason = %refusal, "debited buy cannot be placed; compensating");
+                let compensated = self
+                    .compensate_buy(trade.clone(), update.clone(), refusal.code(), expected, also.to_vec())
+                    .await?;
+                return Ok(Some(compensated));
+            }
+        };
+        let before = self
+            .ports
+            .trades
+            .find_position(trade.operator_id, trade.user_id, trade.market_id)
+            .await?
+            .map(|record| record.position);
+        let after = before
+            .unwrap_or_default()
+            .apply(&placed)
+            .map_err(|e| AppError::Internal(e.to_string()))?;
+        let now = self.ports.clock.now();
+        let executed = Trade {
+            shares: placed.shares,
+            amount: placed.amount,
+            fee: placed.fee,
+            price_after: placed.price_after,
+            status: TradeStatus::Executed,
+            settled_at: Some(now),
+            ..trade.clone()
+        };
+        let change = TradingChange {
+            trade: Some(trade_update(&executed, expected)),
+            operation: Some(update.clone()),
+            pool: Some(PoolChange {
+                market_id: trade.market_id,
+                before: market.pool,
+                after: placed.pool_after,
+            }),
+            position: Some(position_change(trade, before, after)),
+            events: [vec![self.trade_processed(&executed, now)], also.to_vec()].concat(),
+            ..TradingChange::default()
+        };
+        match self.ports.trades.apply(trade.operator_id, &change).await {
+            Ok(()) => Ok(Some(executed)),
+            Err(StoreError::Conflict(what)) => {
+                tracing::debug!(%what, "placing again: changed concurrently");
+                Ok(None)
+            }
+            Err(other) => Err(other.into()),
+        }
     }
 
     /// Fails a trade whose debit applied but cannot be placed, and prepares its

@@ -1,0 +1,87 @@
+//! `Transactions` for PostgreSQL: one pooled connection, in a transaction, held for the
+//! task that runs a use case's step. While the step runs, `PgStore::conn` hands every
+//! store call of that task the same connection (a task-local), so the step's reads and
+//! its write share one transaction and one commit; the write's own `transaction` becomes
+//! a savepoint inside it. Other tasks, and tasks the step spawns, keep using the pool.
+//!
+//! A step dropped half-way (its request cancelled) leaves its connection inside an open
+//! transaction; the pool then finds it broken and closes it, and PostgreSQL rolls the
+//! transaction back.
+
+use std::ops::{Deref, DerefMut};
+use std::sync::Arc;
+
+use async_trait::async_trait;
+use diesel_async::pooled_connection::deadpool::Object;
+use diesel_async::{AnsiTransactionManager, AsyncPgConnection, TransactionManager};
+use opinion_app::ports::{StoreError, TransactionWork, Transactions};
+use tokio::sync::{Mutex, OwnedMutexGuard};
+
+use crate::db::error::from_diesel;
+use crate::db::pool::PgStore;
+
+/// A connection of the pool.
+pub(crate) type Pooled = Object<AsyncPgConnection>;
+
+tokio::task_local! {
+    /// The connection of the step the current task runs, in its transaction.
+    static STEP: Arc<Mutex<Pooled>>;
+}
+
+/// The connection a store call uses: its own from the pool, or its step's.
+pub(crate) enum Conn {
+    /// Taken from the pool for this call.
+    Pooled(Pooled),
+    /// The running step's, in the step's transaction.
+    InStep(OwnedMutexGuard<Pooled>),
+}
+
+impl Deref for Conn {
+    type Target = AsyncPgConnection;
+
+    fn deref(&self) -> &AsyncPgConnection {
+        match self {
+            Conn::Pooled(conn) => conn,
+            Conn::InStep(conn) => conn,
+        }
+    }
+}
+
+impl DerefMut for Conn {
+    fn deref_mut(&mut self) -> &mut AsyncPgConnection {
+        match self {
+            Conn::Pooled(conn) => conn,
+            Conn::InStep(conn) => conn,
+        }
+    }
+}
+
+/// The running step's connection, if the current task runs one.
+pub(crate) async fn step_connection() -> Option<Conn> {
+    let step = STEP.try_with(Arc::clone).ok()?;
+    Some(Conn::InStep(step.lock_owned().await))
+}
+
+#[async_trait]
+impl Transactions for PgStore {
+    async fn run<'a>(&self, work: TransactionWork<'a>) -> Result<(), StoreError> {
+        if STEP.try_with(|_| ()).is_ok() {
+            work.await;
+            return Ok(());
+        }
+        let mut conn = self.pooled().await?;
+        AnsiTransactionManager::begin_transaction(&mut *conn)
+            .await
+            .map_err(from_diesel)?;
+        let step = Arc::new(Mutex::new(conn));
+        let commit = STEP.scope(Arc::clone(&step), work).await;
+        let mut conn = step.lock_owned().await;
+        let conn: &mut AsyncPgConnection = &mut conn;
+        if commit {
+            AnsiTransactionManager::commit_transaction(conn).await
+        } else {
+            AnsiTransactionManager::rollback_transaction(conn).await
+        }
+        .map_err(from_diesel)
+    }
+}
