@@ -13,7 +13,7 @@ use opinion_market::Outcome;
 use crate::dashboard::error::DashboardError;
 use crate::dashboard::format::{amount, at};
 use crate::dashboard::layout::document;
-use crate::dashboard::listing::{Filter, ListQuery, filter_form, listed};
+use crate::dashboard::listing::{Filter, ListQuery, Listing};
 use crate::dashboard::page::html as respond;
 use crate::dashboard::paging::pager;
 use crate::dashboard::portfolio_link::{self, LinkView};
@@ -59,14 +59,13 @@ pub async fn page(
                 .await?,
         )
     };
-    let (status, view, found) = listed(result.await, &query)?;
-    let content = html! {
-        (filter_form(PATH, &filters, &query, &view))
-        @if let Some(found) = found {
-            @if found.items.is_empty() { p.empty { "No player matches." } } @else {
+    let listing = Listing::new(PATH, &filters, &query);
+    listing.page(&member, "Players", result.await, |items| {
+        html! {
+            @if items.is_empty() { p.empty { "No player matches." } } @else {
                 div.scroll { table {
                     thead { tr { th { "Player" } th { "Name" } th { "Language" } th { "First launched" } th { "Last launched" } } }
-                    tbody { @for user in &found.items { tr {
+                    tbody { @for user in items { tr {
                         td { a href=(player_link(&user.external_user_id)) { (user.external_user_id) } }
                         td { (user.display_name.as_deref().unwrap_or("—")) }
                         td { (user.language.as_deref().unwrap_or("—")) }
@@ -75,10 +74,8 @@ pub async fn page(
                     } } }
                 } }
             }
-            (pager(PATH, &found, &query.kept(&filters), cursor.cursor.is_some()))
         }
-    };
-    Ok(respond(status, document(&member, PATH, "Players", content)))
+    })
 }
 
 /// `GET /dashboard/users/player?externalUserId=…`: the portfolio and the trade history.
