@@ -1,7 +1,8 @@
 //! The dashboard in a real browser: a member signs in, creates an API key (secret shown
 //! once, with a copy button), registers a webhook endpoint and replays a delivery to it,
-//! configures the wallet adapter and runs its full-contract test, runs a simulator
-//! scenario and a user operation, and signs out; a member with fewer scopes then neither
+//! configures the wallet adapter and runs its full-contract test, creates a player's
+//! portfolio link, sets the markets' visibility mode, runs a simulator scenario and a
+//! user operation, sets the simulated user's balance and name, and signs out; a member with fewer scopes then neither
 //! sees nor reaches what it lacks. Every page opens without a console error (a policy
 //! violation is one) or a request leaving the service, and is kept as a screenshot under
 //! `target/test-artefacts/dashboard/`.
@@ -223,10 +224,23 @@ async fn staff_work_through_the_dashboard_and_a_restricted_member_is_kept_out() 
     walk.element("svg.chart, table").await;
     assert!(walk.text("main").await.contains("Trade history"));
     walk.shot("player").await;
+    walk.click("form[action='/dashboard/users/portfolio-link'] button[type=submit]")
+        .await;
+    let link = walk.text("#new-secret").await;
+    assert!(
+        link.starts_with(&format!("{}/views/portfolio?token=", app.address)),
+        "{link}"
+    );
+    walk.shot("portfolio-link").await;
     walk.open("/dashboard/markets").await;
     walk.click("form[action$='/visibility'] button").await;
     assert_eq!(walk.text("td .badge").await, "hidden");
     walk.shot("markets").await;
+    walk.click("#mode option[value=allowlist]").await;
+    walk.click("form[action='/dashboard/markets/visibility-mode'] button[type=submit]")
+        .await;
+    assert!(walk.text("#visibility-mode p.notice").await.contains("allowlist"));
+    walk.shot("markets-visibility-mode").await;
     for (path, name) in [
         ("/dashboard/trades", "trades"),
         ("/dashboard/resolutions", "resolutions"),
@@ -268,6 +282,19 @@ async fn staff_work_through_the_dashboard_and_a_restricted_member_is_kept_out() 
         .await;
     assert!(walk.text("#report h2").await.contains("launch"));
     walk.shot("simulator-operation").await;
+    walk.fill("balance", "75000").await;
+    walk.click("form[action$='/balance'] button[type=submit]").await;
+    walk.fill("displayName", "Simulated Sam").await;
+    walk.click("form[action$='/change'] button[type=submit]").await;
+    assert!(walk.text("dl.facts").await.contains("Simulated Sam"));
+    let simulated = json_with_status(
+        app.get("/api/operator/simulator/wallets/sim-player-1", &app.operator.key)
+            .await,
+        200,
+    )
+    .await;
+    assert_eq!(simulated["balance"], "75000", "{simulated}");
+    walk.shot("simulator-user-settings").await;
 
     walk.click("form.sign-out button").await;
     assert!(walk.text("p.notice").await.contains("signed out"));

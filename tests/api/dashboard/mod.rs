@@ -8,5 +8,8 @@ mod delivery_requests;
 mod flight;
 mod http;
 mod own_password;
+mod portfolio_links;
+mod simulated_user_settings;
 mod simulator_forms;
 mod support;
+mod visibility_mode;

@@ -5,7 +5,7 @@
 
 use serde_json::json;
 
-use super::support::{member, page, post, sign_in, token_of};
+use super::support::{member, page, post, refused_beside, sign_in, token_of};
 use crate::helpers::{TestApp, json_with_status, spawn_app};
 use crate::simulator_support::simulated_user;
 
@@ -13,13 +13,6 @@ use crate::simulator_support::simulated_user;
 async fn queued(app: &TestApp, id: &str) -> serde_json::Value {
     let path = format!("/api/operator/simulator/users/{id}");
     json_with_status(app.get(&path, &app.operator.key).await, 200).await["pendingFaults"].clone()
-}
-
-/// Whether `html` shows a refusal beside the input `field`.
-fn refused_beside(html: &str, field: &str) -> bool {
-    html.split(&format!("id=\"{field}-note\">"))
-        .nth(1)
-        .is_some_and(|note| note.starts_with("<span class=\"error\">"))
 }
 
 #[tokio::test]

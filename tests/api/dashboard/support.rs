@@ -73,3 +73,10 @@ pub fn token_of(html: &str) -> String {
         .expect("a form token in the page")
         .to_owned()
 }
+
+/// Whether `html` shows a refusal beside the input `field`.
+pub fn refused_beside(html: &str, field: &str) -> bool {
+    html.split(&format!("id=\"{field}-note\">"))
+        .nth(1)
+        .is_some_and(|note| note.starts_with("<span class=\"error\">"))
+}

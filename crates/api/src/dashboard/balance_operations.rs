@@ -11,10 +11,7 @@ use opinion_wallet::{OperationState, WalletFlow};
 
 use crate::dashboard::error::DashboardError;
 use crate::dashboard::format::{amount, at};
-use crate::dashboard::layout::document;
-use crate::dashboard::listing::{Filter, ListQuery, filter_form, listed};
-use crate::dashboard::page::html as respond;
-use crate::dashboard::paging::pager;
+use crate::dashboard::listing::{Filter, ListQuery, Listing};
 use crate::dashboard::session::SignedIn;
 use crate::dashboard::users::player_link;
 use crate::state::ApiState;
@@ -59,14 +56,13 @@ pub async fn page(
                 .await?,
         )
     };
-    let (status, view, found) = listed(result.await, &query)?;
-    let content = html! {
-        (filter_form(PATH, &filters, &query, &view))
-        @if let Some(found) = found {
-            @if found.items.is_empty() { p.empty { "No balance operation matches." } } @else {
+    let listing = Listing::new(PATH, &filters, &query);
+    listing.page(&member, "Balance operations", result.await, |items| {
+        html! {
+            @if items.is_empty() { p.empty { "No balance operation matches." } } @else {
                 div.scroll { table {
                     thead { tr { th { "Operation" } th { "Player" } th { "Flow" } th.num { "Amount" } th { "State" } th { "Idempotency key" } th { "Wallet's answer" } th { "Created" } } }
-                    tbody { @for item in &found.items {
+                    tbody { @for item in items {
                         @let operation = &item.operation;
                         tr {
                             td { code { (operation.id) } }
@@ -88,8 +84,6 @@ pub async fn page(
                     } }
                 } }
             }
-            (pager(PATH, &found, &query.kept(&filters), cursor.cursor.is_some()))
         }
-    };
-    Ok(respond(status, document(&member, PATH, "Balance operations", content)))
+    })
 }

@@ -1,14 +1,20 @@
 //! What the dashboard's filtered lists share: the filter form (the API's query parameter
-//! names, days in UTC for the time window), the query as the page received it, and the
-//! answer to a filter the use case refused (the form again, the error beside its field).
+//! names, days in UTC for the time window), the query as the page received it, the
+//! answer to a filter the use case refused (the form again, the error beside its field),
+//! and a list's section and page drawn from what the use case answered.
 
+use actix_web::HttpResponse;
 use actix_web::http::StatusCode;
 use actix_web::web;
 use maud::{Markup, html};
+use opinion_core::{IdKind, Page};
 
 use crate::dashboard::error::DashboardError;
 use crate::dashboard::form::{FormData, FormView};
-use crate::dashboard::paging::Cursor;
+use crate::dashboard::layout::document;
+use crate::dashboard::page::html as respond;
+use crate::dashboard::paging::{Cursor, pager};
+use crate::dashboard::session::SignedIn;
 
 /// One filter of a list.
 pub enum Filter {
@@ -101,5 +107,55 @@ pub fn listed<T>(
             let (view, status) = FormView::refused(query.0.clone(), error)?;
             Ok((status, view, None))
         }
+    }
+}
+
+/// One filtered, paged list: where it is served, its filters and the query received.
+pub struct Listing<'a> {
+    /// The list's address (its filter form and page links point there).
+    path: &'a str,
+    /// Its filters.
+    filters: &'a [Filter],
+    /// The query as received.
+    query: &'a ListQuery,
+}
+
+impl<'a> Listing<'a> {
+    /// The list at `path` with `filters`, for `query`.
+    pub fn new(path: &'a str, filters: &'a [Filter], query: &'a ListQuery) -> Self {
+        Self { path, filters, query }
+    }
+
+    /// The list's section for what the use case answered: the filter form, then `rows`
+    /// drawn from the page found, the pager and `after`; or the form alone with the
+    /// refusal beside its filter, with the refusal's status.
+    pub fn section<R, K: IdKind>(
+        &self,
+        result: Result<Page<R, K>, DashboardError>,
+        rows: impl FnOnce(&[R]) -> Markup,
+        after: Markup,
+    ) -> Result<(StatusCode, Markup), DashboardError> {
+        let (status, view, found) = listed(result, self.query)?;
+        let section = html! {
+            (filter_form(self.path, self.filters, self.query, &view))
+            @if let Some(found) = found {
+                (rows(&found.items))
+                (pager(self.path, &found, &self.query.kept(self.filters), self.query.cursor().cursor.is_some()))
+                (after)
+            }
+        };
+        Ok((status, section))
+    }
+
+    /// The page that is only the list's section, titled `title`.
+    pub fn page<R, K: IdKind>(
+        &self,
+        member: &SignedIn,
+        title: &str,
+        result: Result<Page<R, K>, DashboardError>,
+        rows: impl FnOnce(&[R]) -> Markup,
+    ) -> Result<HttpResponse, DashboardError> {
+        let (status, section) = self.section(result, rows, html! {})?;
+        Ok(respond(status, document(member, self.path, title, section)))
     }
 }

@@ -1,12 +1,13 @@
 //! Markets: the operator's markets with its pool's price and its players' visibility,
-//! a switch per market, and the trending list. Mirrors `GET /api/operator/markets`,
-//! `POST …/markets/{id}/visibility` and `GET …/markets/trending`, and calls the same use
-//! cases.
+//! a switch per market, the visibility mode (see `visibility_mode.rs`) and the trending
+//! list. Mirrors `GET /api/operator/markets`, `POST …/markets/{id}/visibility` and
+//! `GET …/markets/trending`, and calls the same use cases.
 
 use actix_web::web::Bytes;
 use actix_web::{HttpResponse, web};
 use maud::html;
 use opinion_access::RouteId;
+use opinion_app::model::OperatorMarket;
 use opinion_app::opinion::reads::MarketQuery;
 use opinion_core::PageLimit;
 use opinion_market::Outcome;
@@ -15,14 +16,15 @@ use crate::dashboard::error::DashboardError;
 use crate::dashboard::form::{FormData, token_field};
 use crate::dashboard::format::at;
 use crate::dashboard::layout::document;
-use crate::dashboard::listing::{Filter, ListQuery, filter_form, listed};
+use crate::dashboard::listing::{Filter, ListQuery, Listing};
 use crate::dashboard::page::{html as respond, see_other};
-use crate::dashboard::paging::pager;
 use crate::dashboard::session::SignedIn;
+use crate::dashboard::visibility_mode::{self, ModeView};
 use crate::http::extract::path_id;
 use crate::state::ApiState;
 
-const PATH: &str = "/dashboard/markets";
+/// The markets page.
+pub const PATH: &str = "/dashboard/markets";
 /// Markets the trending panel shows.
 const TRENDING: u32 = 5;
 
@@ -33,7 +35,16 @@ pub async fn page(
     query: web::Query<Vec<(String, String)>>,
 ) -> Result<HttpResponse, DashboardError> {
     member.require(RouteId::MarketsList)?;
-    let query = ListQuery::of(query);
+    render(&state, &member, &ListQuery::of(query), &ModeView::default()).await
+}
+
+/// The markets page for `query`, with the visibility mode panel as `mode` shows it.
+pub async fn render(
+    state: &ApiState,
+    member: &SignedIn,
+    query: &ListQuery,
+    mode: &ModeView,
+) -> Result<HttpResponse, DashboardError> {
     let cursor = query.cursor();
     let filters = vec![
         Filter::Choice("status", "Status", vec!["open", "closed", "resolved"]),
@@ -45,25 +56,13 @@ pub async fn page(
     };
     let operator = member.principal.operator_id;
     let result = async { Ok::<_, DashboardError>(state.reads.list_markets(operator, &asked, cursor.page()?).await?) };
-    let (status, view, found) = listed(result.await, &query)?;
-    let limit = PageLimit::new(TRENDING).unwrap_or_default();
-    let trending = state.reads.trending_markets(operator, None, limit).await?;
     let may_switch = member.may(RouteId::MarketVisibilitySet);
-    let content = html! {
-        section.card {
-            h2 { "Trending over the last " (trending.window.as_str()) }
-            @if trending.markets.is_empty() { p.empty { "Nothing traded in the window." } } @else {
-                ol { @for ranked in &trending.markets {
-                    li { (ranked.market.market.question) " " span.muted { "YES " (ranked.market.pool.price(Outcome::Yes)) } }
-                } }
-            }
-        }
-        (filter_form(PATH, &filters, &query, &view))
-        @if let Some(found) = found {
-            @if found.items.is_empty() { p.empty { "No market matches." } } @else {
+    let rows = |items: &[OperatorMarket]| {
+        html! {
+            @if items.is_empty() { p.empty { "No market matches." } } @else {
                 div.scroll { table {
                     thead { tr { th { "Market" } th { "Status" } th { "YES price" } th { "Closes" } th { "Players see it" } } }
-                    tbody { @for market in &found.items {
+                    tbody { @for market in items {
                         @let hidden = market.hidden();
                         tr {
                             td { (market.market.question) br; code { (market.market.id) } }
@@ -84,10 +83,27 @@ pub async fn page(
                     } }
                 } }
             }
-            (pager(PATH, &found, &query.kept(&filters), cursor.cursor.is_some()))
         }
     };
-    Ok(respond(status, document(&member, PATH, "Markets", content)))
+    let listing = Listing::new(PATH, &filters, query);
+    let (status, list) = listing.section(result.await, rows, html! {})?;
+    let status = mode.status().unwrap_or(status);
+    let mode_panel = visibility_mode::panel(state, member, mode).await?;
+    let limit = PageLimit::new(TRENDING).unwrap_or_default();
+    let trending = state.reads.trending_markets(operator, None, limit).await?;
+    let content = html! {
+        (mode_panel)
+        section.card {
+            h2 { "Trending over the last " (trending.window.as_str()) }
+            @if trending.markets.is_empty() { p.empty { "Nothing traded in the window." } } @else {
+                ol { @for ranked in &trending.markets {
+                    li { (ranked.market.market.question) " " span.muted { "YES " (ranked.market.pool.price(Outcome::Yes)) } }
+                } }
+            }
+        }
+        (list)
+    };
+    Ok(respond(status, document(member, PATH, "Markets", content)))
 }
 
 /// `POST /dashboard/markets/{id}/visibility`: shows or hides the market to the operator's

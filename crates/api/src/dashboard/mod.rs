@@ -24,13 +24,16 @@ mod page;
 mod paging;
 mod password;
 mod payouts;
+mod portfolio_link;
 mod scopes;
 mod session;
 mod sign_in;
+mod simulated_user;
 mod simulator;
 mod staff;
 mod trades;
 mod users;
+mod visibility_mode;
 mod wallet;
 mod webhooks;
 
@@ -60,7 +63,9 @@ pub fn mount(config: &mut web::ServiceConfig) {
         .service(get(DASHBOARD_PATH, web::route().to(overview::page)))
         .service(get("/dashboard/users", web::route().to(users::page)))
         .service(get("/dashboard/users/player", web::route().to(users::player)))
+        .service(post(portfolio_link::PATH, web::route().to(portfolio_link::create)))
         .service(get("/dashboard/markets", web::route().to(markets::page)))
+        .service(post(visibility_mode::PATH, web::route().to(visibility_mode::set)))
         .service(post(
             "/dashboard/markets/{id}/visibility",
             web::route().to(markets::set_visibility),
@@ -167,6 +172,14 @@ pub fn mount(config: &mut web::ServiceConfig) {
             "/dashboard/simulator/users/{id}",
             web::route().to(simulator::user),
             web::route().to(simulator::operation),
+        ))
+        .service(post(
+            "/dashboard/simulator/users/{id}/balance",
+            web::route().to(simulated_user::set_balance),
+        ))
+        .service(post(
+            "/dashboard/simulator/users/{id}/change",
+            web::route().to(simulated_user::change),
         ))
         .service(get("/dashboard/flight", web::route().to(flight::overview::page)))
         .service(get("/dashboard/flight/flights", web::route().to(flight::flights::page)))

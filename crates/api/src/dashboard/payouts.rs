@@ -11,10 +11,7 @@ use opinion_market::RedemptionStatus;
 
 use crate::dashboard::error::DashboardError;
 use crate::dashboard::format::{amount, at, maybe_at};
-use crate::dashboard::layout::document;
-use crate::dashboard::listing::{Filter, ListQuery, filter_form, listed};
-use crate::dashboard::page::html as respond;
-use crate::dashboard::paging::pager;
+use crate::dashboard::listing::{Filter, ListQuery, Listing};
 use crate::dashboard::session::SignedIn;
 use crate::dashboard::users::player_link;
 use crate::state::ApiState;
@@ -55,14 +52,13 @@ pub async fn resolutions(
                 .await?,
         )
     };
-    let (status, view, found) = listed(result.await, &query)?;
-    let content = html! {
-        (filter_form(RESOLUTIONS_PATH, &filters, &query, &view))
-        @if let Some(found) = found {
-            @if found.items.is_empty() { p.empty { "No resolution matches." } } @else {
+    let listing = Listing::new(RESOLUTIONS_PATH, &filters, &query);
+    listing.page(&member, "Resolutions", result.await, |items| {
+        html! {
+            @if items.is_empty() { p.empty { "No resolution matches." } } @else {
                 div.scroll { table {
                     thead { tr { th { "Market" } th { "Resolution" } th.num { "Redemptions" } th.num { "Paid out" } th { "Resolved" } } }
-                    tbody { @for item in &found.items { tr {
+                    tbody { @for item in items { tr {
                         td { a href=(format!("{REDEMPTIONS_PATH}?marketId={}", item.market_id)) { code { (item.market_id) } } }
                         td { (item.resolution.as_str()) }
                         td.num { (item.redemption_count) }
@@ -71,13 +67,8 @@ pub async fn resolutions(
                     } } }
                 } }
             }
-            (pager(RESOLUTIONS_PATH, &found, &query.kept(&filters), cursor.cursor.is_some()))
         }
-    };
-    Ok(respond(
-        status,
-        document(&member, RESOLUTIONS_PATH, "Resolutions", content),
-    ))
+    })
 }
 
 /// `GET /dashboard/redemptions`.
@@ -115,14 +106,13 @@ pub async fn redemptions(
                 .await?,
         )
     };
-    let (status, view, found) = listed(result.await, &query)?;
-    let content = html! {
-        (filter_form(REDEMPTIONS_PATH, &filters, &query, &view))
-        @if let Some(found) = found {
-            @if found.items.is_empty() { p.empty { "No redemption matches." } } @else {
+    let listing = Listing::new(REDEMPTIONS_PATH, &filters, &query);
+    listing.page(&member, "Redemptions", result.await, |items| {
+        html! {
+            @if items.is_empty() { p.empty { "No redemption matches." } } @else {
                 div.scroll { table {
                     thead { tr { th { "Redemption" } th { "Player" } th { "Market" } th { "Resolution" } th.num { "Amount" } th { "Status" } th { "Created" } th { "Paid" } } }
-                    tbody { @for item in &found.items { tr {
+                    tbody { @for item in items { tr {
                         td { code { (item.id) } }
                         td { a href=(player_link(&item.external_user_id)) { (item.external_user_id) } }
                         td { code { (item.market_id) } }
@@ -134,11 +124,6 @@ pub async fn redemptions(
                     } } }
                 } }
             }
-            (pager(REDEMPTIONS_PATH, &found, &query.kept(&filters), cursor.cursor.is_some()))
         }
-    };
-    Ok(respond(
-        status,
-        document(&member, REDEMPTIONS_PATH, "Redemptions", content),
-    ))
+    })
 }

@@ -19,6 +19,7 @@ use crate::dashboard::layout::document;
 use crate::dashboard::page::html as respond;
 use crate::dashboard::paging::{Cursor, pager};
 use crate::dashboard::session::SignedIn;
+use crate::dashboard::simulated_user;
 use crate::http::error::ApiError;
 use crate::http::extract::path_id;
 use crate::shared::minor_units::minor_units;
@@ -30,7 +31,8 @@ use crate::simulator::operations::handlers::{
 use crate::simulator::users::dto::{FaultBody, FaultKind};
 use crate::state::ApiState;
 
-const PATH: &str = "/dashboard/simulator";
+/// The simulator's page; a simulated user's page is below it.
+pub const PATH: &str = "/dashboard/simulator";
 const USER_FIELDS: &[&str] = &["externalUserId", "displayName", "currency", "startingBalance"];
 const SCENARIO_FIELDS: &[&str] = &[
     "scenario",
@@ -287,7 +289,21 @@ pub async fn scenario_run(
     Ok(respond(status, render(&state, &member, shown).await?))
 }
 
-fn user_page(member: &SignedIn, user: &SimulatedUser, view: &FormView, ran: Option<&OperationReport>) -> Markup {
+/// The forms of a simulated user's page; the one posted shows what was typed and refused.
+#[derive(Default)]
+pub struct UserForms {
+    /// Running an operation.
+    pub operation: FormView,
+    /// Setting the wallet's balance.
+    pub balance: FormView,
+    /// Changing the user's name or state.
+    pub change: FormView,
+}
+
+/// A simulated user's page: its facts, the report of an operation just run, and the forms
+/// the member's scopes allow.
+pub fn user_page(member: &SignedIn, user: &SimulatedUser, forms: &UserForms, ran: Option<&OperationReport>) -> Markup {
+    let view = &forms.operation;
     let operations: Vec<(&str, &str)> = UserOperation::NAMES.iter().map(|name| (*name, *name)).collect();
     let outcomes = [("yes", "yes"), ("no", "no")];
     let fault_options: Vec<(String, String)> = FAULTS
@@ -300,6 +316,8 @@ fn user_page(member: &SignedIn, user: &SimulatedUser, view: &FormView, ran: Opti
         dl.facts {
             dt { "Id" } dd { code { (user.id) } }
             dt { "External user id" } dd { code { (user.external_user_id) } }
+            dt { "Display name" } dd { (user.display_name.as_deref().unwrap_or("—")) }
+            dt { "State" } dd { @if user.disabled { span.badge.bad { "disabled" } } @else { span.badge.good { "active" } } }
             dt { "Balance" } dd { (amount(user.balance, user.currency)) " (started with " (amount(user.starting_balance, user.currency)) ")" }
             dt { "Queued faults" } dd {
                 @if user.faults.is_empty() { span.muted { "none" } }
@@ -337,11 +355,13 @@ fn user_page(member: &SignedIn, user: &SimulatedUser, view: &FormView, ran: Opti
                 }
             }
         }
+        (simulated_user::forms(member, user, forms))
     };
     document(member, PATH, "Simulated user", content)
 }
 
-async fn user_of(simulator: &Simulator, member: &SignedIn, id: &str) -> Result<SimulatedUser, DashboardError> {
+/// The simulated user `id` of the member's operator.
+pub async fn user_of(simulator: &Simulator, member: &SignedIn, id: &str) -> Result<SimulatedUser, DashboardError> {
     Ok(simulator.user(&member.principal, path_id(id)?).await?)
 }
 
@@ -355,7 +375,7 @@ pub async fn user(
     let user = user_of(simulator(&state)?, &member, &id).await?;
     Ok(respond(
         StatusCode::OK,
-        user_page(&member, &user, &FormView::default(), None),
+        user_page(&member, &user, &UserForms::default(), None),
     ))
 }
 
@@ -424,12 +444,16 @@ pub async fn operation(
             let user = user_of(simulator, &member, &id).await?;
             Ok(respond(
                 StatusCode::OK,
-                user_page(&member, &user, &FormView::default(), Some(&ran)),
+                user_page(&member, &user, &UserForms::default(), Some(&ran)),
             ))
         }
         Err(error) => {
-            let (view, status) = FormView::refused(form, error)?;
-            Ok(respond(status, user_page(&member, &user, &view, None)))
+            let (operation, status) = FormView::refused(form, error)?;
+            let forms = UserForms {
+                operation,
+                ..UserForms::default()
+            };
+            Ok(respond(status, user_page(&member, &user, &forms, None)))
         }
     }
 }

@@ -11,10 +11,7 @@ use opinion_market::TradeStatus;
 
 use crate::dashboard::error::DashboardError;
 use crate::dashboard::format::{amount, at};
-use crate::dashboard::layout::document;
-use crate::dashboard::listing::{Filter, ListQuery, filter_form, listed};
-use crate::dashboard::page::html as respond;
-use crate::dashboard::paging::pager;
+use crate::dashboard::listing::{Filter, ListQuery, Listing};
 use crate::dashboard::session::SignedIn;
 use crate::dashboard::users::player_link;
 use crate::state::ApiState;
@@ -94,14 +91,7 @@ pub async fn page(
                 .await?,
         )
     };
-    let (status, view, found) = listed(result.await, &query)?;
     let filters = filters();
-    let content = html! {
-        (filter_form(PATH, &filters, &query, &view))
-        @if let Some(found) = found {
-            (table(&found.items))
-            (pager(PATH, &found, &query.kept(&filters), cursor.cursor.is_some()))
-        }
-    };
-    Ok(respond(status, document(&member, PATH, "Trades", content)))
+    let listing = Listing::new(PATH, &filters, &query);
+    listing.page(&member, "Trades", result.await, table)
 }

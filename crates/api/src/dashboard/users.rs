@@ -1,9 +1,9 @@
 //! Players: the operator's players with the API's filters and keyset pages, and one
 //! player's page with its portfolio (positions valued at the pool's price) and trade
-//! history. Mirrors `GET /api/operator/users`, `GET …/users/portfolio` and the trades
-//! list filtered by player, and calls the same use cases.
+//! history and a portfolio link to hand out (see `portfolio_link.rs`). Mirrors
+//! `GET /api/operator/users`, `GET …/users/portfolio` and the trades list filtered by
+//! player, and calls the same use cases.
 
-use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, web};
 use maud::html;
 use opinion_access::RouteId;
@@ -13,9 +13,10 @@ use opinion_market::Outcome;
 use crate::dashboard::error::DashboardError;
 use crate::dashboard::format::{amount, at};
 use crate::dashboard::layout::document;
-use crate::dashboard::listing::{Filter, ListQuery, filter_form, listed};
+use crate::dashboard::listing::{Filter, ListQuery, Listing};
 use crate::dashboard::page::html as respond;
 use crate::dashboard::paging::pager;
+use crate::dashboard::portfolio_link::{self, LinkView};
 use crate::dashboard::session::SignedIn;
 use crate::dashboard::trades;
 use crate::state::ApiState;
@@ -58,14 +59,13 @@ pub async fn page(
                 .await?,
         )
     };
-    let (status, view, found) = listed(result.await, &query)?;
-    let content = html! {
-        (filter_form(PATH, &filters, &query, &view))
-        @if let Some(found) = found {
-            @if found.items.is_empty() { p.empty { "No player matches." } } @else {
+    let listing = Listing::new(PATH, &filters, &query);
+    listing.page(&member, "Players", result.await, |items| {
+        html! {
+            @if items.is_empty() { p.empty { "No player matches." } } @else {
                 div.scroll { table {
                     thead { tr { th { "Player" } th { "Name" } th { "Language" } th { "First launched" } th { "Last launched" } } }
-                    tbody { @for user in &found.items { tr {
+                    tbody { @for user in items { tr {
                         td { a href=(player_link(&user.external_user_id)) { (user.external_user_id) } }
                         td { (user.display_name.as_deref().unwrap_or("—")) }
                         td { (user.language.as_deref().unwrap_or("—")) }
@@ -74,10 +74,8 @@ pub async fn page(
                     } } }
                 } }
             }
-            (pager(PATH, &found, &query.kept(&filters), cursor.cursor.is_some()))
         }
-    };
-    Ok(respond(status, document(&member, PATH, "Players", content)))
+    })
 }
 
 /// `GET /dashboard/users/player?externalUserId=…`: the portfolio and the trade history.
@@ -87,7 +85,16 @@ pub async fn player(
     query: web::Query<Vec<(String, String)>>,
 ) -> Result<HttpResponse, DashboardError> {
     member.require(RouteId::UserPortfolio)?;
-    let query = ListQuery::of(query);
+    render_player(&state, &member, &ListQuery::of(query), &LinkView::default()).await
+}
+
+/// The player's page for `query`, with the portfolio link form as `link` shows it.
+pub async fn render_player(
+    state: &ApiState,
+    member: &SignedIn,
+    query: &ListQuery,
+    link: &LinkView,
+) -> Result<HttpResponse, DashboardError> {
     let external = query.0.text("externalUserId");
     let portfolio = state.reads.portfolio(member.principal.operator_id, &external).await?;
     let history = if member.may(RouteId::TradesList) {
@@ -109,6 +116,7 @@ pub async fn player(
     let user = &portfolio.user;
     let content = html! {
         p { a href=(PATH) { "← All players" } }
+        (portfolio_link::issued(link))
         dl.facts {
             dt { "Player" } dd { code { (user.external_user_id) } }
             dt { "Name" } dd { (user.display_name.as_deref().unwrap_or("—")) }
@@ -138,6 +146,7 @@ pub async fn player(
                 } }
             }
         }
+        (portfolio_link::form(member, &user.external_user_id, link))
         @if let Some((found, cursor)) = history {
             section {
                 h2 { "Trade history" }
@@ -146,5 +155,5 @@ pub async fn player(
             }
         }
     };
-    Ok(respond(StatusCode::OK, document(&member, PATH, "Player", content)))
+    Ok(respond(link.status(), document(member, PATH, "Player", content)))
 }

@@ -13,6 +13,12 @@ use crate::views::{HTML_UTF8, page_response, portfolio_page};
 /// Where the public portfolio page is served, below the public base URL.
 pub const PORTFOLIO_VIEW_PATH: &str = "/views/portfolio";
 
+/// The address a portfolio link's signed `token` opens, on the service's public URL; the
+/// API and the dashboard hand out the same.
+pub fn portfolio_view_url(state: &ApiState, token: &str) -> String {
+    format!("{}{PORTFOLIO_VIEW_PATH}?token={token}", state.public_url)
+}
+
 /// The page a portfolio link opens.
 ///
 /// No credential besides the link's signed token (from `POST /api/operator/users/portfolio-view`);

@@ -12,10 +12,7 @@ use crate::dashboard::error::DashboardError;
 use crate::dashboard::flight::statements::PATH as STATEMENTS;
 use crate::dashboard::flight::{gate, rupiah};
 use crate::dashboard::format::at;
-use crate::dashboard::layout::document;
-use crate::dashboard::listing::{Filter, ListQuery, filter_form, listed};
-use crate::dashboard::page::html as respond;
-use crate::dashboard::paging::pager;
+use crate::dashboard::listing::{Filter, ListQuery, Listing};
 use crate::dashboard::session::SignedIn;
 use crate::state::ApiState;
 
@@ -66,14 +63,7 @@ pub async fn page(
                 .await?,
         )
     };
-    let (status, view, found) = listed(result.await, &query)?;
     let filters = vec![Filter::Text("reportId", "Report (fsr_…)")];
-    let content = html! {
-        (filter_form(PATH, &filters, &query, &view))
-        @if let Some(found) = found {
-            (table(&found.items, true))
-            (pager(PATH, &found, &query.kept(&filters), cursor.cursor.is_some()))
-        }
-    };
-    Ok(respond(status, document(&member, PATH, "Flight corrections", content)))
+    let listing = Listing::new(PATH, &filters, &query);
+    listing.page(&member, "Flight corrections", result.await, |items| table(items, true))
 }

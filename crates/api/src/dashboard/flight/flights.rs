@@ -14,9 +14,8 @@ use crate::dashboard::error::DashboardError;
 use crate::dashboard::flight::{badge, gate, rupiah};
 use crate::dashboard::format::{at, maybe_at};
 use crate::dashboard::layout::document;
-use crate::dashboard::listing::{Filter, ListQuery, filter_form, listed};
+use crate::dashboard::listing::{Filter, ListQuery, Listing};
 use crate::dashboard::page::html as respond;
-use crate::dashboard::paging::pager;
 use crate::dashboard::session::SignedIn;
 use crate::http::auth::Caller;
 use crate::http::extract::path_id;
@@ -63,7 +62,6 @@ pub async fn page(
         to: query.instant("to"),
     };
     let result = async { Ok::<_, DashboardError>(state.flight_reads.list_flights(&asked, cursor.page()?).await?) };
-    let (status, view, found) = listed(result.await, &query)?;
     let filters = filters();
     let export = {
         let mut link = url::form_urlencoded::Serializer::new(String::new());
@@ -74,13 +72,14 @@ pub async fn page(
         }
         format!("{PATH}/export?{}", link.finish())
     };
-    let content = html! {
-        (filter_form(PATH, &filters, &query, &view))
-        @if let Some(found) = found {
-            @if found.items.is_empty() { p.empty { "No flight matches." } } @else {
+    let listing = Listing::new(PATH, &filters, &query);
+    let export = html! { p { a href=(export) download { "Export these flights (CSV)" } } };
+    let rows = |items: &[FlightView]| {
+        html! {
+            @if items.is_empty() { p.empty { "No flight matches." } } @else {
                 div.scroll { table {
                     thead { tr { th { "Flight" } th.num { "Number" } th { "Phase" } th.num { "Crash point" } th { "Boarded" } th { "Crashed" } } }
-                    tbody { @for flight in &found.items { tr {
+                    tbody { @for flight in items { tr {
                         td { a href=(flight_link(&flight.id.to_string())) { code { (flight.id) } } }
                         td.num { (flight.number) }
                         td { (badge(flight.phase.as_str())) }
@@ -90,10 +89,9 @@ pub async fn page(
                     } } }
                 } }
             }
-            (pager(PATH, &found, &query.kept(&filters), cursor.cursor.is_some()))
-            p { a href=(export) download { "Export these flights (CSV)" } }
         }
     };
+    let (status, content) = listing.section(result.await, rows, export)?;
     Ok(respond(status, document(&member, PATH, "Flights", content)))
 }
 

@@ -20,9 +20,8 @@ use crate::dashboard::flight::flights::flight_link;
 use crate::dashboard::flight::{badge, gate, rupiah, share};
 use crate::dashboard::format::{at, maybe_at};
 use crate::dashboard::layout::document;
-use crate::dashboard::listing::{Filter, ListQuery, filter_form, listed};
+use crate::dashboard::listing::{Filter, ListQuery, Listing};
 use crate::dashboard::page::html as respond;
-use crate::dashboard::paging::pager;
 use crate::dashboard::session::SignedIn;
 use crate::http::auth::Caller;
 use crate::http::extract::path_id;
@@ -108,7 +107,6 @@ pub async fn page(
                 .await?,
         )
     };
-    let (status, view, found) = listed(result.await, &query)?;
     let filters = filters();
     let export = {
         let mut link = url::form_urlencoded::Serializer::new(String::new());
@@ -126,14 +124,9 @@ pub async fn page(
         }
         format!("{PATH}/export?{}", link.finish())
     };
-    let content = html! {
-        (filter_form(PATH, &filters, &query, &view))
-        @if let Some(found) = found {
-            (table(&found.items))
-            (pager(PATH, &found, &query.kept(&filters), cursor.cursor.is_some()))
-            p { a href=(export) download { "Export these tickets (CSV)" } }
-        }
-    };
+    let listing = Listing::new(PATH, &filters, &query);
+    let export = html! { p { a href=(export) download { "Export these tickets (CSV)" } } };
+    let (status, content) = listing.section(result.await, table, export)?;
     Ok(respond(status, document(&member, PATH, "Flight tickets", content)))
 }
 

@@ -1,10 +1,11 @@
 //! Markets on the wire: each with the operator's pool, prices and visibility; the
 //! visibility request; the trending ranking; the queries that read them.
 
+use opinion_app::error::AppError;
 use opinion_app::model::OperatorMarket;
 use opinion_app::opinion::ports::VisibilitySettings;
 use opinion_app::opinion::reads::{MarketQuery, Trending, TrendingMarket};
-use opinion_market::{Outcome, PricePpm};
+use opinion_market::{Outcome, PricePpm, VisibilityMode};
 use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
 use utoipa::{IntoParams, ToSchema};
@@ -114,6 +115,15 @@ pub struct SetVisibilityModeBody {
     /// those hidden with it; the default).
     #[schema(example = "allowlist")]
     pub mode: String,
+}
+
+impl SetVisibilityModeBody {
+    /// The mode asked for; a text that names none is refused beside `mode`.
+    pub fn requested(&self) -> Result<VisibilityMode, AppError> {
+        self.mode
+            .parse()
+            .map_err(|_| AppError::invalid("mode", "must be one of `all`, `allowlist`, `blocklist`"))
+    }
 }
 
 /// The operator's visibility mode.

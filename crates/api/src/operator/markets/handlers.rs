@@ -3,7 +3,7 @@
 
 use actix_web::{HttpResponse, web};
 use opinion_access::RouteId;
-use opinion_app::error::{AppError, ProblemCode};
+use opinion_app::error::ProblemCode;
 use opinion_core::PageLimit;
 
 use crate::http::auth::Caller;
@@ -123,10 +123,7 @@ pub async fn set_visibility_mode(
     caller: Caller,
     body: Json<SetVisibilityModeBody>,
 ) -> Result<HttpResponse, ApiError> {
-    let mode = body
-        .mode
-        .parse()
-        .map_err(|_| AppError::invalid("mode", "must be one of `all`, `allowlist`, `blocklist`"))?;
+    let mode = body.requested()?;
     let change = state.reads.set_visibility_mode(caller.0.operator_id, mode).await?;
     Ok(HttpResponse::Ok().json(VisibilityModeBody::new(change.settings, Some(change.changed_markets))))
 }

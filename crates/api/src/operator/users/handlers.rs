@@ -14,7 +14,7 @@ use crate::operator::users::dto::{
 use crate::shared::list::ListBody;
 use crate::state::ApiState;
 use crate::views::HTML_UTF8;
-use crate::views::handlers::PORTFOLIO_VIEW_PATH;
+use crate::views::handlers::portfolio_view_url;
 use crate::views::{page_response, portfolio_page};
 
 /// Lists the operator's players, newest first.
@@ -109,9 +109,8 @@ pub async fn portfolio_link(
         .reads
         .portfolio_link(caller.0.operator_id, &body.external_user_id, body.expires_in_seconds)
         .await?;
-    let url = format!("{}{PORTFOLIO_VIEW_PATH}?token={}", state.public_url, link.token);
     Ok(HttpResponse::Created().json(PortfolioLinkBody {
-        url,
+        url: portfolio_view_url(&state, &link.token),
         expires_at: link.expires_at,
     }))
 }
