@@ -17,13 +17,17 @@ use crate::targets::{self, GrowthCurve, TargetCheck};
 #[serde(rename_all = "camelCase")]
 pub enum Baseline {
     /// pgbench select-only: one indexed read.
-    PgbenchSelectOnly,
+    #[serde(rename = "pgbenchSelectOnly")]
+    SelectOnly,
     /// pgbench's default read-write transaction: one commit.
-    PgbenchReadWrite,
+    #[serde(rename = "pgbenchReadWrite")]
+    ReadWrite,
     /// pgbench running the trades page's own SQL, first page.
-    PgbenchTradesFirstPage,
+    #[serde(rename = "pgbenchTradesFirstPage")]
+    TradesFirstPage,
     /// pgbench running the trades page's own SQL, the deep page.
-    PgbenchTradesDeepPage,
+    #[serde(rename = "pgbenchTradesDeepPage")]
+    TradesDeepPage,
 }
 
 /// One scenario's result.
@@ -184,10 +188,10 @@ impl RunReport {
                 continue;
             }
             let database = match scenario.baseline {
-                Some(Baseline::PgbenchSelectOnly) => self.baselines.pgbench_select_only.as_ref(),
-                Some(Baseline::PgbenchReadWrite) => self.baselines.pgbench_read_write.as_ref(),
-                Some(Baseline::PgbenchTradesFirstPage) => self.baselines.pgbench_trades_first_page.as_ref(),
-                Some(Baseline::PgbenchTradesDeepPage) => self.baselines.pgbench_trades_deep_page.as_ref(),
+                Some(Baseline::SelectOnly) => self.baselines.pgbench_select_only.as_ref(),
+                Some(Baseline::ReadWrite) => self.baselines.pgbench_read_write.as_ref(),
+                Some(Baseline::TradesFirstPage) => self.baselines.pgbench_trades_first_page.as_ref(),
+                Some(Baseline::TradesDeepPage) => self.baselines.pgbench_trades_deep_page.as_ref(),
                 None => None,
             };
             scenario.ratio_to_database = database.map(|base| load.per_second / base.per_second);

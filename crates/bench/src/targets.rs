@@ -392,3 +392,125 @@ pub fn curves(report: &RunReport) -> Vec<GrowthCurve> {
         ),
     ]
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{curves, evaluate};
+    use crate::load::LoadReport;
+    use crate::pgbench::PgbenchReport;
+    use crate::report::{Baselines, RunReport, Scenario};
+
+    fn load(per_second: f64, p99_ms: f64) -> LoadReport {
+        LoadReport {
+            ok: 1,
+            errors: 0,
+            first_error: None,
+            seconds: 1.0,
+            per_second,
+            p50_ms: p99_ms / 2.0,
+            p99_ms,
+            max_ms: p99_ms,
+        }
+    }
+
+    fn report(scenarios: Vec<Scenario>) -> RunReport {
+        RunReport {
+            started_at: String::new(),
+            total_seconds: 0.0,
+            cpus: 2,
+            concurrency: 16,
+            seconds_per_scenario: 12,
+            seeded_trades: 0,
+            seeded_operators: 0,
+            baselines: Baselines {
+                pgbench_read_write: Some(PgbenchReport {
+                    per_second: 1000.0,
+                    mean_ms: 1.0,
+                }),
+                ..Baselines::default()
+            },
+            scenarios,
+            targets: Vec::new(),
+            curves: Vec::new(),
+        }
+    }
+
+    fn check(report: &RunReport, name: &str) -> (Option<f64>, Option<bool>, String) {
+        let check = evaluate(report)
+            .into_iter()
+            .find(|check| check.name == name)
+            .expect("the target is checked");
+        (check.value, check.met, check.note)
+    }
+
+    #[test]
+    fn a_ratio_target_is_met_at_its_bound_and_not_below() {
+        let at = report(vec![Scenario::measured(
+            "trading.buy",
+            "",
+            load(400.0, 1.0),
+            1024,
+            None,
+        )]);
+        assert_eq!(check(&at, "buy vs pgbench read-write").1, Some(true));
+        let below = report(vec![Scenario::measured(
+            "trading.buy",
+            "",
+            load(399.0, 1.0),
+            1024,
+            None,
+        )]);
+        assert_eq!(check(&below, "buy vs pgbench read-write").1, Some(false));
+    }
+
+    #[test]
+    fn a_target_without_its_scenario_is_not_measured() {
+        let (value, met, _) = check(&report(Vec::new()), "replay vs reads");
+        assert_eq!((value, met), (None, None));
+    }
+
+    #[test]
+    fn two_instances_short_of_the_ratio_meet_the_target_only_at_the_commit_limit() {
+        let two = |commits: f64| {
+            report(vec![
+                Scenario::measured("trading.buy", "", load(100.0, 1.0), 1024, None),
+                Scenario::measured("trading.buy_two_instances", "", load(120.0, 1.0), 1024, None)
+                    .with_figure("commits_per_second", commits),
+            ])
+        };
+        let (_, met, note) = check(&two(1000.0), "two instances vs one, buys");
+        assert_eq!(met, Some(true), "{note}");
+        assert!(note.contains("commit limit is reached"), "{note}");
+        let (_, met, note) = check(&two(999.0), "two instances vs one, buys");
+        assert_eq!(met, Some(false), "{note}");
+        assert!(note.contains("not saturated"), "{note}");
+    }
+
+    #[test]
+    fn the_memory_target_names_every_scenario_over_it() {
+        let run = report(vec![
+            Scenario::measured("reads.first_page", "", load(1.0, 1.0), 20 * 1024, None),
+            Scenario::measured("flight.live_fanout", "", load(1.0, 1.0), 112 * 1024, None),
+        ]);
+        let (value, met, note) = check(&run, "peak RSS in every scenario");
+        assert_eq!((value, met), (Some(112.0), Some(false)));
+        assert!(note.contains("flight.live_fanout 112.0"), "{note}");
+        assert!(!note.contains("reads.first_page"), "{note}");
+    }
+
+    #[test]
+    fn a_curve_is_flagged_when_its_latency_grows_past_half_again() {
+        let run = |p99: f64| {
+            report(vec![
+                Scenario::measured("reads.first_page", "", load(1.0, 10.0), 1024, None)
+                    .with_figure("trades_seeded", 1e6),
+                Scenario::measured("growth.reads.first_page", "", load(1.0, p99), 1024, None)
+                    .with_figure("trades_seeded", 1e7),
+            ])
+        };
+        let flat = |run: &RunReport| curves(run)[0].flat;
+        assert_eq!(flat(&run(15.0)), Some(true));
+        assert_eq!(flat(&run(15.1)), Some(false));
+        assert_eq!(curves(&report(Vec::new()))[0].flat, None);
+    }
+}

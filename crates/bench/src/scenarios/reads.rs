@@ -48,10 +48,7 @@ impl Reads {
 
     fn baselines(self) -> (Option<Baseline>, Option<Baseline>) {
         match self {
-            Self::Standard => (
-                Some(Baseline::PgbenchTradesFirstPage),
-                Some(Baseline::PgbenchTradesDeepPage),
-            ),
+            Self::Standard => (Some(Baseline::TradesFirstPage), Some(Baseline::TradesDeepPage)),
             Self::Grown => (None, None),
         }
     }

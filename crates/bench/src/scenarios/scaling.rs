@@ -36,14 +36,8 @@ pub async fn two_instances(
     let (load, rss) = bench.measure(bench.plan(), buys).await?;
     let rss = rss.max(second_watch.finish());
     announce(TWO, &load);
-    let mut scenario = Scenario::measured(
-        TWO,
-        TWO_DESCRIPTION,
-        load.clone(),
-        rss,
-        Some(Baseline::PgbenchReadWrite),
-    )
-    .with_figure("instances", 2.0);
+    let mut scenario = Scenario::measured(TWO, TWO_DESCRIPTION, load.clone(), rss, Some(Baseline::ReadWrite))
+        .with_figure("instances", 2.0);
     if let Some(per_buy) = commits_per_buy {
         scenario = scenario.with_figure("commits_per_second", load.per_second * per_buy);
     }
@@ -77,12 +71,8 @@ pub async fn operators_active(
     };
     let (load, rss) = bench.measure(bench.plan(), buys).await?;
     announce(&name, &load);
-    Ok(Scenario::measured(
-        &name,
-        OPERATORS_DESCRIPTION,
-        load,
-        rss,
-        Some(Baseline::PgbenchReadWrite),
+    Ok(
+        Scenario::measured(&name, OPERATORS_DESCRIPTION, load, rss, Some(Baseline::ReadWrite))
+            .with_figure("operators_active", operators as f64),
     )
-    .with_figure("operators_active", operators as f64))
 }

@@ -179,7 +179,7 @@ pub async fn run(
     let (load, rss) = bench.measure(bench.plan(), buys).await?;
     announce(BUY, &load);
     let (per_buy, profile) = commits_per_buy(bench, &traders, commits, statements).await?;
-    let mut buy = Scenario::measured(BUY, BUY_DESCRIPTION, load, rss, Some(Baseline::PgbenchReadWrite))
+    let mut buy = Scenario::measured(BUY, BUY_DESCRIPTION, load, rss, Some(Baseline::ReadWrite))
         .with_figure("commits_per_buy", per_buy)
         .with_figure("operators_active", 1.0);
     buy.statements = profile;
@@ -197,7 +197,7 @@ pub async fn run(
     };
     let (load, rss) = bench.measure(bench.plan(), replays).await?;
     announce(REPLAY, &load);
-    let replay = Scenario::measured(REPLAY, REPLAY_DESCRIPTION, load, rss, Some(Baseline::PgbenchSelectOnly));
+    let replay = Scenario::measured(REPLAY, REPLAY_DESCRIPTION, load, rss, Some(Baseline::SelectOnly));
     Ok(vec![buy, replay])
 }
 

@@ -178,7 +178,7 @@ pub async fn run(bench: &Bench<'_>, traders: &Result<Traders, String>) -> anyhow
     announce(NAME, &load);
     let description = format!("{DESCRIPTION}; events: {caused_by}");
     Ok(
-        Scenario::measured(NAME, &description, load, rss, Some(Baseline::PgbenchReadWrite))
+        Scenario::measured(NAME, &description, load, rss, Some(Baseline::ReadWrite))
             .with_figure("events_per_action", received.events as f64 / buys.ok.max(1) as f64)
             .with_figure("actions_per_second", buys.per_second)
             .with_figure("deliveries", received.deliveries as f64)
