@@ -37,6 +37,12 @@ db-shell:
 bench:
     cargo run --release -p opinion-bench
 
+# The benchmark suite with the reads growth curve's 10M point: after the other
+# scenarios, seeds up to 100,000 trades per operator (10,000,000 in all) and measures the
+# trades pages again (several minutes more of seeding).
+bench-growth:
+    OPINION_BENCH_GROWTH=true cargo run --release -p opinion-bench
+
 # The soak: two instances of the release service on one private PostgreSQL for 30 minutes
 # under trading load, with a wallet that times out, fails, answers garbage and drops
 # connections, webhook receivers that fail and recover, and the second instance killed

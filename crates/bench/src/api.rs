@@ -172,6 +172,44 @@ impl Api {
     }
 }
 
+impl Api {
+    /// Registers a webhook endpoint at `url` for `event_types`, with the service's default
+    /// time limit or `timeout_seconds`; its id.
+    pub async fn create_webhook_endpoint(
+        &self,
+        operator_key: &str,
+        url: &str,
+        event_types: &[&str],
+        timeout_seconds: Option<u32>,
+    ) -> Result<String, CallError> {
+        let mut body = json!({ "url": url, "eventTypes": event_types });
+        if let Some(timeout) = timeout_seconds {
+            body["timeoutSeconds"] = json!(timeout);
+        }
+        let created = self
+            .call(
+                Method::POST,
+                "/api/operator/webhooks/endpoints",
+                Some(operator_key),
+                Some(&body),
+            )
+            .await?;
+        text_field(&created, "id")
+    }
+
+    /// Deletes the webhook endpoint `id`: nothing more is delivered to it.
+    pub async fn delete_webhook_endpoint(&self, operator_key: &str, id: &str) -> Result<(), CallError> {
+        self.call(
+            Method::DELETE,
+            &format!("/api/operator/webhooks/endpoints/{id}"),
+            Some(operator_key),
+            None,
+        )
+        .await
+        .map(drop)
+    }
+}
+
 /// A string field of an answer, or an error naming it.
 pub fn text_field(value: &Value, name: &str) -> Result<String, CallError> {
     value

@@ -85,6 +85,20 @@ impl Statements {
         Ok(())
     }
 
+    /// The full text of every recorded statement matching the SQL `LIKE` pattern `like`.
+    pub async fn matching(&self, like: &str) -> anyhow::Result<Vec<String>> {
+        let rows = self
+            .client
+            .query(
+                "SELECT query FROM pg_stat_statements
+                 WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
+                   AND query LIKE $1",
+                &[&like],
+            )
+            .await?;
+        Ok(rows.iter().map(|row| row.get(0)).collect())
+    }
+
     /// The statements by time spent, per buy of a batch of `buys`.
     pub async fn per_buy(&self, buys: u64) -> anyhow::Result<Vec<StatementCost>> {
         let rows = self

@@ -1,9 +1,11 @@
 //! A tiny HTTP/1.1 server on `127.0.0.1:0` for the stand-ins the service calls (the
-//! wallet adapter, the webhook receiver): each answers every request at once.
+//! wallet adapter, the webhook receivers): each answers every request at once, or after
+//! the delay it asks for (a slow receiver).
 
 use std::convert::Infallible;
 use std::net::{Ipv4Addr, SocketAddr};
 use std::sync::Arc;
+use std::time::Duration;
 
 use http_body_util::{BodyExt, Full};
 use hyper::body::{Bytes, Incoming};
@@ -19,12 +21,21 @@ use tokio::task::JoinHandle;
 pub trait Responder: Send + Sync + 'static {
     /// Answers one request.
     fn respond(&self, path: &str, body: &[u8]) -> (StatusCode, Vec<u8>);
+
+    /// How long to wait before answering: none unless the stand-in is slow on purpose.
+    fn delay(&self) -> Duration {
+        Duration::ZERO
+    }
 }
 
 /// A shared stand-in answers as the stand-in does, so its owner can still read it.
 impl<R: Responder> Responder for Arc<R> {
     fn respond(&self, path: &str, body: &[u8]) -> (StatusCode, Vec<u8>) {
         R::respond(self, path, body)
+    }
+
+    fn delay(&self) -> Duration {
+        R::delay(self)
     }
 }
 
@@ -77,6 +88,10 @@ async fn answer<R: Responder>(
         Ok(collected) => collected.to_bytes(),
         Err(_) => Bytes::new(),
     };
+    let delay = responder.delay();
+    if !delay.is_zero() {
+        tokio::time::sleep(delay).await;
+    }
     let (status, answer) = responder.respond(&path, &body);
     let mut response = Response::new(Full::new(Bytes::from(answer)));
     *response.status_mut() = status;

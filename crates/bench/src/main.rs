@@ -6,10 +6,12 @@
 //! Everything listens on and targets 127.0.0.1 only.
 
 mod load;
+mod page_sql;
 mod pgbench;
 mod report;
 mod scenarios;
 mod settings;
+mod targets;
 mod wallet;
 mod webhook_sink;
 
@@ -27,6 +29,8 @@ use crate::local_http::LocalServer;
 use crate::pgbench::{Pgbench, Script};
 use crate::report::{Baselines, RunReport, Scenario};
 use crate::scenarios::Bench;
+use crate::scenarios::reads::Reads;
+use crate::seed::Seeded;
 use crate::service::{AdminCommand, Service};
 use crate::settings::Settings;
 use crate::wallet::InstantWallet;
@@ -82,8 +86,10 @@ async fn run(workspace: &Path, scratch: &Path) -> anyhow::Result<(RunReport, boo
         seeded_operators: settings.operators,
         baselines,
         scenarios,
+        targets: Vec::new(),
+        curves: Vec::new(),
     };
-    report.compute_ratios();
+    report.compute();
     Ok((report, settings.smoke))
 }
 
@@ -136,9 +142,14 @@ async fn measure_all(
     };
     baselines.healthz = Some(scenarios::healthz::baseline(&bench).await?);
 
+    let statements = if settings.statements {
+        Some(Statements::new(cluster).await?)
+    } else {
+        None
+    };
     let mut results = Vec::new();
     match scenarios::reads::availability(&bench).await {
-        Ok(()) => results.extend(scenarios::reads::run(&bench).await?),
+        Ok(()) => results.extend(scenarios::reads::run(&bench, Reads::Standard, settings.seeded_trades()).await?),
         Err(reason) => {
             println!("  reads: not available: {reason}");
             results.push(Scenario::not_available(
@@ -153,6 +164,10 @@ async fn measure_all(
             ));
         }
     }
+    if let Some(statements) = &statements {
+        baselines.page_sql_verified = Some(verify_page_sql(statements).await?);
+    }
+    page_baselines(settings, &pgbench, &client, &seeded, scratch, &mut baselines).await?;
     results.push(scenarios::launch::run(&bench).await?);
 
     let wallet = LocalServer::start(InstantWallet::default()).await?;
@@ -161,13 +176,51 @@ async fn measure_all(
         println!("  trading: not available: {reason}");
     }
     let commits = CommitCounter::new(cluster).await?;
-    let statements = if settings.statements {
-        Some(Statements::new(cluster).await?)
-    } else {
-        None
-    };
     results.extend(scenarios::trading::run(&bench, &traders, &commits, statements.as_ref()).await?);
     results.push(scenarios::webhooks::run(&bench, &traders).await?);
+
+    println!("starting a second instance on the same database…");
+    let second = Service::start_logged(
+        binary,
+        &cluster.url(SERVICE_DATABASE),
+        &scratch.join("service"),
+        &scratch.join("service/second.log"),
+        &no_flights,
+    )?;
+    let commits_per_buy = results
+        .iter()
+        .find(|scenario| scenario.name == "trading.buy")
+        .and_then(|buy| buy.figures.get("commits_per_buy").copied());
+    let second_api = Api::new(second.base_url())?;
+    results
+        .push(scenarios::scaling::two_instances(&bench, &second_api, second.pid(), &traders, commits_per_buy).await?);
+    second.stop();
+
+    let mut spread = None;
+    for operators in scenarios::scaling::operator_counts(settings.operators) {
+        let traders =
+            scenarios::trading::Traders::prepare_on(&bench, &seeded.operators[..operators], &wallet.base_url()).await;
+        results.push(scenarios::scaling::operators_active(&bench, operators, &traders).await?);
+        spread = Some((operators, traders));
+    }
+    results.extend(scenarios::webhook_fanout::slow_endpoint(&bench, &traders).await?);
+    let (operators, spread) = spread.unwrap_or((1, traders));
+    results.push(scenarios::webhook_fanout::many_endpoints(&bench, &seeded.operators[..operators], &spread).await?);
+    if settings.growth {
+        println!(
+            "seeding up to {} trades per operator for the reads curve…",
+            settings.growth_trades_per_operator
+        );
+        seed::trades_numbered(
+            &client,
+            &seeded.markets[0],
+            settings.trades_per_operator + 1,
+            settings.growth_trades_per_operator,
+        )
+        .await?;
+        let grown = settings.operators * settings.growth_trades_per_operator;
+        results.extend(scenarios::reads::run(&bench, Reads::Grown, grown).await?);
+    }
     service.stop();
 
     // The flight scenarios get a service of their own driving flights with the bench's
@@ -195,4 +248,70 @@ async fn measure_all(
     results.extend(scenarios::flight::run(&bench, &client, &wallet.base_url(), &admin).await?);
     service.stop();
     Ok((baselines, results))
+}
+
+/// Checks the page SQL pgbench runs against the statement the service ran for the read
+/// scenarios (`pg_stat_statements`); whether both pages' statements were found and match.
+async fn verify_page_sql(statements: &Statements) -> anyhow::Result<bool> {
+    let ran = statements
+        .matching("%FROM \"trades\" WHERE%ORDER BY \"trades\".\"id\" DESC%")
+        .await?;
+    let first = ran
+        .iter()
+        .any(|query| page_sql::same_statement(query, &page_sql::first_page_sql()));
+    let deep = ran
+        .iter()
+        .any(|query| page_sql::same_statement(query, &page_sql::deep_page_sql()));
+    if !(first && deep) {
+        println!("  the page SQL differs from what the service ran; the service ran:");
+        for query in &ran {
+            println!("    {query}");
+        }
+    }
+    println!("  page SQL checked against pg_stat_statements: first page {first}, deep page {deep}");
+    Ok(first && deep)
+}
+
+/// pgbench running the trades page's own SQL for the operator the read scenarios load,
+/// first page and deep page.
+async fn page_baselines(
+    settings: &Settings,
+    pgbench: &Pgbench,
+    client: &tokio_postgres::Client,
+    seeded: &Seeded,
+    scratch: &Path,
+    baselines: &mut Baselines,
+) -> anyhow::Result<()> {
+    let operator = &seeded.operators[0].uuid;
+    let dir = scratch.join("pgbench");
+    let first = page_sql::script(
+        &dir,
+        "first_page",
+        &page_sql::first_page_sql(),
+        SERVICE_DATABASE,
+        operator,
+        None,
+    )?;
+    let report = pgbench.run(first, settings.concurrency, settings.measure)?;
+    println!(
+        "  pgbench, the first page's SQL: {:.0} tps, mean {:.2} ms",
+        report.per_second, report.mean_ms
+    );
+    baselines.pgbench_trades_first_page = Some(report);
+    let cursor = page_sql::cursor_after(client, operator, settings.deep_page).await?;
+    let deep = page_sql::script(
+        &dir,
+        "deep_page",
+        &page_sql::deep_page_sql(),
+        SERVICE_DATABASE,
+        operator,
+        Some(&cursor),
+    )?;
+    let report = pgbench.run(deep, settings.concurrency, settings.measure)?;
+    println!(
+        "  pgbench, the deep page's SQL: {:.0} tps, mean {:.2} ms",
+        report.per_second, report.mean_ms
+    );
+    baselines.pgbench_trades_deep_page = Some(report);
+    Ok(())
 }

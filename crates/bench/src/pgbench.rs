@@ -1,6 +1,7 @@
 //! The database's own ceiling, measured with PostgreSQL's `pgbench` on the same cluster
 //! and client count: select-only (one indexed read per transaction) and the default
-//! TPC-B-like read-write transaction (one commit of three updates, a select, an insert).
+//! TPC-B-like read-write transaction (one commit of three updates, a select, an insert);
+//! and any script of the bench's own (the service's page SQL alone).
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -13,12 +14,21 @@ use serde::Serialize;
 use crate::database::PGBENCH_DATABASE;
 
 /// Which pgbench script.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub enum Script {
     /// `-S`: one primary-key select per transaction.
     SelectOnly,
     /// The built-in TPC-B-like read-write transaction.
     ReadWrite,
+    /// A script file (`-f`) run on `database`, with `-D name=value` variables.
+    Custom {
+        /// The script.
+        file: PathBuf,
+        /// The database it runs on.
+        database: String,
+        /// Its variables.
+        variables: Vec<(String, String)>,
+    },
 }
 
 /// What one pgbench run reported.
@@ -78,10 +88,25 @@ impl Pgbench {
             "-T",
             &duration.as_secs().max(1).to_string(),
         ]);
-        if let Script::SelectOnly = script {
-            command.arg("-S");
-        }
-        let output = command.arg(PGBENCH_DATABASE).output().context("running pgbench")?;
+        let database = match &script {
+            Script::SelectOnly => {
+                command.arg("-S");
+                PGBENCH_DATABASE
+            }
+            Script::ReadWrite => PGBENCH_DATABASE,
+            Script::Custom {
+                file,
+                database,
+                variables,
+            } => {
+                command.arg("-f").arg(file);
+                for (name, value) in variables {
+                    command.arg("-D").arg(format!("{name}={value}"));
+                }
+                database.as_str()
+            }
+        };
+        let output = command.arg(database).output().context("running pgbench")?;
         let text = String::from_utf8_lossy(&output.stdout);
         anyhow::ensure!(
             output.status.success(),

@@ -10,15 +10,24 @@ use serde::Serialize;
 use crate::database::StatementCost;
 use crate::load::LoadReport;
 use crate::pgbench::PgbenchReport;
+use crate::targets::{self, GrowthCurve, TargetCheck};
 
 /// The database baseline a scenario is compared with.
 #[derive(Debug, Clone, Copy, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub enum Baseline {
     /// pgbench select-only: one indexed read.
-    PgbenchSelectOnly,
+    #[serde(rename = "pgbenchSelectOnly")]
+    SelectOnly,
     /// pgbench's default read-write transaction: one commit.
-    PgbenchReadWrite,
+    #[serde(rename = "pgbenchReadWrite")]
+    ReadWrite,
+    /// pgbench running the trades page's own SQL, first page.
+    #[serde(rename = "pgbenchTradesFirstPage")]
+    TradesFirstPage,
+    /// pgbench running the trades page's own SQL, the deep page.
+    #[serde(rename = "pgbenchTradesDeepPage")]
+    TradesDeepPage,
 }
 
 /// One scenario's result.
@@ -123,6 +132,14 @@ pub struct Baselines {
     pub pgbench_read_write: Option<PgbenchReport>,
     /// `GET /healthz` under the same load.
     pub healthz: Option<LoadReport>,
+    /// pgbench running the first trades page's SQL (prepared, the operator a variable).
+    pub pgbench_trades_first_page: Option<PgbenchReport>,
+    /// pgbench running the deep trades page's SQL.
+    pub pgbench_trades_deep_page: Option<PgbenchReport>,
+    /// Whether the page SQL was checked against the statement the service ran
+    /// (`pg_stat_statements`): `None` when not loaded.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub page_sql_verified: Option<bool>,
 }
 
 /// The whole run.
@@ -147,11 +164,23 @@ pub struct RunReport {
     pub baselines: Baselines,
     /// The scenarios.
     pub scenarios: Vec<Scenario>,
+    /// Every performance target, checked.
+    pub targets: Vec<TargetCheck>,
+    /// The growth curves.
+    pub curves: Vec<GrowthCurve>,
 }
 
 impl RunReport {
+    /// Fills every scenario's ratios from the baselines, then checks the targets and
+    /// draws the growth curves.
+    pub fn compute(&mut self) {
+        self.compute_ratios();
+        self.targets = targets::evaluate(self);
+        self.curves = targets::curves(self);
+    }
+
     /// Fills every scenario's ratios from the baselines.
-    pub fn compute_ratios(&mut self) {
+    fn compute_ratios(&mut self) {
         let healthz = self.baselines.healthz.as_ref().map(|load| load.per_second);
         for scenario in &mut self.scenarios {
             let Some(load) = &scenario.load else { continue };
@@ -159,8 +188,10 @@ impl RunReport {
                 continue;
             }
             let database = match scenario.baseline {
-                Some(Baseline::PgbenchSelectOnly) => self.baselines.pgbench_select_only.as_ref(),
-                Some(Baseline::PgbenchReadWrite) => self.baselines.pgbench_read_write.as_ref(),
+                Some(Baseline::SelectOnly) => self.baselines.pgbench_select_only.as_ref(),
+                Some(Baseline::ReadWrite) => self.baselines.pgbench_read_write.as_ref(),
+                Some(Baseline::TradesFirstPage) => self.baselines.pgbench_trades_first_page.as_ref(),
+                Some(Baseline::TradesDeepPage) => self.baselines.pgbench_trades_deep_page.as_ref(),
                 None => None,
             };
             scenario.ratio_to_database = database.map(|base| load.per_second / base.per_second);
@@ -208,6 +239,18 @@ impl RunReport {
                 write.per_second, write.mean_ms
             );
         }
+        for (name, page) in [
+            ("first trades page's SQL", &self.baselines.pgbench_trades_first_page),
+            ("deep trades page's SQL", &self.baselines.pgbench_trades_deep_page),
+        ] {
+            if let Some(page) = page {
+                let _ = writeln!(
+                    out,
+                    "| baseline: pgbench, the {name} | {:.0} | {:.2} (mean) | | | | 1 | |",
+                    page.per_second, page.mean_ms
+                );
+            }
+        }
         if let Some(healthz) = &self.baselines.healthz {
             let _ = writeln!(
                 out,
@@ -243,6 +286,8 @@ impl RunReport {
                 }
             }
         }
+        self.targets_markdown(&mut out);
+        self.curves_markdown(&mut out);
         let figures: Vec<String> = self
             .scenarios
             .iter()
@@ -277,6 +322,81 @@ impl RunReport {
         }
         out
     }
+}
+
+impl RunReport {
+    /// The targets section.
+    fn targets_markdown(&self, out: &mut String) {
+        if self.targets.is_empty() {
+            return;
+        }
+        out.push_str(
+            "\n## Targets\n\n| target | figure | baseline | measured | target | met |\n|---|---:|---:|---:|---|---|\n",
+        );
+        for check in &self.targets {
+            let _ = writeln!(
+                out,
+                "| {} | {} | {} | {} | {} | {} |",
+                check.name,
+                number(check.figure),
+                number(check.baseline),
+                ratio(check.value),
+                check.target,
+                match check.met {
+                    Some(true) => "met",
+                    Some(false) => "**not met**",
+                    None => "not measured",
+                }
+            );
+        }
+        out.push('\n');
+        for check in &self.targets {
+            let _ = writeln!(out, "- {}: {}", check.name, check.note);
+        }
+        if let Some(verified) = self.baselines.page_sql_verified {
+            let _ = writeln!(
+                out,
+                "- the page SQL run by pgbench {} the statement the service ran (pg_stat_statements)",
+                if verified { "is" } else { "is NOT" }
+            );
+        }
+    }
+
+    /// The growth curves section.
+    fn curves_markdown(&self, out: &mut String) {
+        if self.curves.is_empty() {
+            return;
+        }
+        out.push_str("\n## Growth curves\n\n| curve | points | last / first | flat |\n|---|---|---:|---|\n");
+        for curve in &self.curves {
+            let points: Vec<String> = curve
+                .points
+                .iter()
+                .map(|point| format!("{:.0}: {:.2}", point.at, point.value))
+                .collect();
+            let _ = writeln!(
+                out,
+                "| {} | {} | {} | {} |",
+                curve.name,
+                if points.is_empty() {
+                    "not measured".to_owned()
+                } else {
+                    points.join(", ")
+                },
+                ratio(curve.change),
+                match curve.flat {
+                    Some(true) => "flat",
+                    Some(false) => "**not flat**",
+                    None => "one point",
+                }
+            );
+        }
+    }
+}
+
+/// A figure with two decimals, or blank.
+fn number(value: Option<f64>) -> String {
+    value.map_or(String::new(), |value| format!("{value:.2}"))
 }
 
 /// A ratio with two decimals, or blank.

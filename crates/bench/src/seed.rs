@@ -89,6 +89,12 @@ pub async fn operators_and_markets(client: &mut Client, operators: usize, market
 /// Inserts `per_operator` executed buys for every operator on the market whose wire id
 /// is `market`, newest last, ids time-ordered like the service's ULIDs; then analyses.
 pub async fn trades(client: &Client, market: &str, per_operator: usize) -> anyhow::Result<()> {
+    trades_numbered(client, market, 1, per_operator).await
+}
+
+/// As [`trades`], the trades numbered `from` to `to` of every operator (inclusive): more
+/// trades for operators seeded with `from - 1` already.
+pub async fn trades_numbered(client: &Client, market: &str, from: usize, to: usize) -> anyhow::Result<()> {
     let market_uuid = uuid_text(market_ulid(market)?);
     let operators: Vec<String> = client
         .query(
@@ -100,7 +106,7 @@ pub async fn trades(client: &Client, market: &str, per_operator: usize) -> anyho
         .map(|row| row.get(0))
         .collect();
     let started = Instant::now();
-    let per_operator = i32::try_from(per_operator)?;
+    let (from, to) = (i32::try_from(from)?, i32::try_from(to)?);
     let players = i32::try_from(PLAYERS_PER_OPERATOR)?;
     for (batch, chunk) in operators.chunks(OPERATORS_PER_BATCH).enumerate() {
         let chunk: Vec<&str> = chunk.iter().map(String::as_str).collect();
@@ -120,9 +126,9 @@ pub async fn trades(client: &Client, market: &str, per_operator: usize) -> anyho
                         p.id, $2::text::uuid, 'seed-' || g, 'buy', 'yes', 'amount', 100, 190, 100, 1, 'USD',
                         500000, 500100, 'executed',
                         to_timestamp((base.ms + g) / 1000.0), to_timestamp((base.ms + g) / 1000.0)
-                 FROM base CROSS JOIN generate_series(1, $3::int) g
+                 FROM base CROSS JOIN generate_series($3::int, $5::int) g
                  JOIN players p ON p.n = g % $4::int",
-                &[&chunk, &market_uuid, &per_operator, &players],
+                &[&chunk, &market_uuid, &from, &players, &to],
             )
             .await?;
         println!(

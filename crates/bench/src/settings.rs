@@ -39,6 +39,19 @@ pub struct Settings {
     pub flight_export_tickets: usize,
     /// Tickets of the period finalized (a tenth as many in a second period).
     pub flight_finalize_tickets: usize,
+    /// Healthy webhook endpoints of the slow-endpoint scenario (each gets every event).
+    pub fanout_endpoints: usize,
+    /// Events per second the slow-endpoint scenario produces (paced, not closed-loop).
+    pub fanout_events_per_second: u64,
+    /// How long the slow endpoint takes to answer, milliseconds.
+    pub slow_endpoint_ms: u64,
+    /// Webhook endpoints of the delivery growth point, spread over the operators.
+    pub growth_endpoints: usize,
+    /// Whether to seed up to `growth_trades_per_operator` trades and measure the reads
+    /// again (the 10M point of the reads curve; minutes of seeding at full size).
+    pub growth: bool,
+    /// Trades per operator at the reads curve's second point.
+    pub growth_trades_per_operator: usize,
 }
 
 impl Settings {
@@ -46,7 +59,10 @@ impl Settings {
     /// `OPINION_BENCH_CONCURRENCY`, `_SECONDS`, `_WARMUP_SECONDS`, `_MAX_REQUESTS`,
     /// `_OPERATORS`, `_TRADES_PER_OPERATOR`, `_DEEP_PAGE`, `_STATEMENTS` (`true` to profile
     /// a buy's statements), `_FLIGHT_BOARDING_MS`, `_FLIGHT_PAUSE_MS`, `_FLIGHT_CASH_OUTS`,
-    /// `_FLIGHT_PAGES`, `_FLIGHT_EXPORT_TICKETS` and `_FLIGHT_FINALIZE_TICKETS`.
+    /// `_FLIGHT_PAGES`, `_FLIGHT_EXPORT_TICKETS`, `_FLIGHT_FINALIZE_TICKETS`,
+    /// `_FANOUT_ENDPOINTS`, `_FANOUT_EVENTS_PER_SECOND`, `_SLOW_ENDPOINT_MS`,
+    /// `_GROWTH_ENDPOINTS`, `_GROWTH` (`true` for the 10M reads point) and
+    /// `_GROWTH_TRADES_PER_OPERATOR`.
     pub fn from_env() -> anyhow::Result<Self> {
         let smoke = read("SMOKE", false)?;
         let size = |full: usize, tiny: usize| if smoke { tiny } else { full };
@@ -66,7 +82,25 @@ impl Settings {
             flight_pages: read("FLIGHT_PAGES", size(5_000, 20))?,
             flight_export_tickets: read("FLIGHT_EXPORT_TICKETS", size(1_000_000, 2_000))?,
             flight_finalize_tickets: read("FLIGHT_FINALIZE_TICKETS", size(1_000_000, 2_000))?,
+            fanout_endpoints: read("FANOUT_ENDPOINTS", size(100, 4))?,
+            fanout_events_per_second: read("FANOUT_EVENTS_PER_SECOND", 2)?,
+            slow_endpoint_ms: read("SLOW_ENDPOINT_MS", 5_000)?,
+            growth_endpoints: read("GROWTH_ENDPOINTS", size(1_000, 20))?,
+            growth: read("GROWTH", smoke)?,
+            growth_trades_per_operator: read("GROWTH_TRADES_PER_OPERATOR", size(100_000, 2_000))?,
         };
+        anyhow::ensure!(
+            settings.fanout_endpoints > 0 && settings.growth_endpoints > 0,
+            "OPINION_BENCH_FANOUT_ENDPOINTS and OPINION_BENCH_GROWTH_ENDPOINTS must be at least 1"
+        );
+        anyhow::ensure!(
+            settings.fanout_events_per_second > 0,
+            "OPINION_BENCH_FANOUT_EVENTS_PER_SECOND must be at least 1"
+        );
+        anyhow::ensure!(
+            !settings.growth || settings.growth_trades_per_operator > settings.trades_per_operator,
+            "OPINION_BENCH_GROWTH_TRADES_PER_OPERATOR must exceed OPINION_BENCH_TRADES_PER_OPERATOR"
+        );
         anyhow::ensure!(
             settings.flight_cash_outs > 0,
             "OPINION_BENCH_FLIGHT_CASH_OUTS must be at least 1"

@@ -1,10 +1,11 @@
-//! The bench's webhook receiver: answers 200 to every delivery and records, per event,
-//! the lag from the event's `createdAt` (written in the business transaction) to its
-//! arrival here.
+//! The bench's webhook receiver: answers 200 to every delivery and records, per event and
+//! endpoint (the path it was sent to), the lag from the event's `createdAt` (written in the
+//! business transaction) to its arrival here. One receiver can stand for many endpoints,
+//! each at its own path; a slow one answers only after a delay.
 
 use std::collections::HashSet;
 use std::sync::Mutex;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use hdrhistogram::Histogram;
 use hyper::StatusCode;
@@ -25,6 +26,7 @@ struct EnvelopeHead {
 
 /// What has arrived so far.
 struct Received {
+    since: OffsetDateTime,
     lags_us: Histogram<u64>,
     events: HashSet<String>,
     deliveries: u64,
@@ -32,17 +34,18 @@ struct Received {
     last: Option<Instant>,
 }
 
-/// Counts deliveries and distinct events, and their lag; events created before `since`
-/// (a backlog from before the endpoint existed) are counted as deliveries only.
+/// Counts deliveries and distinct events per endpoint, and their lag; events created
+/// before `since` (a backlog from before the endpoint existed) are counted as deliveries
+/// only. With a delay, it answers each delivery that much later (a slow endpoint).
 pub struct WebhookSink {
-    since: OffsetDateTime,
+    delay: Duration,
     received: Mutex<Received>,
 }
 
 /// A snapshot of what arrived.
 #[derive(Debug, Clone)]
 pub struct SinkSnapshot {
-    /// Distinct events (by envelope id).
+    /// Distinct events (by envelope id and endpoint path).
     pub events: u64,
     /// Deliveries, repeats included.
     pub deliveries: u64,
@@ -59,9 +62,15 @@ pub struct SinkSnapshot {
 impl WebhookSink {
     /// An empty receiver counting events created from `since` on.
     pub fn new(since: OffsetDateTime) -> anyhow::Result<Self> {
+        Self::slow(since, Duration::ZERO)
+    }
+
+    /// A receiver answering each delivery after `delay`.
+    pub fn slow(since: OffsetDateTime, delay: Duration) -> anyhow::Result<Self> {
         Ok(Self {
-            since,
+            delay,
             received: Mutex::new(Received {
+                since,
                 lags_us: new_histogram()?,
                 events: HashSet::new(),
                 deliveries: 0,
@@ -69,6 +78,21 @@ impl WebhookSink {
                 last: None,
             }),
         })
+    }
+
+    /// Forgets everything received and counts events created from `since` on, for a
+    /// second phase over the same endpoints.
+    pub fn restart(&self, since: OffsetDateTime) -> anyhow::Result<()> {
+        let mut received = self.received.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        *received = Received {
+            since,
+            lags_us: new_histogram()?,
+            events: HashSet::new(),
+            deliveries: 0,
+            first: None,
+            last: None,
+        };
+        Ok(())
     }
 
     /// What arrived so far.
@@ -91,15 +115,19 @@ impl WebhookSink {
 }
 
 impl Responder for WebhookSink {
-    fn respond(&self, _path: &str, body: &[u8]) -> (StatusCode, Vec<u8>) {
+    fn delay(&self) -> Duration {
+        self.delay
+    }
+
+    fn respond(&self, path: &str, body: &[u8]) -> (StatusCode, Vec<u8>) {
         let now = OffsetDateTime::now_utc();
         let arrived = Instant::now();
         let mut received = self.received.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         received.deliveries += 1;
         if let Ok(head) = serde_json::from_slice::<EnvelopeHead>(body)
             && let Ok(created) = OffsetDateTime::parse(&head.created_at, &Rfc3339)
-            && created >= self.since
-            && received.events.insert(head.id)
+            && created >= received.since
+            && received.events.insert(format!("{path} {}", head.id))
         {
             received.first.get_or_insert(arrived);
             received.last = Some(arrived);

@@ -47,6 +47,6 @@ pub async fn run(bench: &Bench<'_>) -> anyhow::Result<Scenario> {
         DESCRIPTION,
         load,
         rss,
-        Some(Baseline::PgbenchReadWrite),
+        Some(Baseline::ReadWrite),
     ))
 }

@@ -5,7 +5,9 @@ pub mod flight;
 pub mod healthz;
 pub mod launch;
 pub mod reads;
+pub mod scaling;
 pub mod trading;
+pub mod webhook_fanout;
 pub mod webhooks;
 
 use crate::api::Api;

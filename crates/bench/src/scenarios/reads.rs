@@ -28,28 +28,61 @@ pub async fn availability(bench: &Bench<'_>) -> Result<(), String> {
     }
 }
 
-/// Both read scenarios; the deep page is `settings.deep_page` pages in.
-pub async fn run(bench: &Bench<'_>) -> anyhow::Result<Vec<Scenario>> {
+/// Which run of the read scenarios: the standard one, compared with pgbench running the
+/// page's SQL, or the growth curve's second point, with more trades seeded.
+#[derive(Debug, Clone, Copy)]
+pub enum Reads {
+    /// `reads.first_page` and `reads.deep_page`.
+    Standard,
+    /// `growth.reads.first_page` and `growth.reads.deep_page`.
+    Grown,
+}
+
+impl Reads {
+    fn names(self) -> (&'static str, &'static str) {
+        match self {
+            Self::Standard => ("reads.first_page", "reads.deep_page"),
+            Self::Grown => ("growth.reads.first_page", "growth.reads.deep_page"),
+        }
+    }
+
+    fn baselines(self) -> (Option<Baseline>, Option<Baseline>) {
+        match self {
+            Self::Standard => (Some(Baseline::TradesFirstPage), Some(Baseline::TradesDeepPage)),
+            Self::Grown => (None, None),
+        }
+    }
+}
+
+/// Both read scenarios, with `trades_seeded` trades in the table; the deep page is
+/// `settings.deep_page` pages in.
+pub async fn run(bench: &Bench<'_>, reads: Reads, trades_seeded: usize) -> anyhow::Result<Vec<Scenario>> {
+    let (first_name, deep_name) = reads.names();
+    let (first_baseline, deep_baseline) = reads.baselines();
     let key = bench.operator().read_key.clone();
     let deep = match deep_cursor(&bench.api, &key, bench.settings.deep_page).await {
         Ok(cursor) => cursor,
         Err(error) => {
             return Ok(vec![
-                Scenario::not_available("reads.first_page", FIRST_DESCRIPTION, error.to_string()),
-                Scenario::not_available("reads.deep_page", DEEP_DESCRIPTION, error.to_string()),
+                Scenario::not_available(first_name, FIRST_DESCRIPTION, error.to_string()),
+                Scenario::not_available(deep_name, DEEP_DESCRIPTION, error.to_string()),
             ]);
         }
     };
     let first = page(
         bench,
-        "reads.first_page",
+        first_name,
         FIRST_DESCRIPTION,
         FIRST_PAGE.to_owned(),
         &key,
+        first_baseline,
     )
-    .await?;
+    .await?
+    .with_figure("trades_seeded", trades_seeded as f64);
     let deep_path = format!("{FIRST_PAGE}&cursor={deep}");
-    let deep = page(bench, "reads.deep_page", DEEP_DESCRIPTION, deep_path, &key).await?;
+    let deep = page(bench, deep_name, DEEP_DESCRIPTION, deep_path, &key, deep_baseline)
+        .await?
+        .with_figure("trades_seeded", trades_seeded as f64);
     let cost = match (&first.load, &deep.load) {
         (Some(first), Some(deep)) => Some(deep.p50_ms / first.p50_ms),
         _ => None,
@@ -64,7 +97,14 @@ pub async fn run(bench: &Bench<'_>) -> anyhow::Result<Vec<Scenario>> {
 }
 
 /// Measures one page.
-async fn page(bench: &Bench<'_>, name: &str, description: &str, path: String, key: &str) -> anyhow::Result<Scenario> {
+async fn page(
+    bench: &Bench<'_>,
+    name: &str,
+    description: &str,
+    path: String,
+    key: &str,
+    baseline: Option<Baseline>,
+) -> anyhow::Result<Scenario> {
     let request = Page {
         api: bench.api.clone(),
         path,
@@ -72,13 +112,7 @@ async fn page(bench: &Bench<'_>, name: &str, description: &str, path: String, ke
     };
     let (load, rss) = bench.measure(bench.plan(), request).await?;
     announce(name, &load);
-    Ok(Scenario::measured(
-        name,
-        description,
-        load,
-        rss,
-        Some(Baseline::PgbenchSelectOnly),
-    ))
+    Ok(Scenario::measured(name, description, load, rss, baseline))
 }
 
 /// Follows `nextCursor` for `pages` pages; the cursor of the page after them.

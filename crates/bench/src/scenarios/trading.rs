@@ -13,6 +13,7 @@ use crate::database::{CommitCounter, StatementCost, Statements};
 use crate::load::{LoadPlan, Request};
 use crate::report::{Baseline, Scenario};
 use crate::scenarios::{Bench, announce};
+use crate::seed::SeededOperator;
 
 const BUY: &str = "trading.buy";
 const BUY_DESCRIPTION: &str = "POST /api/player/orders, a buy with a new client order id, wallet answering at once";
@@ -25,11 +26,13 @@ const COMMIT_PROBE_BUYS: u64 = 400;
 /// Minor units each buy spends.
 const BUY_VALUE: u64 = 100;
 
-/// One player per worker, each on its own market, so at most one open trade per player
-/// and market never makes workers wait on each other.
+/// The players the workers buy as: each worker has its own players (one per operator it
+/// trades for) and its own market, so at most one open trade per player and market, and
+/// a market's pool, never make workers wait on each other.
 #[derive(Clone)]
 pub struct Traders {
-    players: Arc<Vec<Trader>>,
+    /// Per worker, its players, taken in turn.
+    players: Arc<Vec<Vec<Trader>>>,
 }
 
 /// A player with an open session and the market it trades.
@@ -39,18 +42,29 @@ struct Trader {
 }
 
 impl Traders {
-    /// Points the operator's wallet adapter at `wallet_url` and opens one player session
-    /// per worker; `Err` says why trading cannot be measured.
+    /// Traders of the first operator, one player per worker; see [`Traders::prepare_on`].
     pub async fn prepare(bench: &Bench<'_>, wallet_url: &str) -> Result<Self, String> {
-        let operator = bench.operator();
-        configure_wallet(&bench.api, &operator.full_key, wallet_url)
-            .await
-            .map_err(|error| reason("the wallet adapter configuration", &error))?;
-        let mut players = Vec::with_capacity(bench.settings.concurrency);
-        for worker in 0..bench.settings.concurrency {
+        Self::prepare_on(bench, &bench.seeded.operators[..1], wallet_url).await
+    }
+
+    /// Points each of `operators`' wallet adapter at `wallet_url` and opens one player
+    /// session per worker and operator it trades for: as many players as the larger of
+    /// the workers and the operators, player `i` belonging to operator `i % operators` and
+    /// worker `i % workers`. `Err` says why trading cannot be measured.
+    pub async fn prepare_on(bench: &Bench<'_>, operators: &[SeededOperator], wallet_url: &str) -> Result<Self, String> {
+        for operator in operators {
+            configure_wallet(&bench.api, &operator.full_key, wallet_url)
+                .await
+                .map_err(|error| reason("the wallet adapter configuration", &error))?;
+        }
+        let workers = bench.settings.concurrency;
+        let mut players: Vec<Vec<Trader>> = (0..workers).map(|_| Vec::new()).collect();
+        for index in 0..workers.max(operators.len()) {
+            let operator = &operators[index % operators.len()];
+            let worker = index % workers;
             let launch = bench
                 .api
-                .launch(&operator.full_key, &format!("bench-trader-{worker}"))
+                .launch(&operator.full_key, &format!("bench-trader-{index}"))
                 .await
                 .map_err(|error| reason("launch", &error))?;
             let session = bench
@@ -59,21 +73,24 @@ impl Traders {
                 .await
                 .map_err(|error| reason("player sessions", &error))?;
             let market = bench.seeded.markets[1 + worker % (bench.seeded.markets.len() - 1)].clone();
-            players.push(Trader { session, market });
+            players[worker].push(Trader { session, market });
         }
         let traders = Self {
             players: Arc::new(players),
         };
+        let probe = format!("bench-probe-{}", operators.len());
         traders
-            .buy(&bench.api, 0, "bench-probe")
+            .buy(&bench.api, 0, 0, &probe)
             .await
             .map_err(|error| format!("a probe buy failed: {error}"))?;
         Ok(traders)
     }
 
-    /// Buys once as `worker`'s player with `client_order_id`; fails unless executed.
-    pub async fn buy(&self, api: &Api, worker: usize, client_order_id: &str) -> Result<(), String> {
-        let trader = &self.players[worker % self.players.len()];
+    /// Buys once as `worker`'s player of `turn` (its players taken in turn) with
+    /// `client_order_id`; fails unless executed.
+    pub async fn buy(&self, api: &Api, worker: usize, turn: u64, client_order_id: &str) -> Result<(), String> {
+        let players = &self.players[worker % self.players.len()];
+        let trader = &players[usize::try_from(turn % players.len() as u64).unwrap_or(0)];
         match api
             .buy(&trader.session, &trader.market, client_order_id, BUY_VALUE)
             .await
@@ -102,15 +119,23 @@ fn reason(step: &str, error: &CallError) -> String {
     }
 }
 
-/// Buys with a new client order id each time.
-struct NewBuy {
-    api: Api,
-    traders: Traders,
+/// Buys with a new client order id each time, worker `w` through the instance
+/// `w % apis` (one instance, or several of one deployment).
+pub struct NewBuy {
+    /// The instances.
+    pub apis: Vec<Api>,
+    /// The players.
+    pub traders: Traders,
+    /// Client order ids start with it, unique per scenario.
+    pub prefix: String,
 }
 
 impl Request for NewBuy {
     async fn call(&self, worker: usize, sequence: u64) -> Result<(), String> {
-        self.traders.buy(&self.api, worker, &format!("bench-{sequence}")).await
+        let api = &self.apis[worker % self.apis.len()];
+        self.traders
+            .buy(api, worker, sequence, &format!("{}-{sequence}", self.prefix))
+            .await
     }
 }
 
@@ -124,7 +149,7 @@ struct ReplayedBuy {
 impl Request for ReplayedBuy {
     async fn call(&self, worker: usize, _sequence: u64) -> Result<(), String> {
         self.traders
-            .buy(&self.api, worker, &format!("{}-{worker}", self.prefix))
+            .buy(&self.api, worker, 0, &format!("{}-{worker}", self.prefix))
             .await
     }
 }
@@ -147,19 +172,21 @@ pub async fn run(
         }
     };
     let buys = NewBuy {
-        api: bench.api.clone(),
+        apis: vec![bench.api.clone()],
         traders: traders.clone(),
+        prefix: "bench".into(),
     };
     let (load, rss) = bench.measure(bench.plan(), buys).await?;
     announce(BUY, &load);
     let (per_buy, profile) = commits_per_buy(bench, &traders, commits, statements).await?;
-    let mut buy = Scenario::measured(BUY, BUY_DESCRIPTION, load, rss, Some(Baseline::PgbenchReadWrite))
-        .with_figure("commits_per_buy", per_buy);
+    let mut buy = Scenario::measured(BUY, BUY_DESCRIPTION, load, rss, Some(Baseline::ReadWrite))
+        .with_figure("commits_per_buy", per_buy)
+        .with_figure("operators_active", 1.0);
     buy.statements = profile;
 
     for worker in 0..bench.settings.concurrency {
         traders
-            .buy(&bench.api, worker, &format!("bench-replay-{worker}"))
+            .buy(&bench.api, worker, 0, &format!("bench-replay-{worker}"))
             .await
             .map_err(|error| anyhow::anyhow!("preparing replays: {error}"))?;
     }
@@ -170,7 +197,7 @@ pub async fn run(
     };
     let (load, rss) = bench.measure(bench.plan(), replays).await?;
     announce(REPLAY, &load);
-    let replay = Scenario::measured(REPLAY, REPLAY_DESCRIPTION, load, rss, Some(Baseline::PgbenchSelectOnly));
+    let replay = Scenario::measured(REPLAY, REPLAY_DESCRIPTION, load, rss, Some(Baseline::SelectOnly));
     Ok(vec![buy, replay])
 }
 
@@ -231,7 +258,7 @@ struct CountedBuy {
 impl Request for CountedBuy {
     async fn call(&self, worker: usize, sequence: u64) -> Result<(), String> {
         self.traders
-            .buy(&self.api, worker, &format!("bench-counted-{sequence}"))
+            .buy(&self.api, worker, sequence, &format!("bench-counted-{sequence}"))
             .await
     }
 }

@@ -1,13 +1,13 @@
 //! Webhooks: with an endpoint subscribed at the bench's receiver, players buy (or, where
 //! trading is not available, are launched) for the measured time; the figures are events
 //! delivered per second and the lag from each event's business commit (its `createdAt`)
-//! to its arrival.
+//! to its arrival, and the backlog (events produced, not yet delivered) sampled through
+//! the buys.
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use reqwest::Method;
-use serde_json::json;
 use time::OffsetDateTime;
 
 use crate::api::Api;
@@ -29,6 +29,9 @@ const DRAIN_LIMIT: Duration = Duration::from_secs(30);
 /// How long without a new arrival counts as drained.
 const QUIET: Duration = Duration::from_secs(2);
 
+/// How often the backlog is sampled.
+const BACKLOG_EVERY: Duration = Duration::from_millis(250);
+
 /// The business actions that cause the events: buys (`mini_app.trade.processed`) when
 /// trading is available, logins (a launch and its session, `mini_app.login.succeeded`)
 /// otherwise.
@@ -37,10 +40,15 @@ enum Eventful {
     Logins { api: Api, key: String },
 }
 
-impl Request for Eventful {
-    async fn call(&self, worker: usize, sequence: u64) -> Result<(), String> {
+impl Eventful {
+    /// One action, causing one event.
+    async fn act(&self, worker: usize, sequence: u64) -> Result<(), String> {
         match self {
-            Self::Buys { api, traders } => traders.buy(api, worker, &format!("bench-webhook-{sequence}")).await,
+            Self::Buys { api, traders } => {
+                traders
+                    .buy(api, worker, sequence, &format!("bench-webhook-{sequence}"))
+                    .await
+            }
             Self::Logins { api, key } => {
                 let token = api
                     .launch(key, &format!("bench-webhook-{sequence}"))
@@ -50,6 +58,46 @@ impl Request for Eventful {
             }
         }
     }
+}
+
+/// The actions, counting the events they produced (each committed before its answer).
+struct Counted {
+    actions: Eventful,
+    produced: Arc<AtomicU64>,
+}
+
+impl Request for Counted {
+    async fn call(&self, worker: usize, sequence: u64) -> Result<(), String> {
+        self.actions.act(worker, sequence).await?;
+        self.produced.fetch_add(1, Ordering::Relaxed);
+        Ok(())
+    }
+}
+
+/// The backlog sampled through the buys: its largest and its last value.
+#[derive(Default, Clone, Copy)]
+struct Backlog {
+    max: u64,
+    last: u64,
+}
+
+/// Samples produced minus delivered every [`BACKLOG_EVERY`] until aborted.
+fn sample_backlog(
+    produced: Arc<AtomicU64>,
+    sink: Arc<WebhookSink>,
+) -> (tokio::task::JoinHandle<()>, Arc<std::sync::Mutex<Backlog>>) {
+    let backlog = Arc::new(std::sync::Mutex::new(Backlog::default()));
+    let shared = backlog.clone();
+    let sampler = tokio::spawn(async move {
+        loop {
+            tokio::time::sleep(BACKLOG_EVERY).await;
+            let now = produced.load(Ordering::Relaxed).saturating_sub(sink.snapshot().events);
+            let mut backlog = shared.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            backlog.max = backlog.max.max(now);
+            backlog.last = now;
+        }
+    });
+    (sampler, backlog)
 }
 
 /// Measures delivery.
@@ -73,29 +121,38 @@ pub async fn run(bench: &Bench<'_>, traders: &Result<Traders, String>) -> anyhow
     };
     let sink = Arc::new(WebhookSink::new(OffsetDateTime::now_utc())?);
     let receiver = LocalServer::start(sink.clone()).await?;
-    let body = json!({
-        "url": format!("{}/webhooks", receiver.base_url()),
-        "eventTypes": [caused_by],
-    });
-    if let Err(error) = bench
-        .api
-        .call(Method::POST, "/api/operator/webhooks/endpoints", Some(key), Some(&body))
-        .await
-    {
-        let reason = if error.is_not_implemented() {
-            format!("webhook endpoints are not served yet ({error})")
-        } else {
-            format!("registering the endpoint failed: {error}")
-        };
-        return Ok(Scenario::not_available(NAME, DESCRIPTION, reason));
-    }
+    let url = format!("{}/webhooks", receiver.base_url());
+    let endpoint = match bench.api.create_webhook_endpoint(key, &url, &[caused_by], None).await {
+        Ok(endpoint) => endpoint,
+        Err(error) => {
+            let reason = if error.is_not_implemented() {
+                format!("webhook endpoints are not served yet ({error})")
+            } else {
+                format!("registering the endpoint failed: {error}")
+            };
+            return Ok(Scenario::not_available(NAME, DESCRIPTION, reason));
+        }
+    };
     let watch = MemoryWatch::start(bench.service_pid);
     let mut plan = bench.plan();
     plan.warmup = Duration::ZERO;
-    let buys = crate::load::run(plan, driver).await?;
+    let produced = Arc::new(AtomicU64::new(0));
+    let (sampler, backlog) = sample_backlog(produced.clone(), sink.clone());
+    let counted = Counted {
+        actions: driver,
+        produced: produced.clone(),
+    };
+    let buys = crate::load::run(plan, counted).await?;
+    sampler.abort();
+    let delivered_during = sink.snapshot().events;
+    let backlog = *backlog.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
     announce(&format!("webhooks (the actions causing {caused_by})"), &buys);
     drain(&sink).await;
     let rss = watch.finish();
+    // Later scenarios must not share the delivery workers with this endpoint's leftovers.
+    if let Err(error) = bench.api.delete_webhook_endpoint(key, &endpoint).await {
+        println!("  webhooks: could not delete the endpoint: {error}");
+    }
     let received = sink.snapshot();
     if received.events == 0 {
         return Ok(Scenario::not_available(
@@ -121,15 +178,26 @@ pub async fn run(bench: &Bench<'_>, traders: &Result<Traders, String>) -> anyhow
     announce(NAME, &load);
     let description = format!("{DESCRIPTION}; events: {caused_by}");
     Ok(
-        Scenario::measured(NAME, &description, load, rss, Some(Baseline::PgbenchReadWrite))
+        Scenario::measured(NAME, &description, load, rss, Some(Baseline::ReadWrite))
             .with_figure("events_per_action", received.events as f64 / buys.ok.max(1) as f64)
             .with_figure("actions_per_second", buys.per_second)
-            .with_figure("deliveries", received.deliveries as f64),
+            .with_figure("deliveries", received.deliveries as f64)
+            .with_figure("endpoints", 1.0)
+            .with_figure(
+                "produced_per_second",
+                produced.load(Ordering::Relaxed) as f64 / buys.seconds,
+            )
+            .with_figure(
+                "delivered_per_second_during_buys",
+                delivered_during as f64 / buys.seconds,
+            )
+            .with_figure("backlog_max", backlog.max as f64)
+            .with_figure("backlog_last", backlog.last as f64),
     )
 }
 
 /// Waits until nothing new has arrived for a while, or the limit.
-async fn drain(sink: &WebhookSink) {
+pub async fn drain(sink: &WebhookSink) {
     let started = Instant::now();
     let mut last_count = sink.snapshot().deliveries;
     let mut last_change = Instant::now();

@@ -127,7 +127,7 @@ async fn burst(flight: &FlightBench<'_>) -> anyhow::Result<Option<Scenario>> {
         outcome.lost
     );
     Ok(Some(
-        Scenario::measured(NAME, DESCRIPTION, load, rss, Some(Baseline::PgbenchReadWrite))
+        Scenario::measured(NAME, DESCRIPTION, load, rss, Some(Baseline::ReadWrite))
             .with_figure("tickets", tickets.len() as f64)
             .with_figure("cashed_out", won as f64)
             .with_figure("lost_to_the_crash", lost as f64)

@@ -69,7 +69,7 @@ pub async fn run(flight: &FlightBench<'_>) -> anyhow::Result<Scenario> {
     let (load, rss) = bench.measure(plan, request).await?;
     announce(NAME, &load);
     Ok(
-        Scenario::measured(NAME, DESCRIPTION, load, rss, Some(Baseline::PgbenchReadWrite))
+        Scenario::measured(NAME, DESCRIPTION, load, rss, Some(Baseline::ReadWrite))
             .with_figure("boarding_window_seconds", window.as_secs_f64()),
     )
 }

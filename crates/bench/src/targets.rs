@@ -1,0 +1,516 @@
+//! The platform's performance targets, each a ratio to a baseline of the same run, checked
+//! against a finished run; and the growth curves (one figure as the data or the load
+//! grows), each flagged when it is not flat. A target whose figures the run could not
+//! measure is reported as not measured, never as met.
+
+use serde::Serialize;
+
+use crate::report::{RunReport, Scenario};
+
+/// Largest peak resident memory of the service in any scenario, MiB.
+const RSS_LIMIT_MIB: f64 = 64.0;
+
+/// A latency curve is flat while its last point is at most this many times its first.
+const FLAT_LATENCY_GROWTH: f64 = 1.5;
+
+/// A throughput curve is flat while its last point is at least this share of its first.
+const FLAT_THROUGHPUT_SHARE: f64 = 0.67;
+
+/// One target checked.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TargetCheck {
+    /// What is targeted.
+    pub name: String,
+    /// The figure measured (per second, ms, MiB or a count, as `note` says).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub figure: Option<f64>,
+    /// The baseline it is divided by, when it is a ratio.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub baseline: Option<f64>,
+    /// The value compared with the target: the ratio, or the figure itself.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub value: Option<f64>,
+    /// The target, e.g. `>= 0.40`.
+    pub target: String,
+    /// Whether it is met; `None` when not measured.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub met: Option<bool>,
+    /// What the figure and the baseline are, or why nothing was measured.
+    pub note: String,
+}
+
+/// Which way a target's value must lie.
+#[derive(Debug, Clone, Copy)]
+enum Bound {
+    AtLeast(f64),
+    AtMost(f64),
+    Below(f64),
+}
+
+impl Bound {
+    fn holds(self, value: f64) -> bool {
+        match self {
+            Self::AtLeast(bound) => value >= bound,
+            Self::AtMost(bound) => value <= bound,
+            Self::Below(bound) => value < bound,
+        }
+    }
+
+    fn text(self) -> String {
+        match self {
+            Self::AtLeast(bound) => format!(">= {bound}"),
+            Self::AtMost(bound) => format!("<= {bound}"),
+            Self::Below(bound) => format!("< {bound}"),
+        }
+    }
+}
+
+/// A ratio target: `figure / baseline` against `bound`, not measured when either is missing.
+fn ratio(name: &str, figure: Option<f64>, baseline: Option<f64>, bound: Bound, note: &str) -> TargetCheck {
+    let value = figure.zip(baseline).filter(|(_, base)| *base > 0.0).map(|(f, b)| f / b);
+    TargetCheck {
+        name: name.into(),
+        figure,
+        baseline,
+        value,
+        target: format!("{} x", bound.text()),
+        met: value.map(|value| bound.holds(value)),
+        note: note.into(),
+    }
+}
+
+/// An absolute target: `figure` against `bound`.
+fn absolute(name: &str, figure: Option<f64>, bound: Bound, unit: &str, note: &str) -> TargetCheck {
+    TargetCheck {
+        name: name.into(),
+        figure,
+        baseline: None,
+        value: figure,
+        target: format!("{} {unit}", bound.text()),
+        met: figure.map(|figure| bound.holds(figure)),
+        note: note.into(),
+    }
+}
+
+/// The scenario named `name`, when it was measured.
+fn measured<'a>(report: &'a RunReport, name: &str) -> Option<&'a Scenario> {
+    report
+        .scenarios
+        .iter()
+        .find(|scenario| scenario.name == name && scenario.load.is_some())
+}
+
+/// A measured scenario's per-second figure.
+fn per_second(report: &RunReport, name: &str) -> Option<f64> {
+    measured(report, name)
+        .and_then(|scenario| scenario.load.as_ref())
+        .map(|load| load.per_second)
+}
+
+/// A measured scenario's p99, milliseconds.
+fn p99(report: &RunReport, name: &str) -> Option<f64> {
+    measured(report, name)
+        .and_then(|scenario| scenario.load.as_ref())
+        .map(|load| load.p99_ms)
+}
+
+/// One of a measured scenario's own figures.
+fn figure(report: &RunReport, name: &str, figure: &str) -> Option<f64> {
+    measured(report, name).and_then(|scenario| scenario.figures.get(figure).copied())
+}
+
+/// Every target against `report`.
+pub fn evaluate(report: &RunReport) -> Vec<TargetCheck> {
+    let read_write = report.baselines.pgbench_read_write.as_ref().map(|base| base.per_second);
+    let first_sql = report
+        .baselines
+        .pgbench_trades_first_page
+        .as_ref()
+        .map(|b| b.per_second);
+    let deep_sql = report.baselines.pgbench_trades_deep_page.as_ref().map(|b| b.per_second);
+    let mut checks = vec![
+        ratio(
+            "buy vs pgbench read-write",
+            per_second(report, "trading.buy"),
+            read_write,
+            Bound::AtLeast(0.4),
+            "trading.buy per second over pgbench read-write tps",
+        ),
+        absolute(
+            "commits per buy",
+            figure(report, "trading.buy", "commits_per_buy"),
+            Bound::AtMost(2.0),
+            "commits",
+            "trading.buy commits_per_buy",
+        ),
+        ratio(
+            "webhook delivery vs pgbench read-write",
+            per_second(report, "webhooks"),
+            read_write,
+            Bound::AtLeast(0.45),
+            "webhooks events delivered per second over pgbench read-write tps",
+        ),
+        absolute(
+            "webhook lag p99",
+            p99(report, "webhooks"),
+            Bound::Below(500.0),
+            "ms",
+            "webhooks lag from the business commit to arrival, p99",
+        ),
+        backlog(report),
+        ratio(
+            "healthy endpoints' lag p99 with a slow endpoint",
+            p99(report, "webhooks.fanout_with_slow"),
+            p99(report, "webhooks.fanout"),
+            Bound::AtMost(FLAT_LATENCY_GROWTH),
+            "the healthy endpoints' lag p99 with the slow endpoint over without it (1.5 x: unchanged within noise)",
+        ),
+        ratio(
+            "trades first page vs its SQL in pgbench",
+            per_second(report, "reads.first_page"),
+            first_sql,
+            Bound::AtLeast(0.6),
+            "reads.first_page per second over pgbench running the page's SQL",
+        ),
+        ratio(
+            "trades deep page vs its SQL in pgbench",
+            per_second(report, "reads.deep_page"),
+            deep_sql,
+            Bound::AtLeast(0.6),
+            "reads.deep_page per second over pgbench running the deep page's SQL",
+        ),
+        ratio(
+            "replay vs reads",
+            per_second(report, "trading.replay"),
+            per_second(report, "reads.first_page"),
+            Bound::AtLeast(0.8),
+            "trading.replay per second over reads.first_page per second",
+        ),
+        two_instances(report),
+    ];
+    checks.push(memory(report));
+    checks
+}
+
+/// The webhook backlog stays bounded: its largest value during the buys is at most what
+/// half a second of production is (the lag target, by Little's law).
+fn backlog(report: &RunReport) -> TargetCheck {
+    let max = figure(report, "webhooks", "backlog_max");
+    let produced = figure(report, "webhooks", "produced_per_second");
+    let allowed = produced.map(|produced| produced * 0.5);
+    let mut check = ratio(
+        "webhook backlog bounded",
+        max,
+        allowed,
+        Bound::AtMost(1.0),
+        "webhooks backlog_max (events produced, not yet delivered, sampled every 250 ms) over half a second of production",
+    );
+    if let Some(last) = figure(report, "webhooks", "backlog_last") {
+        check
+            .note
+            .push_str(&format!("; backlog at the end of the buys: {last:.0}"));
+    }
+    check
+}
+
+/// Two instances: 1.6 x one, unless the database's commit rate is at pgbench read-write's.
+fn two_instances(report: &RunReport) -> TargetCheck {
+    let mut check = ratio(
+        "two instances vs one, buys",
+        per_second(report, "trading.buy_two_instances"),
+        per_second(report, "trading.buy"),
+        Bound::AtLeast(1.6),
+        "trading.buy_two_instances per second over trading.buy",
+    );
+    let commits = figure(report, "trading.buy_two_instances", "commits_per_second");
+    let limit = report.baselines.pgbench_read_write.as_ref().map(|base| base.per_second);
+    if let (Some(false), Some(commits), Some(limit)) = (check.met, commits, limit) {
+        let saturated = commits >= limit;
+        check.note.push_str(&format!(
+            "; the database commits {commits:.0}/s against pgbench read-write's {limit:.0} tps: {}",
+            if saturated {
+                "its commit limit is reached"
+            } else {
+                "not saturated"
+            }
+        ));
+        if saturated {
+            check.met = Some(true);
+        }
+    }
+    check
+}
+
+/// The service's peak RSS in the worst scenario.
+fn memory(report: &RunReport) -> TargetCheck {
+    let worst = report
+        .scenarios
+        .iter()
+        .filter_map(|scenario| scenario.peak_rss_kib.map(|kib| (scenario, kib as f64 / 1024.0)))
+        .max_by(|a, b| a.1.total_cmp(&b.1));
+    let over: Vec<String> = report
+        .scenarios
+        .iter()
+        .filter_map(|scenario| {
+            let mib = scenario.peak_rss_kib? as f64 / 1024.0;
+            (mib > RSS_LIMIT_MIB).then(|| format!("{} {mib:.1}", scenario.name))
+        })
+        .collect();
+    let note = match (worst, over.is_empty()) {
+        (Some((scenario, _)), true) => format!("the service's peak RSS, largest in {}", scenario.name),
+        (Some(_), false) => format!("the service's peak RSS; over in: {}", over.join(", ")),
+        (None, _) => "no scenario was measured".into(),
+    };
+    absolute(
+        "peak RSS in every scenario",
+        worst.map(|(_, mib)| mib),
+        Bound::AtMost(RSS_LIMIT_MIB),
+        "MiB",
+        &note,
+    )
+}
+
+/// One point of a growth curve.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CurvePoint {
+    /// Where on the axis (trades seeded, operators active, endpoints).
+    pub at: f64,
+    /// The figure there.
+    pub value: f64,
+    /// The scenario it comes from.
+    pub scenario: String,
+}
+
+/// A figure as the data or the load grows.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct GrowthCurve {
+    /// What grows and what is plotted.
+    pub name: String,
+    /// The points, in growing order; fewer than two when the run skipped a point.
+    pub points: Vec<CurvePoint>,
+    /// The last point over the first.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub change: Option<f64>,
+    /// Whether the curve is flat (`None` with fewer than two points).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub flat: Option<bool>,
+}
+
+/// Which figure of a scenario a curve plots.
+#[derive(Clone, Copy)]
+enum Plotted {
+    P99,
+    PerSecond,
+}
+
+/// Whether a scenario's name is `pattern`, or starts with it when it ends with `*`.
+fn named(name: &str, pattern: &str) -> bool {
+    match pattern.strip_suffix('*') {
+        Some(prefix) => name.starts_with(prefix),
+        None => name == pattern,
+    }
+}
+
+/// A curve over the scenarios named by `patterns` (each with its axis value in the figure
+/// `axis`).
+fn curve(report: &RunReport, name: &str, patterns: &[&str], axis: &str, plotted: Plotted) -> GrowthCurve {
+    let mut points: Vec<CurvePoint> = report
+        .scenarios
+        .iter()
+        .filter(|scenario| patterns.iter().any(|pattern| named(&scenario.name, pattern)))
+        .filter_map(|scenario| {
+            let at = *scenario.figures.get(axis)?;
+            let load = scenario.load.as_ref()?;
+            let value = match plotted {
+                Plotted::P99 => load.p99_ms,
+                Plotted::PerSecond => load.per_second,
+            };
+            Some(CurvePoint {
+                at,
+                value,
+                scenario: scenario.name.clone(),
+            })
+        })
+        .collect();
+    points.sort_by(|a, b| a.at.total_cmp(&b.at));
+    let change = match (points.first(), points.last()) {
+        (Some(first), Some(last)) if points.len() > 1 && first.value > 0.0 => Some(last.value / first.value),
+        _ => None,
+    };
+    let flat = change.map(|change| match plotted {
+        Plotted::P99 => change <= FLAT_LATENCY_GROWTH,
+        Plotted::PerSecond => change >= FLAT_THROUGHPUT_SHARE,
+    });
+    GrowthCurve {
+        name: name.into(),
+        points,
+        change,
+        flat,
+    }
+}
+
+/// Every growth curve of `report`.
+pub fn curves(report: &RunReport) -> Vec<GrowthCurve> {
+    vec![
+        curve(
+            report,
+            "reads.first_page p99 ms by trades seeded",
+            &["reads.first_page", "growth.reads.first_page"],
+            "trades_seeded",
+            Plotted::P99,
+        ),
+        curve(
+            report,
+            "reads.deep_page p99 ms by trades seeded",
+            &["reads.deep_page", "growth.reads.deep_page"],
+            "trades_seeded",
+            Plotted::P99,
+        ),
+        curve(
+            report,
+            "buys per second by operators active",
+            &["trading.buy", "growth.buys.operators_*"],
+            "operators_active",
+            Plotted::PerSecond,
+        ),
+        curve(
+            report,
+            "webhook deliveries per second by endpoints",
+            &["webhooks", "growth.webhooks.endpoints"],
+            "endpoints",
+            Plotted::PerSecond,
+        ),
+        curve(
+            report,
+            "webhook lag p99 ms by endpoints",
+            &["webhooks", "growth.webhooks.endpoints"],
+            "endpoints",
+            Plotted::P99,
+        ),
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{curves, evaluate};
+    use crate::load::LoadReport;
+    use crate::pgbench::PgbenchReport;
+    use crate::report::{Baselines, RunReport, Scenario};
+
+    fn load(per_second: f64, p99_ms: f64) -> LoadReport {
+        LoadReport {
+            ok: 1,
+            errors: 0,
+            first_error: None,
+            seconds: 1.0,
+            per_second,
+            p50_ms: p99_ms / 2.0,
+            p99_ms,
+            max_ms: p99_ms,
+        }
+    }
+
+    fn report(scenarios: Vec<Scenario>) -> RunReport {
+        RunReport {
+            started_at: String::new(),
+            total_seconds: 0.0,
+            cpus: 2,
+            concurrency: 16,
+            seconds_per_scenario: 12,
+            seeded_trades: 0,
+            seeded_operators: 0,
+            baselines: Baselines {
+                pgbench_read_write: Some(PgbenchReport {
+                    per_second: 1000.0,
+                    mean_ms: 1.0,
+                }),
+                ..Baselines::default()
+            },
+            scenarios,
+            targets: Vec::new(),
+            curves: Vec::new(),
+        }
+    }
+
+    fn check(report: &RunReport, name: &str) -> (Option<f64>, Option<bool>, String) {
+        let check = evaluate(report)
+            .into_iter()
+            .find(|check| check.name == name)
+            .expect("the target is checked");
+        (check.value, check.met, check.note)
+    }
+
+    #[test]
+    fn a_ratio_target_is_met_at_its_bound_and_not_below() {
+        let at = report(vec![Scenario::measured(
+            "trading.buy",
+            "",
+            load(400.0, 1.0),
+            1024,
+            None,
+        )]);
+        assert_eq!(check(&at, "buy vs pgbench read-write").1, Some(true));
+        let below = report(vec![Scenario::measured(
+            "trading.buy",
+            "",
+            load(399.0, 1.0),
+            1024,
+            None,
+        )]);
+        assert_eq!(check(&below, "buy vs pgbench read-write").1, Some(false));
+    }
+
+    #[test]
+    fn a_target_without_its_scenario_is_not_measured() {
+        let (value, met, _) = check(&report(Vec::new()), "replay vs reads");
+        assert_eq!((value, met), (None, None));
+    }
+
+    #[test]
+    fn two_instances_short_of_the_ratio_meet_the_target_only_at_the_commit_limit() {
+        let two = |commits: f64| {
+            report(vec![
+                Scenario::measured("trading.buy", "", load(100.0, 1.0), 1024, None),
+                Scenario::measured("trading.buy_two_instances", "", load(120.0, 1.0), 1024, None)
+                    .with_figure("commits_per_second", commits),
+            ])
+        };
+        let (_, met, note) = check(&two(1000.0), "two instances vs one, buys");
+        assert_eq!(met, Some(true), "{note}");
+        assert!(note.contains("commit limit is reached"), "{note}");
+        let (_, met, note) = check(&two(999.0), "two instances vs one, buys");
+        assert_eq!(met, Some(false), "{note}");
+        assert!(note.contains("not saturated"), "{note}");
+    }
+
+    #[test]
+    fn the_memory_target_names_every_scenario_over_it() {
+        let run = report(vec![
+            Scenario::measured("reads.first_page", "", load(1.0, 1.0), 20 * 1024, None),
+            Scenario::measured("flight.live_fanout", "", load(1.0, 1.0), 112 * 1024, None),
+        ]);
+        let (value, met, note) = check(&run, "peak RSS in every scenario");
+        assert_eq!((value, met), (Some(112.0), Some(false)));
+        assert!(note.contains("flight.live_fanout 112.0"), "{note}");
+        assert!(!note.contains("reads.first_page"), "{note}");
+    }
+
+    #[test]
+    fn a_curve_is_flagged_when_its_latency_grows_past_half_again() {
+        let run = |p99: f64| {
+            report(vec![
+                Scenario::measured("reads.first_page", "", load(1.0, 10.0), 1024, None)
+                    .with_figure("trades_seeded", 1e6),
+                Scenario::measured("growth.reads.first_page", "", load(1.0, p99), 1024, None)
+                    .with_figure("trades_seeded", 1e7),
+            ])
+        };
+        let flat = |run: &RunReport| curves(run)[0].flat;
+        assert_eq!(flat(&run(15.0)), Some(true));
+        assert_eq!(flat(&run(15.1)), Some(false));
+        assert_eq!(curves(&report(Vec::new()))[0].flat, None);
+    }
+}
