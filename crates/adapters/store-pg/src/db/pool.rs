@@ -111,7 +111,7 @@ impl PgStore {
     pub(crate) async fn conn(&self) -> Result<Conn, StoreError> {
         match step_connection().await {
             Some(conn) => Ok(conn),
-            None => self.pooled().await.map(Conn::Pooled),
+            None => self.pooled().await.map(|conn| Conn::Pooled(Box::new(conn))),
         }
     }
 

@@ -30,8 +30,9 @@ tokio::task_local! {
 
 /// The connection a store call uses: its own from the pool, or its step's.
 pub(crate) enum Conn {
-    /// Taken from the pool for this call.
-    Pooled(Pooled),
+    /// Taken from the pool for this call (boxed: the pooled connection is large, the
+    /// step's guard a pointer).
+    Pooled(Box<Pooled>),
     /// The running step's, in the step's transaction.
     InStep(OwnedMutexGuard<Pooled>),
 }
