@@ -34,6 +34,20 @@ struct Received {
     last: Option<Instant>,
 }
 
+impl Received {
+    /// Nothing yet, counting events created from `since` on.
+    fn nothing_since(since: OffsetDateTime) -> anyhow::Result<Self> {
+        Ok(Self {
+            since,
+            lags_us: new_histogram()?,
+            events: HashSet::new(),
+            deliveries: 0,
+            first: None,
+            last: None,
+        })
+    }
+}
+
 /// Counts deliveries and distinct events per endpoint, and their lag; events created
 /// before `since` (a backlog from before the endpoint existed) are counted as deliveries
 /// only. With a delay, it answers each delivery that much later (a slow endpoint).
@@ -69,14 +83,7 @@ impl WebhookSink {
     pub fn slow(since: OffsetDateTime, delay: Duration) -> anyhow::Result<Self> {
         Ok(Self {
             delay,
-            received: Mutex::new(Received {
-                since,
-                lags_us: new_histogram()?,
-                events: HashSet::new(),
-                deliveries: 0,
-                first: None,
-                last: None,
-            }),
+            received: Mutex::new(Received::nothing_since(since)?),
         })
     }
 
@@ -84,14 +91,7 @@ impl WebhookSink {
     /// second phase over the same endpoints.
     pub fn restart(&self, since: OffsetDateTime) -> anyhow::Result<()> {
         let mut received = self.received.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        *received = Received {
-            since,
-            lags_us: new_histogram()?,
-            events: HashSet::new(),
-            deliveries: 0,
-            first: None,
-            last: None,
-        };
+        *received = Received::nothing_since(since)?;
         Ok(())
     }
 

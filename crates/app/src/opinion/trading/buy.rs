@@ -5,12 +5,11 @@
 //! per player and market means two racing orders can never both reach the wallet.
 
 use opinion_market::{Side, TradeStatus};
-use opinion_wallet::{OperationState, RetryLimit};
 
 use crate::access::operator_currency;
 use crate::error::AppError;
 use crate::model::Trade;
-use crate::opinion::trading::opening::{OpenedOrder, Opening, OrderOpening, trade_mutation};
+use crate::opinion::trading::opening::{Opening, OrderOpening};
 use crate::opinion::trading::ports::{NewTrade, TradingChange};
 use crate::opinion::trading::{OrderRequest, Trading, order};
 use crate::players::PlayerPrincipal;
@@ -39,14 +38,7 @@ impl Trading {
             OrderOpening::Opened(opened) => *opened,
             OrderOpening::Replayed(first) => return self.settled(player.operator_id, *first).await,
         };
-        let (classification, update) = self
-            .call_wallet(
-                &opened.target,
-                &opened.mutation,
-                &opened.operation.record,
-                RetryLimit::DEFAULT,
-            )
-            .await?;
+        let (classification, update) = self.call_opened(&opened).await?;
         self.settle_buy(opened.trade, update, &classification, TradeStatus::Pending)
             .await
     }
@@ -67,26 +59,19 @@ impl Trading {
         let market = self.tradable_market(player, request).await?;
         let quote = order::price(&market, request)?;
         let currency = operator_currency(self.ports.operators.as_ref(), player.operator_id).await?;
-        let now = self.ports.clock.now();
-        let trade = self.pending_trade(player, request, client_order_id, &quote, currency, now);
-        let (mutation, subject) = trade_mutation(&trade)?;
-        let operation = self.new_operation(subject, &mutation, OperationState::Sent, now);
+        let opened = self.priced_order(player, request, client_order_id, &quote, currency, target)?;
+        let trade = &opened.trade;
         let change = TradingChange {
             new_trade: Some(NewTrade {
                 trade: trade.clone(),
                 position_before: None,
             }),
-            new_operations: vec![operation.clone()],
-            events: vec![self.trade_submitted(&trade, now)],
+            new_operations: vec![opened.operation.clone()],
+            events: vec![self.trade_submitted(trade, trade.created_at)],
             ..TradingChange::default()
         };
         match self.open_trade(player, request, &change).await? {
-            Opening::Opened => Ok(OrderOpening::Opened(Box::new(OpenedOrder {
-                trade,
-                target,
-                mutation,
-                operation,
-            }))),
+            Opening::Opened => Ok(OrderOpening::Opened(Box::new(opened))),
             Opening::Replayed(first) => Ok(OrderOpening::Replayed(first)),
             Opening::Raced(record) => Err(StoreError::Conflict(record).into()),
         }

@@ -8,13 +8,16 @@ use std::time::Duration;
 
 use opinion_core::{OperatorId, TradeId};
 use opinion_market::{Quote, Side, TradeStatus};
-use opinion_wallet::{Amount, Currency, FlowMetadata, ShareCount, TradeMetadata, WalletMutation};
+use opinion_wallet::{
+    Amount, Classification, Currency, FlowMetadata, OperationState, RetryLimit, ShareCount, TradeMetadata,
+    WalletMutation,
+};
 use time::OffsetDateTime;
 
 use crate::error::{AppError, ProblemCode};
 use crate::model::Trade;
 use crate::opinion::trading::buy::same_order;
-use crate::opinion::trading::ports::{NewOperation, TradingChange};
+use crate::opinion::trading::ports::{NewOperation, OperationUpdate, TradingChange};
 use crate::opinion::trading::wallet_call::OperationSubject;
 use crate::opinion::trading::{OrderRequest, Trading};
 use crate::players::PlayerPrincipal;
@@ -144,6 +147,45 @@ pub(crate) enum OrderOpening {
     Opened(Box<OpenedOrder>),
     /// The first order under the same client order id, as it is now.
     Replayed(Box<Trade>),
+}
+
+impl Trading {
+    /// The `pending` trade of `request` priced as `quote`, with its wallet mutation and
+    /// its operation as stored before the call (`sent`).
+    pub(crate) fn priced_order(
+        &self,
+        player: &PlayerPrincipal,
+        request: &OrderRequest,
+        client_order_id: &str,
+        quote: &Quote,
+        currency: Currency,
+        target: WalletAdapterTarget,
+    ) -> Result<OpenedOrder, AppError> {
+        let now = self.ports.clock.now();
+        let trade = self.pending_trade(player, request, client_order_id, quote, currency, now);
+        let (mutation, subject) = trade_mutation(&trade)?;
+        let operation = self.new_operation(subject, &mutation, OperationState::Sent, now);
+        Ok(OpenedOrder {
+            trade,
+            target,
+            mutation,
+            operation,
+        })
+    }
+
+    /// Sends an opened order's wallet mutation, once.
+    pub(crate) async fn call_opened(
+        &self,
+        opened: &OpenedOrder,
+    ) -> Result<(Classification, OperationUpdate), AppError> {
+        self.call_wallet(
+            &opened.target,
+            &opened.mutation,
+            &opened.operation.record,
+            RetryLimit::DEFAULT,
+        )
+        .await
+    }
 }
 
 /// How storing a new trade went.

@@ -4,12 +4,11 @@
 //! decided on, and then credited; a credit definitely not applied unwinds the sale.
 
 use opinion_market::{Side, TradeStatus};
-use opinion_wallet::{OperationState, RetryLimit};
 
 use crate::access::operator_currency;
 use crate::error::{AppError, ProblemCode};
 use crate::model::Trade;
-use crate::opinion::trading::opening::{OpenedOrder, Opening, OrderOpening, trade_mutation};
+use crate::opinion::trading::opening::{Opening, OrderOpening};
 use crate::opinion::trading::ports::{NewTrade, PoolChange, TradingChange};
 use crate::opinion::trading::settle_buy::position_change;
 use crate::opinion::trading::{OrderRequest, Trading, order};
@@ -42,14 +41,7 @@ impl Trading {
             .await?;
             match opening {
                 Some(OrderOpening::Opened(opened)) => {
-                    let (classification, update) = self
-                        .call_wallet(
-                            &opened.target,
-                            &opened.mutation,
-                            &opened.operation.record,
-                            RetryLimit::DEFAULT,
-                        )
-                        .await?;
+                    let (classification, update) = self.call_opened(&opened).await?;
                     return self
                         .settle_sell(opened.trade, update, &classification, TradeStatus::Pending)
                         .await;
@@ -87,32 +79,25 @@ impl Trading {
         held.check_sale(request.outcome, request.value).map_err(insufficient)?;
         let quote = order::price(&market, request)?;
         let after = held.apply(&quote).map_err(insufficient)?;
-        let now = self.ports.clock.now();
-        let trade = self.pending_trade(player, request, client_order_id, &quote, currency, now);
-        let (mutation, subject) = trade_mutation(&trade)?;
-        let operation = self.new_operation(subject, &mutation, OperationState::Sent, now);
+        let opened = self.priced_order(player, request, client_order_id, &quote, currency, target)?;
+        let trade = &opened.trade;
         let change = TradingChange {
             new_trade: Some(NewTrade {
                 trade: trade.clone(),
                 position_before: before,
             }),
-            new_operations: vec![operation.clone()],
+            new_operations: vec![opened.operation.clone()],
             pool: Some(PoolChange {
                 market_id: trade.market_id,
                 before: market.pool,
                 after: quote.pool_after,
             }),
-            position: Some(position_change(&trade, before, after)),
-            events: vec![self.trade_submitted(&trade, now)],
+            position: Some(position_change(trade, before, after)),
+            events: vec![self.trade_submitted(trade, trade.created_at)],
             ..TradingChange::default()
         };
         match self.open_trade(player, request, &change).await? {
-            Opening::Opened => Ok(Some(OrderOpening::Opened(Box::new(OpenedOrder {
-                trade,
-                target,
-                mutation,
-                operation,
-            })))),
+            Opening::Opened => Ok(Some(OrderOpening::Opened(Box::new(opened)))),
             Opening::Replayed(first) => Ok(Some(OrderOpening::Replayed(first))),
             Opening::Raced(record) => {
                 tracing::debug!(%record, "opening the sale again: changed concurrently");
