@@ -54,6 +54,7 @@ mod launch_hosts;
 mod launch_settings;
 mod metrics;
 mod operational;
+mod order_sessions;
 mod operator_reads;
 mod operator_reads_markets;
 mod operator_reads_pages;

@@ -9,7 +9,7 @@ use actix_web::dev::Payload;
 use actix_web::{FromRequest, HttpRequest, web};
 use opinion_app::access::AuthFailure;
 use opinion_app::error::AppError;
-use opinion_app::players::PlayerPrincipal;
+use opinion_app::players::{PlayerPrincipal, SessionCredential};
 use opinion_wallet::Product;
 
 use crate::http::auth::bearer_credential;
@@ -26,6 +26,12 @@ pub struct Player(pub PlayerPrincipal);
 /// launched into flight is refused with `wrong_product`).
 #[derive(Debug, Clone)]
 pub struct OpinionPlayer(pub PlayerPrincipal);
+
+/// The session credential of an Opinion route whose use case makes sure of the session
+/// inside its own first transaction (an order): the token's signature is checked here,
+/// the session's life, host and product by the use case (`SessionPlayer`).
+#[derive(Debug, Clone)]
+pub struct OpinionSession(pub SessionCredential);
 
 /// The authenticated player of a flight route: a session launched into flight (one
 /// launched into Opinion is refused with `wrong_product`).
@@ -52,6 +58,15 @@ impl FromRequest for OpinionPlayer {
     }
 }
 
+impl FromRequest for OpinionSession {
+    type Error = ApiError;
+    type Future = std::future::Ready<Result<Self, Self::Error>>;
+
+    fn from_request(request: &HttpRequest, _: &mut Payload) -> Self::Future {
+        std::future::ready(session_credential(request, Product::Opinion).map(OpinionSession))
+    }
+}
+
 impl FromRequest for FlightPlayer {
     type Error = ApiError;
     type Future = Pin<Box<dyn Future<Output = Result<Self, Self::Error>>>>;
@@ -60,6 +75,20 @@ impl FromRequest for FlightPlayer {
         let authenticated = authenticate(request, Some(Product::Flight));
         Box::pin(async move { authenticated.await.map(FlightPlayer) })
     }
+}
+
+/// The credential of `request`'s session token for a route of `product`, its signature
+/// checked; its operator goes on the request's span.
+fn session_credential(request: &HttpRequest, product: Product) -> Result<SessionCredential, ApiError> {
+    let state = request
+        .app_data::<web::Data<ApiState>>()
+        .ok_or_else(|| ApiError::App(AppError::Internal("API state is not registered".into())))?;
+    let token = bearer_credential(request)?.ok_or(ApiError::App(AuthFailure::Missing.into()))?;
+    let credential = state
+        .players
+        .session_credential(&token, request_host(request), Some(product))?;
+    tracing::Span::current().record("operator_id", tracing::field::display(credential.operator_id()));
+    Ok(credential)
 }
 
 /// The player of `request`'s session token, of `product` when one is named.

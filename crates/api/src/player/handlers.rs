@@ -10,12 +10,13 @@ use actix_web::http::Method;
 use actix_web::{HttpRequest, HttpResponse, web};
 use opinion_app::error::AppError;
 use opinion_app::opinion::trading::OrderRequest;
+use opinion_app::players::ActingPlayer;
 use opinion_market::Side;
 
 use crate::http::client::request_host;
 use crate::http::error::ApiError;
 use crate::http::extract::{AfterAuth, Json, path_id};
-use crate::http::player_auth::{OpinionPlayer, Player};
+use crate::http::player_auth::{OpinionPlayer, OpinionSession, Player};
 use crate::operator::markets::dto::MarketBody;
 use crate::operator::users::dto::PortfolioBody;
 use crate::player::board_dto::{BalanceBody, BoardBody, BoardMarketBody, MarketPageBody};
@@ -144,23 +145,37 @@ async fn quote(
     Ok(HttpResponse::Ok().json(QuoteBody::from(quote)))
 }
 
-/// Places a buy or a sale; repeating a client order id returns the first trade.
+/// Places a buy or a sale; repeating a client order id returns the first trade. The
+/// session is made sure of inside the order's opening transaction; a body refused before
+/// it is still answered after the session's own refusal, if it has one.
 async fn place_order(
     state: web::Data<ApiState>,
-    player: OpinionPlayer,
+    session: OpinionSession,
     body: AfterAuth<Json<OrderBody>>,
 ) -> Result<HttpResponse, ApiError> {
-    let body = body?;
-    let request = order_request(&body)?;
-    let client_order_id = body
-        .client_order_id
-        .as_deref()
-        .ok_or(AppError::invalid("clientOrderId", "is required for an order"))?;
+    let player = state.players.session_player(session.0);
+    let (request, client_order_id) = match body.map_err(ApiError::from).and_then(|body| order_of(&body)) {
+        Ok(order) => order,
+        Err(refused) => {
+            player.confirm().await?;
+            return Err(refused);
+        }
+    };
     let trade = match request.side {
-        Side::Buy => state.trading.buy(&player.0, &request, client_order_id).await?,
-        Side::Sell => state.trading.sell(&player.0, &request, client_order_id).await?,
+        Side::Buy => state.trading.buy(&player, &request, &client_order_id).await?,
+        Side::Sell => state.trading.sell(&player, &request, &client_order_id).await?,
     };
     Ok(HttpResponse::Ok().json(PlayerTradeBody::from(trade)))
+}
+
+/// The order a body places and its client order id.
+fn order_of(body: &OrderBody) -> Result<(OrderRequest, String), ApiError> {
+    let request = order_request(body)?;
+    let client_order_id = body
+        .client_order_id
+        .clone()
+        .ok_or(AppError::invalid("clientOrderId", "is required for an order"))?;
+    Ok((request, client_order_id))
 }
 
 /// The order a body describes, each field checked.

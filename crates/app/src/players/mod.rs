@@ -6,6 +6,7 @@
 
 pub mod ports;
 
+mod acting;
 mod branding;
 #[cfg(test)]
 mod branding_tests;
@@ -25,6 +26,7 @@ mod sites;
 mod sites_tests;
 mod tokens;
 
+pub use acting::{ActingPlayer, SessionCredential, SessionPlayer};
 pub use branding::BrandingChange;
 pub use launch::{FLIGHT_PLAY_PATH, LaunchRequest, Launched, MAX_RETURN_URL_CHARS, OPINION_PLAY_PATH, play_path};
 pub use launch_settings::LaunchSettingsChange;

@@ -7,7 +7,7 @@ use opinion_core::{OperatorId, PlayerSessionId};
 use opinion_wallet::Product;
 
 use crate::access::AuthFailure;
-use crate::error::{AppError, ProblemCode};
+use crate::error::AppError;
 use crate::model::{PlayerSession, User};
 use crate::players::Players;
 
@@ -82,52 +82,18 @@ impl Players {
     /// The player a session token authenticates, if the session is live and `host` (the
     /// request's `Host`) is not another operator's launch host.
     pub async fn authenticate_player(&self, token: &str, host: Option<&str>) -> Result<PlayerPrincipal, AppError> {
-        self.live_session(token, host).await.map(|(player, _)| player)
+        self.confirm_session(&self.session_credential(token, host, None)?).await
     }
 
     /// `authenticate_player` for a route of `product`: a live session opened for another
-    /// product is refused (`wrong_product`), so a player launched into one product does
-    /// not play another with that session.
+    /// product is refused (`wrong_product`).
     pub async fn authenticate_player_for(
         &self,
         token: &str,
         host: Option<&str>,
         product: Product,
     ) -> Result<PlayerPrincipal, AppError> {
-        let (player, launched) = self.live_session(token, host).await?;
-        if launched != product {
-            return Err(AppError::Conflict {
-                code: ProblemCode::WrongProduct,
-                detail: format!(
-                    "this player session was opened for {launched}, not {product}; launch the player into {product}"
-                ),
-            });
-        }
-        Ok(player)
-    }
-
-    /// The player and the product of a live session.
-    async fn live_session(&self, token: &str, host: Option<&str>) -> Result<(PlayerPrincipal, Product), AppError> {
-        let (operator_id, session_id) = self
-            .settings
-            .tokens
-            .verify_session(token)
-            .ok_or(AppError::Unauthenticated(AuthFailure::InvalidSession))?;
-        self.check_arrival(host, operator_id).await?;
-        let (session, user) = self
-            .ports
-            .store
-            .find_player_session(operator_id, session_id)
-            .await?
-            .ok_or(AppError::Unauthenticated(AuthFailure::InvalidSession))?;
-        if !session.is_live(self.ports.clock.now()) {
-            return Err(AppError::Unauthenticated(AuthFailure::SessionEnded));
-        }
-        let player = PlayerPrincipal {
-            operator_id,
-            user,
-            session_id,
-        };
-        Ok((player, session.product))
+        self.confirm_session(&self.session_credential(token, host, Some(product))?)
+            .await
     }
 }

@@ -2,9 +2,11 @@
 //! tests' records: an open market, a player, orders and wallet outcomes.
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Duration;
 
-use opinion_core::{MarketId, PlayerSessionId, UserId};
+use async_trait::async_trait;
+use opinion_core::{MarketId, OperatorId, PlayerSessionId, UserId};
 use opinion_market::{FeeRate, Liquidity, MarketChoice, MarketStatus, OrderKind, Outcome, Pool, Side, VisibilityMode};
 use opinion_wallet::{Ambiguity, Classification, RefusalCode, RemoteReference};
 use time::macros::datetime;
@@ -17,8 +19,10 @@ use crate::opinion::settlement::{MarketSettlement, WorkerSettings};
 use crate::opinion::trading::ports::MockTradeStore;
 use crate::opinion::trading::{OrderRequest, Trading, TradingPorts};
 use crate::players::ports::{MockLaunchSettingsStore, MockPlayerStore, MockProductGate};
-use crate::players::{PlayerPrincipal, PlayerTokens, Players, PlayersPorts, PlayersSettings};
-use crate::ports::WithoutTransactions;
+use crate::access::AuthFailure;
+use crate::error::AppError;
+use crate::players::{ActingPlayer, PlayerPrincipal, PlayerTokens, Players, PlayersPorts, PlayersSettings};
+use crate::ports::{StoreError, TransactionWork, Transactions, WithoutTransactions};
 use crate::test_support::{NOW, OPERATOR, counting_random, fixed_clock};
 use crate::wallet::ports::{MockWalletAdapterStore, MockWalletGateway, MutationOutcome, WalletAdapterTarget};
 
@@ -219,4 +223,61 @@ pub fn products(flight_enabled: bool) -> MockProductGate {
     gate.expect_product_enabled()
         .returning(move |_, product| Ok(product == opinion_wallet::Product::Opinion || flight_enabled));
     gate
+}
+
+/// A player whose session ended before the order: every use case must refuse it first.
+pub struct EndedSession;
+
+impl ActingPlayer for EndedSession {
+    fn operator_id(&self) -> OperatorId {
+        OPERATOR
+    }
+
+    async fn confirm(&self) -> Result<PlayerPrincipal, AppError> {
+        Err(AppError::Unauthenticated(AuthFailure::SessionEnded))
+    }
+}
+
+/// Steps that note whether one is running, so a test can see what ran inside one.
+#[derive(Clone, Default)]
+pub struct WatchedSteps {
+    running: Arc<AtomicBool>,
+    /// How many steps ran.
+    pub count: Arc<AtomicUsize>,
+}
+
+impl WatchedSteps {
+    /// Whether a step is running now.
+    pub fn inside(&self) -> bool {
+        self.running.load(Ordering::SeqCst)
+    }
+}
+
+#[async_trait]
+impl Transactions for WatchedSteps {
+    async fn run<'a>(&self, work: TransactionWork<'a>) -> Result<(), StoreError> {
+        self.count.fetch_add(1, Ordering::SeqCst);
+        self.running.store(true, Ordering::SeqCst);
+        work.await;
+        self.running.store(false, Ordering::SeqCst);
+        Ok(())
+    }
+}
+
+/// The test player, noting whether it was made sure of inside a step of `steps`.
+pub struct PlayerInSteps {
+    pub steps: WatchedSteps,
+    /// Set when `confirm` ran inside a step, cleared when outside one.
+    pub confirmed_inside: Arc<AtomicBool>,
+}
+
+impl ActingPlayer for PlayerInSteps {
+    fn operator_id(&self) -> OperatorId {
+        OPERATOR
+    }
+
+    async fn confirm(&self) -> Result<PlayerPrincipal, AppError> {
+        self.confirmed_inside.store(self.steps.inside(), Ordering::SeqCst);
+        Ok(player())
+    }
 }

@@ -9,30 +9,32 @@ use opinion_market::{Side, TradeStatus};
 use crate::access::operator_currency;
 use crate::error::AppError;
 use crate::model::Trade;
-use crate::opinion::trading::opening::{Opening, OrderOpening};
+use crate::opinion::trading::opening::{self, Opening, OrderOpening};
 use crate::opinion::trading::ports::{NewTrade, TradingChange};
 use crate::opinion::trading::{OrderRequest, Trading, order};
-use crate::players::PlayerPrincipal;
+use crate::players::{ActingPlayer, PlayerPrincipal};
 use crate::ports::{StoreError, in_one_transaction};
 
 impl Trading {
     /// Buys for the player; the answer is the trade as it ended (executed, failed, or in
-    /// manual review when the wallet's answer was ambiguous).
-    #[tracing::instrument(skip_all, fields(operator_id = %player.operator_id, user_id = %player.user.id, client_order_id))]
+    /// manual review when the wallet's answer was ambiguous). The player is made sure of
+    /// first, in the opening's transaction.
+    #[tracing::instrument(skip_all, fields(operator_id = %player.operator_id(), user_id, client_order_id = %client_order_id))]
     pub async fn buy(
         &self,
-        player: &PlayerPrincipal,
+        player: &impl ActingPlayer,
         request: &OrderRequest,
         client_order_id: &str,
     ) -> Result<Trade, AppError> {
-        order::check_client_order_id(client_order_id)?;
-        if request.side != Side::Buy {
-            return Err(AppError::invalid("side", "must be `buy` for a buy"));
-        }
-        let opening = in_one_transaction(
-            self.ports.transactions.as_ref(),
-            self.open_buy(player, request, client_order_id),
-        )
+        let (player, opening) = in_one_transaction(self.ports.transactions.as_ref(), async {
+            let player = opening::confirmed(player).await?;
+            order::check_client_order_id(client_order_id)?;
+            if request.side != Side::Buy {
+                return Err(AppError::invalid("side", "must be `buy` for a buy"));
+            }
+            let opening = self.open_buy(&player, request, client_order_id).await?;
+            Ok((player, opening))
+        })
         .await?;
         let opened = match opening {
             OrderOpening::Opened(opened) => *opened,
@@ -43,7 +45,7 @@ impl Trading {
             .await
     }
 
-    /// Everything a buy reads and stores before its wallet call, as one step: the replay
+    /// Everything a buy reads and stores before its wallet call, in its player's step: the replay
     /// check, the wallet target, the market and its quote, the currency, then the trade
     /// with its `sent` debit and `mini_app.trade.submitted`.
     async fn open_buy(

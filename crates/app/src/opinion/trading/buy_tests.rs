@@ -11,6 +11,7 @@ use opinion_market::{Pool, Side, TradeStatus};
 use opinion_wallet::{Classification, OperationState, WalletFlow};
 use opinion_webhook::EventType;
 
+use crate::access::AuthFailure;
 use crate::error::{AppError, ProblemCode};
 use crate::opinion::trading::ports::{OpenTrade, TradingChange};
 use crate::ports::{StoreError, UniqueKey};
@@ -331,5 +332,43 @@ async fn orders_on_hidden_closed_or_unknown_markets_are_refused_before_anything_
             other => panic!("unexpected {other:?}"),
         };
         assert_eq!(code, expected);
+    }
+}
+
+#[tokio::test]
+async fn the_player_is_made_sure_of_inside_the_opening_step() {
+    let (mocks, _) = buy_mocks(applied(), Pool::new(liquidity()));
+    let steps = WatchedSteps::default();
+    let mut trading = mocks.build();
+    trading.ports.transactions = Arc::new(steps.clone());
+    let player = PlayerInSteps {
+        steps: steps.clone(),
+        confirmed_inside: Arc::default(),
+    };
+    let trade = trading
+        .buy(&player, &order(Side::Buy, 1_000), "order-1")
+        .await
+        .expect("bought");
+    assert_eq!(trade.status, TradeStatus::Executed);
+    assert!(player.confirmed_inside.load(std::sync::atomic::Ordering::SeqCst));
+}
+
+#[tokio::test]
+async fn an_ended_session_is_refused_before_the_order_is_judged_and_nothing_is_read() {
+    let mut mocks = TradingMocks::new();
+    mocks.trades.expect_find_trade_by_client_order().never();
+    mocks.markets.expect_find_operator_market().never();
+    mocks.trades.expect_apply().never();
+    mocks.wallet.expect_mutate().never();
+    let trading = mocks.build();
+    for (side, client_order_id) in [(Side::Buy, "order-1"), (Side::Sell, "order-1"), (Side::Buy, "not an id!")] {
+        let error = trading
+            .buy(&EndedSession, &order(side, 1_000), client_order_id)
+            .await
+            .expect_err("refused");
+        assert!(
+            matches!(error, AppError::Unauthenticated(AuthFailure::SessionEnded)),
+            "{side:?} {client_order_id}: {error:?}"
+        );
     }
 }

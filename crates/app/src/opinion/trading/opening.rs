@@ -20,7 +20,7 @@ use crate::opinion::trading::buy::same_order;
 use crate::opinion::trading::ports::{NewOperation, OperationUpdate, TradingChange};
 use crate::opinion::trading::wallet_call::OperationSubject;
 use crate::opinion::trading::{OrderRequest, Trading};
-use crate::players::PlayerPrincipal;
+use crate::players::{ActingPlayer, PlayerPrincipal};
 use crate::ports::{ChangedRecord, StoreError, UniqueKey};
 use crate::wallet::ports::WalletAdapterTarget;
 
@@ -29,6 +29,14 @@ const REPLAY_POLL: Duration = Duration::from_millis(50);
 
 /// How long past the wallet's timeout a repeated order waits for the first one's end.
 const REPLAY_GRACE: Duration = Duration::from_secs(2);
+
+/// The player an order acts for, made sure of (inside the order's opening step), with
+/// its id on the order's span.
+pub(crate) async fn confirmed(player: &impl ActingPlayer) -> Result<PlayerPrincipal, AppError> {
+    let player = player.confirm().await?;
+    tracing::Span::current().record("user_id", tracing::field::display(player.user.id));
+    Ok(player)
+}
 
 impl Trading {
     /// The first trade of a repeated client order id, as it is now (it may still be
@@ -59,8 +67,11 @@ impl Trading {
     }
 
     /// `trade` once it is no longer pending, waiting at most the wallet's timeout and a
-    /// grace period (then as it is).
+    /// grace period (then as it is); a trade that has ended is answered without a read.
     pub(crate) async fn settled(&self, operator: OperatorId, trade: Trade) -> Result<Trade, AppError> {
+        if trade.status != TradeStatus::Pending {
+            return Ok(trade);
+        }
         let timeout = self
             .ports
             .wallet_adapters
@@ -69,7 +80,7 @@ impl Trading {
             .map_or(Duration::from_secs(10), |target| target.timeout);
         let deadline = tokio::time::Instant::now() + timeout + REPLAY_GRACE;
         let mut current = trade;
-        while current.status == opinion_market::TradeStatus::Pending && tokio::time::Instant::now() < deadline {
+        while current.status == TradeStatus::Pending && tokio::time::Instant::now() < deadline {
             tokio::time::sleep(REPLAY_POLL).await;
             current = self
                 .ports

@@ -8,11 +8,11 @@ use opinion_market::{Side, TradeStatus};
 use crate::access::operator_currency;
 use crate::error::{AppError, ProblemCode};
 use crate::model::Trade;
-use crate::opinion::trading::opening::{Opening, OrderOpening};
+use crate::opinion::trading::opening::{self, Opening, OrderOpening};
 use crate::opinion::trading::ports::{NewTrade, PoolChange, TradingChange};
 use crate::opinion::trading::settle_buy::position_change;
 use crate::opinion::trading::{OrderRequest, Trading, order};
-use crate::players::PlayerPrincipal;
+use crate::players::{ActingPlayer, PlayerPrincipal};
 use crate::ports::{ChangedRecord, StoreError, in_one_transaction};
 
 /// How often opening a sale is tried again when the pool changed under it.
@@ -20,24 +20,26 @@ const OPENING_ATTEMPTS: usize = 16;
 
 impl Trading {
     /// Sells for the player; the answer is the trade as it ended (executed, failed, or in
-    /// manual review when the wallet's answer was ambiguous).
-    #[tracing::instrument(skip_all, fields(operator_id = %player.operator_id, user_id = %player.user.id))]
+    /// manual review when the wallet's answer was ambiguous). The player is made sure of
+    /// first, in the opening's transaction.
+    #[tracing::instrument(skip_all, fields(operator_id = %player.operator_id(), user_id, client_order_id = %client_order_id))]
     pub async fn sell(
         &self,
-        player: &PlayerPrincipal,
+        player: &impl ActingPlayer,
         request: &OrderRequest,
         client_order_id: &str,
     ) -> Result<Trade, AppError> {
-        order::check_client_order_id(client_order_id)?;
-        order::check_shape(request)?;
-        if request.side != Side::Sell {
-            return Err(AppError::invalid("side", "must be `sell` for a sale"));
-        }
         for _ in 0..OPENING_ATTEMPTS {
-            let opening = in_one_transaction(
-                self.ports.transactions.as_ref(),
-                self.open_sale(player, request, client_order_id),
-            )
+            let (player, opening) = in_one_transaction(self.ports.transactions.as_ref(), async {
+                let player = opening::confirmed(player).await?;
+                order::check_client_order_id(client_order_id)?;
+                order::check_shape(request)?;
+                if request.side != Side::Sell {
+                    return Err(AppError::invalid("side", "must be `sell` for a sale"));
+                }
+                let opening = self.open_sale(&player, request, client_order_id).await?;
+                Ok((player, opening))
+            })
             .await?;
             match opening {
                 Some(OrderOpening::Opened(opened)) => {

@@ -8,6 +8,7 @@ use opinion_market::{Holding, MarketStatus, Outcome, Pool, Position, Side, Trade
 use opinion_wallet::{OperationState, WalletFlow};
 use opinion_webhook::EventType;
 
+use crate::access::AuthFailure;
 use crate::error::{AppError, ProblemCode};
 use crate::model::PositionRecord;
 use crate::opinion::trading::ports::{OpenTrade, TradingChange};
@@ -171,4 +172,24 @@ async fn nobody_sells_shares_they_do_not_hold() {
             ..
         })
     ));
+}
+
+#[tokio::test]
+async fn an_ended_session_sells_nothing_and_is_refused_before_the_order_is_judged() {
+    let mut mocks = TradingMocks::new();
+    mocks.trades.expect_find_trade_by_client_order().never();
+    mocks.trades.expect_find_position().never();
+    mocks.trades.expect_apply().never();
+    mocks.wallet.expect_mutate().never();
+    let trading = mocks.build();
+    for (side, client_order_id) in [(Side::Sell, "order-1"), (Side::Buy, "order-1"), (Side::Sell, "")] {
+        let error = trading
+            .sell(&EndedSession, &order(side, 400), client_order_id)
+            .await
+            .expect_err("refused");
+        assert!(
+            matches!(error, AppError::Unauthenticated(AuthFailure::SessionEnded)),
+            "{side:?} {client_order_id:?}: {error:?}"
+        );
+    }
 }
