@@ -31,7 +31,7 @@ const FLIGHT_TEST_PLAYER: &str = "opinion-wallet-test-idr";
 /// with the wallet test's players (the flight one in IDR), with terms in force and IDR
 /// accounts for `players`; not authorized, the wallet test not run, flight not enabled.
 async fn production_flight_app(players: &[&str]) -> (TestApp, FakeWallet) {
-    production_flight_app_boarding(players, 1_000).await
+    production_flight_app_boarding(players, 2_000).await
 }
 
 /// `production_flight_app` whose flights board for `boarding_ms`.

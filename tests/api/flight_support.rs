@@ -16,13 +16,14 @@ pub const PLATFORM_STAFF: &str = "ops@platform.example";
 /// The share every test operator's terms freeze on its tickets.
 pub const SHARE_BPS: u16 = 1_500;
 
-/// An instance that drives flights: one-second boarding, a short pause and a fast tick.
+/// An instance that drives flights: a two-second boarding (a loaded machine still catches
+/// it with time to buy), a short pause and a fast tick.
 pub async fn spawn_flight_app() -> TestApp {
-    spawn_flight_app_boarding(1_000).await
+    spawn_flight_app_boarding(2_000).await
 }
 
 /// An instance that drives flights boarding for `boarding_ms`: for a test that sends
-/// several purchases in one boarding, which a loaded machine may not fit in one second.
+/// several purchases in one boarding, which a loaded machine may not fit in two seconds.
 pub async fn spawn_flight_app_boarding(boarding_ms: u64) -> TestApp {
     spawn_configured_app(|config| opinion::config::Config {
         flight_driver: true,
@@ -110,7 +111,7 @@ pub async fn flight_player(app: &TestApp, operator: &TestOperator, external_user
     session["sessionToken"].as_str().expect("sessionToken").to_owned()
 }
 
-/// Waits (up to 60 s) until the live flight is boarding with at least 600 ms of its
+/// Waits (up to 60 s) until the live flight is boarding with at least 800 ms of its
 /// boarding left (so a purchase sent now lands before take-off on a loaded machine), and
 /// answers it.
 pub async fn boarding_flight(app: &TestApp, session: &str) -> serde_json::Value {
@@ -124,7 +125,7 @@ pub async fn boarding_flight(app: &TestApp, session: &str) -> serde_json::Value 
         let left = instant(&live, "takeOffAt")
             .zip(instant(&live, "serverTime"))
             .map(|(off, now)| off - now);
-        if live["phase"] == "boarding" && left.is_some_and(|left| left >= time::Duration::milliseconds(600)) {
+        if live["phase"] == "boarding" && left.is_some_and(|left| left >= time::Duration::milliseconds(800)) {
             return live;
         }
         tokio::time::sleep(std::time::Duration::from_millis(20)).await;

@@ -6,7 +6,7 @@
 
 use serde_json::{Value, json};
 
-use crate::flight_support::{enable_flight, spawn_flight_app};
+use crate::flight_support::{enable_flight, spawn_flight_app, spawn_flight_app_boarding};
 use crate::helpers::{TestApp, assert_problem, json_with_status, spawn_app};
 use crate::simulator_support::{connect, operate, step};
 
@@ -130,7 +130,7 @@ async fn a_flight_played_to_a_target_it_does_not_reach_loses_the_stake() {
 
 #[tokio::test]
 async fn faults_on_the_debit_end_in_review_refund_or_refusal_as_the_engine_decides() {
-    let app = spawn_flight_app().await;
+    let app = spawn_flight_app_boarding(1_000).await;
     enable_flight(&app, &app.operator).await;
     let timeout = user_in(&app, "sim-timeout", "IDR", 50_000).await;
     let slow = user_in(&app, "sim-slow", "IDR", 50_000).await;
