@@ -77,7 +77,11 @@ async fn a_live_session_still_buys_and_sells_and_a_repeated_order_returns_its_fi
     let buy = order("buy-1", market, "buy", "shares", 500);
     let bought = placed(&app, &session, &buy).await;
     assert_eq!(bought["status"], "executed", "{bought}");
-    assert_eq!(placed(&app, &session, &buy).await, bought, "a replay is the first trade");
+    assert_eq!(
+        placed(&app, &session, &buy).await,
+        bought,
+        "a replay is the first trade"
+    );
     let sold = placed(&app, &session, &order("sell-1", market, "sell", "shares", 200)).await;
     assert_eq!(sold["status"], "executed", "{sold}");
     assert_eq!(trade_count(&app).await, 2);

@@ -138,6 +138,8 @@ impl Players {
 fn wrong_product(launched: Product, product: Product) -> AppError {
     AppError::Conflict {
         code: ProblemCode::WrongProduct,
-        detail: format!("this player session was opened for {launched}, not {product}; launch the player into {product}"),
+        detail: format!(
+            "this player session was opened for {launched}, not {product}; launch the player into {product}"
+        ),
     }
 }

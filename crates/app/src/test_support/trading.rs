@@ -11,7 +11,9 @@ use opinion_market::{FeeRate, Liquidity, MarketChoice, MarketStatus, OrderKind, 
 use opinion_wallet::{Ambiguity, Classification, RefusalCode, RemoteReference};
 use time::macros::datetime;
 
+use crate::access::AuthFailure;
 use crate::access::ports::MockOperatorStore;
+use crate::error::AppError;
 use crate::model::{Market, Operator, OperatorMarket, User};
 use crate::opinion::ports::MockMarketStore;
 use crate::opinion::settlement::ports::MockSettlementStore;
@@ -19,8 +21,6 @@ use crate::opinion::settlement::{MarketSettlement, WorkerSettings};
 use crate::opinion::trading::ports::MockTradeStore;
 use crate::opinion::trading::{OrderRequest, Trading, TradingPorts};
 use crate::players::ports::{MockLaunchSettingsStore, MockPlayerStore, MockProductGate};
-use crate::access::AuthFailure;
-use crate::error::AppError;
 use crate::players::{ActingPlayer, PlayerPrincipal, PlayerTokens, Players, PlayersPorts, PlayersSettings};
 use crate::ports::{StoreError, TransactionWork, Transactions, WithoutTransactions};
 use crate::test_support::{NOW, OPERATOR, counting_random, fixed_clock};

@@ -45,7 +45,7 @@ impl Trading {
             .await
     }
 
-    /// Everything a buy reads and stores before its wallet call, in its player's step: the replay
+    /// Everything a buy reads and stores before its wallet call, in its opening step: the replay
     /// check, the wallet target, the market and its quote, the currency, then the trade
     /// with its `sent` debit and `mini_app.trade.submitted`.
     async fn open_buy(

@@ -361,7 +361,11 @@ async fn an_ended_session_is_refused_before_the_order_is_judged_and_nothing_is_r
     mocks.trades.expect_apply().never();
     mocks.wallet.expect_mutate().never();
     let trading = mocks.build();
-    for (side, client_order_id) in [(Side::Buy, "order-1"), (Side::Sell, "order-1"), (Side::Buy, "not an id!")] {
+    for (side, client_order_id) in [
+        (Side::Buy, "order-1"),
+        (Side::Sell, "order-1"),
+        (Side::Buy, "not an id!"),
+    ] {
         let error = trading
             .buy(&EndedSession, &order(side, 1_000), client_order_id)
             .await
