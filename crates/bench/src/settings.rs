@@ -5,6 +5,11 @@
 use std::time::Duration;
 
 use anyhow::Context;
+use opinion_access::OperatorCap;
+
+/// The most healthy endpoints the slow-endpoint scenario registers: the operator's cap,
+/// less the slow endpoint's place.
+const MOST_HEALTHY_ENDPOINTS: usize = OperatorCap::WebhookEndpoints.limit() as usize - 1;
 
 /// The knobs of one run.
 #[derive(Debug, Clone)]
@@ -39,7 +44,8 @@ pub struct Settings {
     pub flight_export_tickets: usize,
     /// Tickets of the period finalized (a tenth as many in a second period).
     pub flight_finalize_tickets: usize,
-    /// Healthy webhook endpoints of the slow-endpoint scenario (each gets every event).
+    /// Healthy webhook endpoints of the slow-endpoint scenario (each gets every event);
+    /// with the slow one they are all one operator's, so at most one under its cap.
     pub fanout_endpoints: usize,
     /// Events per second the slow-endpoint scenario produces (paced, not closed-loop).
     pub fanout_events_per_second: u64,
@@ -82,13 +88,19 @@ impl Settings {
             flight_pages: read("FLIGHT_PAGES", size(5_000, 20))?,
             flight_export_tickets: read("FLIGHT_EXPORT_TICKETS", size(1_000_000, 2_000))?,
             flight_finalize_tickets: read("FLIGHT_FINALIZE_TICKETS", size(1_000_000, 2_000))?,
-            fanout_endpoints: read("FANOUT_ENDPOINTS", size(100, 4))?,
+            fanout_endpoints: read("FANOUT_ENDPOINTS", size(MOST_HEALTHY_ENDPOINTS, 4))?,
             fanout_events_per_second: read("FANOUT_EVENTS_PER_SECOND", 2)?,
             slow_endpoint_ms: read("SLOW_ENDPOINT_MS", 5_000)?,
             growth_endpoints: read("GROWTH_ENDPOINTS", size(1_000, 20))?,
             growth: read("GROWTH", smoke)?,
             growth_trades_per_operator: read("GROWTH_TRADES_PER_OPERATOR", size(100_000, 2_000))?,
         };
+        anyhow::ensure!(
+            settings.fanout_endpoints <= MOST_HEALTHY_ENDPOINTS,
+            "OPINION_BENCH_FANOUT_ENDPOINTS must be at most {MOST_HEALTHY_ENDPOINTS}: with the slow endpoint they are one \
+             operator's, whose cap is {} webhook endpoints",
+            OperatorCap::WebhookEndpoints.limit()
+        );
         anyhow::ensure!(
             settings.fanout_endpoints > 0 && settings.growth_endpoints > 0,
             "OPINION_BENCH_FANOUT_ENDPOINTS and OPINION_BENCH_GROWTH_ENDPOINTS must be at least 1"
