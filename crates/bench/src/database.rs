@@ -27,7 +27,9 @@ pub async fn start_cluster(dir: &Path, statements: bool) -> anyhow::Result<Clust
         cluster.stop()?;
         let conf = dir.join("postgresql.conf");
         let mut settings = std::fs::read_to_string(&conf)?;
-        settings.push_str("\nshared_preload_libraries = 'pg_stat_statements'\n");
+        settings.push_str(
+            "\nshared_preload_libraries = 'pg_stat_statements'\npg_stat_statements.track_planning = on\n",
+        );
         std::fs::write(&conf, settings)?;
         cluster = start(dir).await?;
     }
@@ -60,11 +62,18 @@ pub struct StatementCost {
     pub query: String,
     /// Executions per buy.
     pub calls_per_buy: f64,
+    /// Plans made per buy: as many as the calls when the statement is planned afresh each
+    /// time (not prepared, or prepared with custom plans), none once a generic plan is kept.
+    pub plans_per_buy: f64,
     /// Mean execution time, milliseconds.
     pub mean_ms: f64,
-    /// Execution time per buy, milliseconds.
+    /// Execution and planning time per buy, milliseconds.
     pub ms_per_buy: f64,
 }
+
+/// How many statements a buy's profile lists, the costliest first: enough for every
+/// statement a buy sends and what the workers send meanwhile.
+const PROFILED_STATEMENTS: i64 = 40;
 
 /// `pg_stat_statements` of the service's database, when loaded.
 pub struct Statements {
@@ -99,17 +108,19 @@ impl Statements {
         Ok(rows.iter().map(|row| row.get(0)).collect())
     }
 
-    /// The statements by time spent, per buy of a batch of `buys`.
+    /// The statements by time spent executing and planning, per buy of a batch of `buys`:
+    /// the costliest [`PROFILED_STATEMENTS`].
     pub async fn per_buy(&self, buys: u64) -> anyhow::Result<Vec<StatementCost>> {
         let rows = self
             .client
             .query(
-                "SELECT left(regexp_replace(query, '\\s+', ' ', 'g'), 160), calls, mean_exec_time, total_exec_time
+                "SELECT left(regexp_replace(query, '\\s+', ' ', 'g'), 160), calls, plans, mean_exec_time,
+                        total_exec_time + total_plan_time
                  FROM pg_stat_statements
                  WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
                    AND query NOT LIKE '%pg_stat_statements%'
-                 ORDER BY total_exec_time DESC LIMIT 15",
-                &[],
+                 ORDER BY total_exec_time + total_plan_time DESC LIMIT $1",
+                &[&PROFILED_STATEMENTS],
             )
             .await?;
         let buys = buys.max(1) as f64;
@@ -118,8 +129,9 @@ impl Statements {
             .map(|row| StatementCost {
                 query: row.get(0),
                 calls_per_buy: row.get::<_, i64>(1) as f64 / buys,
-                mean_ms: row.get(2),
-                ms_per_buy: row.get::<_, f64>(3) / buys,
+                plans_per_buy: row.get::<_, i64>(2) as f64 / buys,
+                mean_ms: row.get(3),
+                ms_per_buy: row.get::<_, f64>(4) / buys,
             })
             .collect())
     }

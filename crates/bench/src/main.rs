@@ -32,7 +32,7 @@ use crate::scenarios::Bench;
 use crate::scenarios::reads::Reads;
 use crate::seed::Seeded;
 use crate::service::{AdminCommand, Service};
-use crate::settings::Settings;
+use crate::settings::{Group, Settings};
 use crate::wallet::InstantWallet;
 
 #[tokio::main]
@@ -45,21 +45,42 @@ async fn main() -> anyhow::Result<()> {
     {
         eprintln!("could not remove {}: {error}", scratch.display());
     }
-    let (report, smoke) = outcome?;
+    let (report, written) = outcome?;
     println!("\n{}", report.markdown());
-    if smoke {
-        println!("smoke run: every scenario ran; nothing written (figures of a smoke run mean nothing)");
-    } else {
+    match written {
+        Written::Not(why) => println!("{why}; nothing written"),
+        Written::Results => {
         let results = workspace.join("bench/results");
-        report.write(&results)?;
-        println!("written: {}/latest.json and latest.md", results.display());
+            report.write(&results)?;
+            println!("written: {}/latest.json and latest.md", results.display());
+        }
     }
     Ok(())
 }
 
-/// The whole run, in `scratch`, and whether it was a smoke run; the cluster and the
+/// Whether a run's report is written to `bench/results`.
+enum Written {
+    /// A full run: its report is the latest results.
+    Results,
+    /// Not written, for the reason given.
+    Not(&'static str),
+}
+
+impl Written {
+    fn of(settings: &Settings) -> Self {
+        if settings.smoke {
+            Self::Not("smoke run: every scenario ran (figures of a smoke run mean nothing)")
+        } else if !settings.runs_all() {
+            Self::Not("some scenario groups only (OPINION_BENCH_ONLY): the report is partial")
+        } else {
+            Self::Results
+        }
+    }
+}
+
+/// The whole run, in `scratch`, and whether its report is written; the cluster and the
 /// service are stopped before it returns.
-async fn run(workspace: &Path, scratch: &Path) -> anyhow::Result<(RunReport, bool)> {
+async fn run(workspace: &Path, scratch: &Path) -> anyhow::Result<(RunReport, Written)> {
     let settings = Settings::from_env()?;
     let started = Instant::now();
     let started_at = OffsetDateTime::now_utc().format(&Rfc3339)?;
@@ -90,10 +111,11 @@ async fn run(workspace: &Path, scratch: &Path) -> anyhow::Result<(RunReport, boo
         curves: Vec::new(),
     };
     report.compute();
-    Ok((report, settings.smoke))
+    Ok((report, Written::of(&settings)))
 }
 
-/// pgbench, then the service and every scenario; the service is stopped before returning.
+/// pgbench, then the service and every scenario the settings run; the service is stopped
+/// before returning.
 async fn measure_all(
     settings: &Settings,
     binary: &Path,
@@ -148,65 +170,26 @@ async fn measure_all(
         None
     };
     let mut results = Vec::new();
-    match scenarios::reads::availability(&bench).await {
-        Ok(()) => results.extend(scenarios::reads::run(&bench, Reads::Standard, settings.seeded_trades()).await?),
-        Err(reason) => {
-            println!("  reads: not available: {reason}");
-            results.push(Scenario::not_available(
-                "reads.first_page",
-                "GET /api/operator/trades?limit=50",
-                reason.clone(),
-            ));
-            results.push(Scenario::not_available(
-                "reads.deep_page",
-                "GET /api/operator/trades, deep page",
-                reason,
-            ));
-        }
+    if settings.runs(Group::Reads) {
+        results.extend(measure_reads(&bench, &pgbench, &client, statements.as_ref(), scratch, &mut baselines).await?);
     }
-    if let Some(statements) = &statements {
-        baselines.page_sql_verified = Some(verify_page_sql(statements).await?);
+    if settings.runs(Group::Launch) {
+        results.push(scenarios::launch::run(&bench).await?);
     }
-    page_baselines(settings, &pgbench, &client, &seeded, scratch, &mut baselines).await?;
-    results.push(scenarios::launch::run(&bench).await?);
-
     let wallet = LocalServer::start(InstantWallet::default()).await?;
-    let traders = scenarios::trading::Traders::prepare(&bench, &wallet.base_url()).await;
-    if let Err(reason) = &traders {
-        println!("  trading: not available: {reason}");
+    let with_buys = [Group::Trading, Group::Webhooks, Group::Scaling, Group::Fanout];
+    if with_buys.iter().any(|group| settings.runs(*group)) {
+        let buys = Buys {
+            bench: &bench,
+            cluster,
+            binary,
+            scratch,
+            wallet: &wallet.base_url(),
+            statements: statements.as_ref(),
+        };
+        results.extend(buys.measure().await?);
     }
-    let commits = CommitCounter::new(cluster).await?;
-    results.extend(scenarios::trading::run(&bench, &traders, &commits, statements.as_ref()).await?);
-    results.push(scenarios::webhooks::run(&bench, &traders).await?);
-
-    println!("starting a second instance on the same database…");
-    let second = Service::start_logged(
-        binary,
-        &cluster.url(SERVICE_DATABASE),
-        &scratch.join("service"),
-        &scratch.join("service/second.log"),
-        &no_flights,
-    )?;
-    let commits_per_buy = results
-        .iter()
-        .find(|scenario| scenario.name == "trading.buy")
-        .and_then(|buy| buy.figures.get("commits_per_buy").copied());
-    let second_api = Api::new(second.base_url())?;
-    results
-        .push(scenarios::scaling::two_instances(&bench, &second_api, second.pid(), &traders, commits_per_buy).await?);
-    second.stop();
-
-    let mut spread = None;
-    for operators in scenarios::scaling::operator_counts(settings.operators) {
-        let traders =
-            scenarios::trading::Traders::prepare_on(&bench, &seeded.operators[..operators], &wallet.base_url()).await;
-        results.push(scenarios::scaling::operators_active(&bench, operators, &traders).await?);
-        spread = Some((operators, traders));
-    }
-    results.extend(scenarios::webhook_fanout::slow_endpoint(&bench, &traders).await?);
-    let (operators, spread) = spread.unwrap_or((1, traders));
-    results.push(scenarios::webhook_fanout::many_endpoints(&bench, &seeded.operators[..operators], &spread).await?);
-    if settings.growth {
+    if settings.growth && settings.runs(Group::Reads) {
         println!(
             "seeding up to {} trades per operator for the reads curve…",
             settings.growth_trades_per_operator
@@ -223,32 +206,157 @@ async fn measure_all(
     }
     service.stop();
 
-    // The flight scenarios get a service of their own driving flights with the bench's
-    // timing; the scenarios above ran without a flight driver, as they always have.
-    let flight_env = [
-        ("OPINION_FLIGHT_DRIVER", "true".to_owned()),
-        ("OPINION_FLIGHT_BOARDING_MS", settings.flight_boarding_ms.to_string()),
-        ("OPINION_FLIGHT_PAUSE_MS", settings.flight_pause_ms.to_string()),
-    ];
-    println!("starting the service with a flight driver…");
-    // The same data directory: its data key unseals what the first service sealed.
-    let service = Service::start(
-        binary,
-        &cluster.url(SERVICE_DATABASE),
-        &scratch.join("service"),
-        &flight_env,
-    )?;
-    let bench = Bench {
-        settings,
-        api: Api::new(service.base_url())?,
-        service_pid: service.pid(),
-        seeded: &seeded,
-    };
-    let admin = AdminCommand::new(binary, &cluster.url(SERVICE_DATABASE), &scratch.join("service"));
-    results.extend(scenarios::flight::run(&bench, &client, &wallet.base_url(), &admin).await?);
-    service.stop();
+    if settings.runs(Group::Flight) {
+        // The flight scenarios get a service of their own driving flights with the bench's
+        // timing; the scenarios above ran without a flight driver, as they always have.
+        let flight_env = [
+            ("OPINION_FLIGHT_DRIVER", "true".to_owned()),
+            ("OPINION_FLIGHT_BOARDING_MS", settings.flight_boarding_ms.to_string()),
+            ("OPINION_FLIGHT_PAUSE_MS", settings.flight_pause_ms.to_string()),
+        ];
+        println!("starting the service with a flight driver…");
+        // The same data directory: its data key unseals what the first service sealed.
+        let service = Service::start(
+            binary,
+            &cluster.url(SERVICE_DATABASE),
+            &scratch.join("service"),
+            &flight_env,
+        )?;
+        let bench = Bench {
+            settings,
+            api: Api::new(service.base_url())?,
+            service_pid: service.pid(),
+            seeded: &seeded,
+        };
+        let admin = AdminCommand::new(binary, &cluster.url(SERVICE_DATABASE), &scratch.join("service"));
+        results.extend(scenarios::flight::run(&bench, &client, &wallet.base_url(), &admin).await?);
+        service.stop();
+    }
     Ok((baselines, results))
 }
+
+/// The trades pages, their SQL checked against what the service ran when asked, and
+/// pgbench running that SQL.
+async fn measure_reads(
+    bench: &Bench<'_>,
+    pgbench: &Pgbench,
+    client: &tokio_postgres::Client,
+    statements: Option<&Statements>,
+    scratch: &Path,
+    baselines: &mut Baselines,
+) -> anyhow::Result<Vec<Scenario>> {
+    let mut results = Vec::new();
+    match scenarios::reads::availability(bench).await {
+        Ok(()) => results.extend(scenarios::reads::run(bench, Reads::Standard, bench.settings.seeded_trades()).await?),
+        Err(reason) => {
+            println!("  reads: not available: {reason}");
+            results.push(Scenario::not_available(
+                "reads.first_page",
+                "GET /api/operator/trades?limit=50",
+                reason.clone(),
+            ));
+            results.push(Scenario::not_available(
+                "reads.deep_page",
+                "GET /api/operator/trades, deep page",
+                reason,
+            ));
+        }
+    }
+    if let Some(statements) = statements {
+        baselines.page_sql_verified = Some(verify_page_sql(statements).await?);
+    }
+    page_baselines(bench.settings, pgbench, client, bench.seeded, scratch, baselines).await?;
+    Ok(results)
+}
+
+/// What the scenarios made of buys share: the first service, the database, the wallet.
+struct Buys<'a> {
+    bench: &'a Bench<'a>,
+    cluster: &'a opinion_devdb::Cluster,
+    binary: &'a Path,
+    scratch: &'a Path,
+    wallet: &'a str,
+    statements: Option<&'a Statements>,
+}
+
+impl Buys<'_> {
+    /// The trading, webhook, scaling and fan-out groups the settings run.
+    async fn measure(&self) -> anyhow::Result<Vec<Scenario>> {
+        let (bench, settings) = (self.bench, self.bench.settings);
+        let traders = scenarios::trading::Traders::prepare(bench, self.wallet).await;
+        if let Err(reason) = &traders {
+            println!("  trading: not available: {reason}");
+        }
+        let mut results = Vec::new();
+        if settings.runs(Group::Trading) {
+            let commits = CommitCounter::new(self.cluster).await?;
+            results.extend(scenarios::trading::run(bench, &traders, &commits, self.statements).await?);
+        }
+        if settings.runs(Group::Webhooks) {
+            results.push(scenarios::webhooks::run(bench, &traders).await?);
+        }
+        let mut spread = None;
+        if settings.runs(Group::Scaling) {
+            let (scaled, widest) = self.scaling(&traders, &results).await?;
+            results.extend(scaled);
+            spread = widest;
+        }
+        if settings.runs(Group::Fanout) {
+            results.extend(scenarios::webhook_fanout::slow_endpoint(bench, &traders).await?);
+            let widest = scenarios::scaling::operator_counts(settings.operators).last().copied();
+            let (operators, spread) = match (spread, widest) {
+                (Some(spread), _) => spread,
+                (None, Some(operators)) => (operators, self.traders_of(operators).await),
+                (None, None) => (1, traders),
+            };
+            results.push(
+                scenarios::webhook_fanout::many_endpoints(bench, &bench.seeded.operators[..operators], &spread).await?,
+            );
+        }
+        Ok(results)
+    }
+
+    /// Players of the first `operators` operators, ready to buy.
+    async fn traders_of(&self, operators: usize) -> Result<scenarios::trading::Traders, String> {
+        scenarios::trading::Traders::prepare_on(self.bench, &self.bench.seeded.operators[..operators], self.wallet).await
+    }
+
+    /// Two instances on one database, then buys spread over more operators; with the
+    /// players of the most operators, for the fan-out over many endpoints.
+    async fn scaling(
+        &self,
+        traders: &Result<scenarios::trading::Traders, String>,
+        earlier: &[Scenario],
+    ) -> anyhow::Result<(Vec<Scenario>, Option<Spread>)> {
+        let bench = self.bench;
+        println!("starting a second instance on the same database…");
+        let second = Service::start_logged(
+            self.binary,
+            &self.cluster.url(SERVICE_DATABASE),
+            &self.scratch.join("service"),
+            &self.scratch.join("service/second.log"),
+            &[("OPINION_FLIGHT_DRIVER", "false".to_owned())],
+        )?;
+        let commits_per_buy = earlier
+            .iter()
+            .find(|scenario| scenario.name == "trading.buy")
+            .and_then(|buy| buy.figures.get("commits_per_buy").copied());
+        let second_api = Api::new(second.base_url())?;
+        let mut results =
+            vec![scenarios::scaling::two_instances(bench, &second_api, second.pid(), traders, commits_per_buy).await?];
+        second.stop();
+        let mut spread = None;
+        for operators in scenarios::scaling::operator_counts(bench.settings.operators) {
+            let traders = self.traders_of(operators).await;
+            results.push(scenarios::scaling::operators_active(bench, operators, &traders).await?);
+            spread = Some((operators, traders));
+        }
+        Ok((results, spread))
+    }
+}
+
+/// Players spread over the first so many operators.
+type Spread = (usize, Result<scenarios::trading::Traders, String>);
 
 /// Checks the page SQL pgbench runs against the statement the service ran for the read
 /// scenarios (`pg_stat_statements`); whether both pages' statements were found and match.

@@ -306,15 +306,16 @@ impl RunReport {
         for scenario in self.scenarios.iter().filter(|scenario| !scenario.statements.is_empty()) {
             let _ = writeln!(
                 out,
-                "\n{} database time by statement:\n\n| statement | calls per buy | mean ms | ms per buy |\n|---|---:|---:|---:|",
+                "\n{} database time by statement (executing and planning):\n\n| statement | calls per buy | plans per buy | mean ms | ms per buy |\n|---|---:|---:|---:|---:|",
                 scenario.name
             );
             for statement in &scenario.statements {
                 let _ = writeln!(
                     out,
-                    "| `{}` | {:.2} | {:.3} | {:.3} |",
+                    "| `{}` | {:.2} | {:.2} | {:.3} | {:.3} |",
                     statement.query.replace('|', "\\|"),
                     statement.calls_per_buy,
+                    statement.plans_per_buy,
                     statement.mean_ms,
                     statement.ms_per_buy
                 );

@@ -58,6 +58,58 @@ pub struct Settings {
     pub growth: bool,
     /// Trades per operator at the reads curve's second point.
     pub growth_trades_per_operator: usize,
+    /// The scenario groups to run (`OPINION_BENCH_ONLY`, comma-separated); `None` runs
+    /// them all. A run of some groups writes no results: its report is partial.
+    pub only: Option<Vec<Group>>,
+}
+
+/// The scenario groups a run can be limited to, named as `OPINION_BENCH_ONLY` takes them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Group {
+    /// `reads`: the trades pages and their pgbench baselines.
+    Reads,
+    /// `launch`.
+    Launch,
+    /// `trading`: buy and replay.
+    Trading,
+    /// `webhooks`: one endpoint under buys.
+    Webhooks,
+    /// `scaling`: two instances, and buys over 10 and 100 operators.
+    Scaling,
+    /// `fanout`: the slow endpoint among healthy ones, and 1,000 endpoints.
+    Fanout,
+    /// `flight`: every flight scenario.
+    Flight,
+}
+
+impl Group {
+    const ALL: [(&'static str, Self); 7] = [
+        ("reads", Self::Reads),
+        ("launch", Self::Launch),
+        ("trading", Self::Trading),
+        ("webhooks", Self::Webhooks),
+        ("scaling", Self::Scaling),
+        ("fanout", Self::Fanout),
+        ("flight", Self::Flight),
+    ];
+
+    /// The groups a comma-separated list names.
+    fn parse_list(text: &str) -> anyhow::Result<Vec<Self>> {
+        text.split(',')
+            .map(str::trim)
+            .filter(|name| !name.is_empty())
+            .map(|name| {
+                Self::ALL
+                    .iter()
+                    .find(|(known, _)| *known == name)
+                    .map(|(_, group)| *group)
+                    .with_context(|| {
+                        let known: Vec<&str> = Self::ALL.iter().map(|(known, _)| *known).collect();
+                        format!("OPINION_BENCH_ONLY names `{name}`; the groups are {}", known.join(", "))
+                    })
+            })
+            .collect()
+    }
 }
 
 impl Settings {
@@ -68,7 +120,7 @@ impl Settings {
     /// `_FLIGHT_PAGES`, `_FLIGHT_EXPORT_TICKETS`, `_FLIGHT_FINALIZE_TICKETS`,
     /// `_FANOUT_ENDPOINTS`, `_FANOUT_EVENTS_PER_SECOND`, `_SLOW_ENDPOINT_MS`,
     /// `_GROWTH_ENDPOINTS`, `_GROWTH` (`true` for the 10M reads point) and
-    /// `_GROWTH_TRADES_PER_OPERATOR`.
+    /// `_GROWTH_TRADES_PER_OPERATOR`, and `_ONLY` (some scenario groups, see [`Group`]).
     pub fn from_env() -> anyhow::Result<Self> {
         let smoke = read("SMOKE", false)?;
         let size = |full: usize, tiny: usize| if smoke { tiny } else { full };
@@ -94,6 +146,10 @@ impl Settings {
             growth_endpoints: read("GROWTH_ENDPOINTS", size(1_000, 20))?,
             growth: read("GROWTH", smoke)?,
             growth_trades_per_operator: read("GROWTH_TRADES_PER_OPERATOR", size(100_000, 2_000))?,
+            only: std::env::var("OPINION_BENCH_ONLY")
+                .ok()
+                .map(|text| Group::parse_list(&text))
+                .transpose()?,
         };
         anyhow::ensure!(
             settings.fanout_endpoints <= MOST_HEALTHY_ENDPOINTS,
@@ -138,6 +194,16 @@ impl Settings {
         Ok(settings)
     }
 
+    /// Whether the run measures `group`.
+    pub fn runs(&self, group: Group) -> bool {
+        self.only.as_ref().is_none_or(|only| only.contains(&group))
+    }
+
+    /// Whether every group runs, so the report is whole and may be written.
+    pub fn runs_all(&self) -> bool {
+        self.only.is_none()
+    }
+
     /// Trades seeded in all.
     pub fn seeded_trades(&self) -> usize {
         self.operators * self.trades_per_operator
@@ -153,5 +219,25 @@ where
     match std::env::var(&variable) {
         Ok(text) => text.trim().parse().with_context(|| format!("{variable}={text}")),
         Err(_) => Ok(default),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_list_of_groups_is_read_in_any_order_with_spaces() {
+        assert_eq!(
+            Group::parse_list("webhooks, trading,").unwrap(),
+            [Group::Webhooks, Group::Trading]
+        );
+    }
+
+    #[test]
+    fn an_unknown_group_is_refused_with_the_known_ones() {
+        let error = Group::parse_list("trading,webhook").unwrap_err().to_string();
+        assert!(error.contains("`webhook`"), "{error}");
+        assert!(error.contains("reads, launch, trading, webhooks, scaling, fanout, flight"), "{error}");
     }
 }
