@@ -38,6 +38,12 @@ pub struct OpinionSession(pub SessionCredential);
 #[derive(Debug, Clone)]
 pub struct FlightPlayer(pub PlayerPrincipal);
 
+/// The session credential of a flight route whose use case makes sure of the session
+/// inside its own first transaction (a ticket purchase), as [`OpinionSession`] is for
+/// Opinion's orders.
+#[derive(Debug, Clone)]
+pub struct FlightSession(pub SessionCredential);
+
 impl FromRequest for Player {
     type Error = ApiError;
     type Future = Pin<Box<dyn Future<Output = Result<Self, Self::Error>>>>;
@@ -64,6 +70,15 @@ impl FromRequest for OpinionSession {
 
     fn from_request(request: &HttpRequest, _: &mut Payload) -> Self::Future {
         std::future::ready(session_credential(request, Product::Opinion).map(OpinionSession))
+    }
+}
+
+impl FromRequest for FlightSession {
+    type Error = ApiError;
+    type Future = std::future::Ready<Result<Self, Self::Error>>;
+
+    fn from_request(request: &HttpRequest, _: &mut Payload) -> Self::Future {
+        std::future::ready(session_credential(request, Product::Flight).map(FlightSession))
     }
 }
 

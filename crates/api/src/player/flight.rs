@@ -6,11 +6,12 @@ use actix_web::http::Method;
 use actix_web::{HttpResponse, web};
 use opinion_app::error::AppError;
 use opinion_app::flight::TicketOrder;
+use opinion_app::players::ActingPlayer;
 use opinion_flight::{Multiplier, Rupiah};
 
 use crate::http::error::ApiError;
 use crate::http::extract::{AfterAuth, Json, path_id};
-use crate::http::player_auth::FlightPlayer;
+use crate::http::player_auth::{FlightPlayer, FlightSession};
 use crate::player::flight_dto::{LiveFlightBody, PlayerTicketBody, TicketOrderBody};
 use crate::routing::resource::serving;
 use crate::shared::list::ListBody;
@@ -71,15 +72,22 @@ async fn live_events(state: web::Data<ApiState>, player: FlightPlayer) -> HttpRe
 }
 
 /// Buys a ticket on the boarding flight; repeating a `clientTicketId` returns the first
-/// ticket.
+/// ticket. The session is made sure of inside the purchase's opening transaction; a body
+/// refused before it is still answered after the session's own refusal, if it has one.
 async fn buy_ticket(
     state: web::Data<ApiState>,
-    player: FlightPlayer,
+    session: FlightSession,
     body: AfterAuth<Json<TicketOrderBody>>,
 ) -> Result<HttpResponse, ApiError> {
-    let body = body?;
-    let order = ticket_order(&body)?;
-    let ticket = state.flight.buy_ticket(&player.0, &order).await?;
+    let player = state.players.session_player(session.0);
+    let order = match body.map_err(ApiError::from).and_then(|body| ticket_order(&body)) {
+        Ok(order) => order,
+        Err(refused) => {
+            player.confirm().await?;
+            return Err(refused);
+        }
+    };
+    let ticket = state.flight.buy_ticket(&player, &order).await?;
     Ok(HttpResponse::Ok().json(PlayerTicketBody::from(ticket)))
 }
 

@@ -40,6 +40,8 @@ mod production_authorization;
 #[cfg(test)]
 mod production_authorization_tests;
 mod purchase;
+#[cfg(test)]
+mod purchase_tests;
 mod review;
 #[cfg(test)]
 mod review_tests;

@@ -23,9 +23,9 @@ use crate::wallet::ports::{FlightMoneyGate, MockWalletGateway};
 
 const STAFF: &str = "compliance@platform.example";
 
-struct Game {
-    game: FlightGame,
-    store: MemoryFlightStore,
+pub(super) struct Game {
+    pub(super) game: FlightGame,
+    pub(super) store: MemoryFlightStore,
     clock: Arc<ManualClock>,
     /// The flow of every wallet call, in order.
     calls: Arc<Mutex<Vec<WalletFlow>>>,
@@ -39,7 +39,7 @@ impl Game {
 
 /// An enabled operator with terms in force and a boarding flight, in an environment
 /// with `requirement`; the wallet applies every call and records its flow.
-async fn game(requirement: AuthorizationRequirement) -> Game {
+pub(super) async fn game(requirement: AuthorizationRequirement) -> Game {
     let store = MemoryFlightStore::default();
     let clock = ManualClock::at(NOW);
     let mocks = TradingMocks::new();
@@ -113,7 +113,7 @@ fn terms() -> Terms {
     .expect("terms")
 }
 
-fn order(client_ticket_id: &str) -> TicketOrder {
+pub(super) fn order(client_ticket_id: &str) -> TicketOrder {
     TicketOrder {
         stake: Rupiah::new(10_000).expect("stake"),
         auto_cash_out: None,

@@ -22,7 +22,7 @@ use crate::flight::moves::moved;
 use crate::flight::ports::{FlightChange, NewTicket, TicketOpening, TicketUpdate};
 use crate::flight::production_authorization;
 use crate::opinion::trading::ports::{NewOperation, OperationUpdate};
-use crate::players::PlayerPrincipal;
+use crate::players::{ActingPlayer, PlayerPrincipal};
 use crate::ports::in_one_transaction;
 use crate::wallet::call::call_wallet;
 use crate::wallet::ports::WalletAdapterTarget;
@@ -57,11 +57,17 @@ enum PurchaseOpening {
 
 impl FlightGame {
     /// Buys a ticket on the boarding flight; the answer is the ticket as its debit left
-    /// it (`active`, `refunding`, `rejected` or `review`).
-    #[tracing::instrument(skip_all, fields(operator_id = %player.operator_id, user_id = %player.user.id))]
-    pub async fn buy_ticket(&self, player: &PlayerPrincipal, order: &TicketOrder) -> Result<TicketRecord, AppError> {
-        check_client_ticket_id(&order.client_ticket_id)?;
-        let opening = in_one_transaction(self.ports.transactions.as_ref(), self.open_purchase(player, order)).await?;
+    /// it (`active`, `refunding`, `rejected` or `review`). The player is made sure of
+    /// first, in the purchase's opening transaction.
+    #[tracing::instrument(skip_all, fields(operator_id = %player.operator_id(), user_id))]
+    pub async fn buy_ticket(&self, player: &impl ActingPlayer, order: &TicketOrder) -> Result<TicketRecord, AppError> {
+        let opening = in_one_transaction(self.ports.transactions.as_ref(), async {
+            let player = player.confirm().await?;
+            tracing::Span::current().record("user_id", tracing::field::display(player.user.id));
+            check_client_ticket_id(&order.client_ticket_id)?;
+            self.open_purchase(&player, order).await
+        })
+        .await?;
         let opened = match opening {
             PurchaseOpening::Opened(opened) => *opened,
             PurchaseOpening::Replayed(first) => return same_order(*first, order),

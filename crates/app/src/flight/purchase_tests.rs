@@ -1,0 +1,51 @@
+//! A ticket purchase makes sure of its player inside its opening step, so the session's
+//! read shares the purchase's transaction, and refuses an ended session before judging
+//! the order. The purchase's other rules are tested with the game that drives it
+//! (`production_authorization_tests`, the HTTP tests).
+
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+
+use opinion_flight::{AuthorizationRequirement, TicketStatus};
+
+use crate::access::AuthFailure;
+use crate::error::AppError;
+use crate::flight::production_authorization_tests::{game, order};
+use crate::test_support::trading::{EndedSession, PlayerInSteps, WatchedSteps};
+
+#[tokio::test]
+async fn the_player_is_made_sure_of_inside_the_purchase_step() {
+    let mut t = game(AuthorizationRequirement::NotRequired).await;
+    let steps = WatchedSteps::default();
+    t.game.ports.transactions = Arc::new(steps.clone());
+    let player = PlayerInSteps {
+        steps: steps.clone(),
+        confirmed_inside: Arc::default(),
+    };
+
+    let ticket = t.game.buy_ticket(&player, &order("c-1")).await.expect("bought");
+
+    assert_eq!(ticket.status, TicketStatus::Active);
+    assert!(player.confirmed_inside.load(Ordering::SeqCst));
+    assert_eq!(steps.count.load(Ordering::SeqCst), 1, "one step opened the purchase");
+}
+
+#[tokio::test]
+async fn an_ended_session_is_refused_before_the_order_is_judged_and_nothing_is_stored() {
+    let t = game(AuthorizationRequirement::NotRequired).await;
+
+    for client_ticket_id in ["c-1", "not an id!"] {
+        let error = t
+            .game
+            .buy_ticket(&EndedSession, &order(client_ticket_id))
+            .await
+            .expect_err("refused");
+        assert!(
+            matches!(error, AppError::Unauthenticated(AuthFailure::SessionEnded)),
+            "{client_ticket_id}: {error:?}"
+        );
+    }
+    let memory = t.store.memory();
+    assert!(memory.tickets.is_empty());
+    assert!(memory.operations.is_empty());
+}
