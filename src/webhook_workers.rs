@@ -5,13 +5,14 @@
 
 use std::time::Duration;
 
-use opinion_app::webhooks::{DeliveryPipeline, Webhooks};
+use opinion_app::webhooks::{ClaimPacing, DeliveryPipeline, Webhooks};
 use tokio::sync::watch;
 
 use crate::loop_tasks::LoopTasks;
 
-/// Attempts one worker keeps in flight at most.
-pub const SLOTS: usize = 8;
+/// Attempts one worker keeps in flight at most: more than one endpoint may hold, so an
+/// endpoint at its cap leaves the worker free slots for the others.
+pub const SLOTS: usize = 2 * opinion_webhook::MAX_IN_FLIGHT_PER_ENDPOINT as usize;
 
 /// Running delivery workers.
 pub struct WebhookWorkers {
@@ -19,12 +20,15 @@ pub struct WebhookWorkers {
 }
 
 impl WebhookWorkers {
-    /// Starts `count` workers (none when 0), each looking for due deliveries every `poll`
-    /// while it has a free slot, and at once when an attempt ends.
+    /// Starts `count` workers (none when 0), each looking for due deliveries at once when
+    /// an attempt ends and, while it has a free slot, paced by [`ClaimPacing`]: briskly
+    /// while claims find work, every `poll` while they find none.
     pub fn start(webhooks: &Webhooks, count: usize, poll: Duration) -> Self {
         let mut tasks = LoopTasks::new();
         for worker in 0..count {
-            tasks.spawn(work(webhooks.clone(), worker, poll, tasks.stopped()));
+            // Staggered over one poll interval, so idle workers look in turn, not together.
+            let offset = poll.mul_f64(worker as f64 / count as f64);
+            tasks.spawn(work(webhooks.clone(), worker, poll, offset, tasks.stopped()));
         }
         if count > 0 {
             tracing::info!(
@@ -43,16 +47,32 @@ impl WebhookWorkers {
     }
 }
 
-async fn work(webhooks: Webhooks, worker: usize, poll: Duration, mut stopped: watch::Receiver<bool>) {
+async fn work(
+    webhooks: Webhooks,
+    worker: usize,
+    poll: Duration,
+    offset: Duration,
+    mut stopped: watch::Receiver<bool>,
+) {
+    tokio::select! {
+        () = tokio::time::sleep(offset) => {}
+        _ = stopped.changed() => return,
+    }
     let mut pipeline = DeliveryPipeline::new(webhooks, SLOTS);
+    let mut pacing = ClaimPacing::new(poll);
     while !*stopped.borrow() {
-        if let Err(error) = pipeline.fill().await {
-            tracing::error!(worker, %error, "claiming due webhook deliveries failed");
+        let mut wait = poll;
+        if pipeline.free() > 0 {
+            let found = pipeline.fill().await.unwrap_or_else(|error| {
+                tracing::error!(worker, %error, "claiming due webhook deliveries failed");
+                0
+            });
+            wait = pacing.after_claim(found);
         }
         let full = pipeline.free() == 0;
         tokio::select! {
             Some(_) = pipeline.next_finished(), if pipeline.in_flight() > 0 => {}
-            () = tokio::time::sleep(poll), if !full => {}
+            () = tokio::time::sleep(wait), if !full => {}
             _ = stopped.changed() => {}
         }
     }

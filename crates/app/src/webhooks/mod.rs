@@ -6,6 +6,7 @@ pub mod store;
 pub mod transport;
 
 mod attempt;
+mod claim_pacing;
 mod deliveries;
 mod endpoints;
 mod worker;
@@ -22,6 +23,7 @@ mod replay_tests;
 pub(crate) mod test_fixtures;
 
 pub use endpoints::{EndpointWithSecret, MAX_DESCRIPTION_CHARS, NewWebhookEndpoint, WebhookEndpointChange};
+pub use claim_pacing::ClaimPacing;
 pub use worker::{DeliveryPipeline, DeliveryRound, Finished};
 
 use std::sync::Arc;

@@ -22,8 +22,10 @@ pub const ROTATION_OVERLAP_SECS: i64 = 86_400;
 
 /// Most in-flight attempts to one endpoint at a time, across all workers of one claim:
 /// a slow or dead endpoint can hold at most this many workers' slots, so it never
-/// starves the other endpoints.
-pub const MAX_IN_FLIGHT_PER_ENDPOINT: u32 = 4;
+/// starves the other endpoints, while a busy endpoint answering at once gets enough
+/// attempts in flight to keep pace with a high event rate (each attempt waits a round
+/// trip to the receiver and a commit of its record).
+pub const MAX_IN_FLIGHT_PER_ENDPOINT: u32 = 16;
 
 // A lease outlives any attempt, the overlap fits in a retry window, and a stored answer
 // is smaller than a request: checked when the crate compiles.

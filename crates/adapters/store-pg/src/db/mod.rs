@@ -3,7 +3,8 @@
 //! the diesel schema, the mapping of diesel errors, ids as stored, the sealing of secrets
 //! at rest (`sealing`), where sealed values live (`sealed_places`) and re-sealing them
 //! under a new data key (`resealing`), creating within an operator's caps (`caps`), and
-//! running a use case's step in one transaction (`transactions`).
+//! running a use case's step in one transaction (`transactions`), and hand-written SQL
+//! kept prepared (`prepared`).
 
 pub(crate) mod caps;
 pub(crate) mod database;
@@ -12,6 +13,7 @@ pub(crate) mod ids;
 pub(crate) mod migrate;
 pub(crate) mod pool;
 pub(crate) mod pool_waits;
+pub(crate) mod prepared;
 pub(crate) mod resealing;
 pub(crate) mod schema;
 pub(crate) mod sealed_places;

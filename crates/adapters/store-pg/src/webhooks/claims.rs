@@ -25,6 +25,7 @@ use uuid::Uuid;
 use crate::db::error::from_diesel;
 use crate::db::ids::uuid_of;
 use crate::db::pool::PgStore;
+use crate::db::prepared::prepared;
 use crate::db::schema::{webhook_deliveries, webhook_endpoints};
 use crate::webhooks::deliveries::load_targets;
 
@@ -34,22 +35,26 @@ use crate::webhooks::deliveries::load_targets;
 const CANDIDATES_PER_CLAIM: i64 = 4;
 
 /// Due deliveries of enabled endpoints whose slot is open and that are below their
-/// in-flight cap ($3), oldest due first, locked. An endpoint at its cap is left out here,
-/// not skipped after the fact, so however many of its deliveries are due they never fill
-/// the candidates and starve other endpoints.
+/// in-flight cap ($3), oldest due first, locked. The attempts in flight are counted once
+/// per claim, from the small index of leased deliveries, and joined to the due ones by
+/// endpoint: an endpoint at its cap is left out here, not skipped after the fact, so
+/// however many of its deliveries are due they never fill the candidates and starve
+/// other endpoints, and leaving them out costs a hash probe per due row, not a count.
 const CANDIDATES: &str = "\
-SELECT d.operator_id, d.id, d.endpoint_id, e.rate_limit_per_minute, f.in_flight
+WITH busy AS (
+    SELECT operator_id, endpoint_id, count(*) AS in_flight
+    FROM webhook_deliveries
+    WHERE status = 'pending' AND lease_expires_at IS NOT NULL AND lease_expires_at > $1
+    GROUP BY operator_id, endpoint_id)
+SELECT d.operator_id, d.id, d.endpoint_id, e.rate_limit_per_minute, coalesce(b.in_flight, 0) AS in_flight
 FROM webhook_deliveries d
 JOIN webhook_endpoints e ON e.operator_id = d.operator_id AND e.id = d.endpoint_id
-CROSS JOIN LATERAL (
-    SELECT count(*) AS in_flight FROM webhook_deliveries l
-     WHERE l.operator_id = d.operator_id AND l.endpoint_id = d.endpoint_id
-       AND l.status = 'pending' AND l.lease_expires_at > $1) f
+LEFT JOIN busy b ON b.operator_id = d.operator_id AND b.endpoint_id = d.endpoint_id
 WHERE d.status = 'pending' AND d.next_attempt_at <= $1
   AND (d.lease_expires_at IS NULL OR d.lease_expires_at <= $1)
   AND e.enabled AND e.deleted_at IS NULL
   AND (e.next_send_at IS NULL OR e.next_send_at <= $1)
-  AND f.in_flight < $3
+  AND coalesce(b.in_flight, 0) < $3
 ORDER BY d.next_attempt_at, d.id
 LIMIT $2
 FOR UPDATE OF d SKIP LOCKED";
@@ -104,12 +109,14 @@ impl PgStore {
         let lease = Uuid::from_u128(claim.token);
         let claimed = conn
             .transaction::<_, DieselError, _>(async |conn| {
-                let candidates: Vec<Candidate> = diesel::sql_query(CANDIDATES)
-                    .bind::<Timestamptz, _>(claim.now)
-                    .bind::<BigInt, _>(i64::from(claim.limit) * CANDIDATES_PER_CLAIM)
-                    .bind::<BigInt, _>(i64::from(MAX_IN_FLIGHT_PER_ENDPOINT))
-                    .load(conn)
-                    .await?;
+                let candidates: Vec<Candidate> = prepared(
+                    diesel::sql_query(CANDIDATES)
+                        .bind::<Timestamptz, _>(claim.now)
+                        .bind::<BigInt, _>(i64::from(claim.limit) * CANDIDATES_PER_CLAIM)
+                        .bind::<BigInt, _>(i64::from(MAX_IN_FLIGHT_PER_ENDPOINT)),
+                )
+                .load(conn)
+                .await?;
                 let mut in_flight: HashMap<Uuid, i64> = HashMap::new();
                 let mut kept = Vec::new();
                 for candidate in candidates {
@@ -129,13 +136,14 @@ impl PgStore {
                     kept.push(candidate.id);
                 }
                 if !kept.is_empty() {
-                    diesel::update(webhook_deliveries::table.filter(webhook_deliveries::id.eq_any(&kept)))
-                        .set((
+                    prepared(
+                        diesel::update(webhook_deliveries::table.filter(webhook_deliveries::id.eq_any(&kept))).set((
                             webhook_deliveries::lease_token.eq(lease),
                             webhook_deliveries::lease_expires_at.eq(claim.lease_until),
-                        ))
-                        .execute(conn)
-                        .await?;
+                        )),
+                    )
+                    .execute(conn)
+                    .await?;
                 }
                 Ok(kept)
             })

@@ -18,6 +18,7 @@ use time::OffsetDateTime;
 use uuid::Uuid;
 
 use crate::db::ids::uuid_of;
+use crate::db::prepared::prepared;
 use crate::db::schema::{launches, player_sessions, users, webhook_events};
 
 /// An outbox row as written.
@@ -72,16 +73,24 @@ pub(crate) async fn enqueue_events(conn: &mut AsyncPgConnection, events: &[NewEv
             data.insert(METADATA_FIELD.to_owned(), metadata);
         }
     }
-    diesel::insert_into(webhook_events::table)
-        .values(&rows)
+    // One event, the common case, is a statement the connection keeps prepared; a batch
+    // of varying length is not.
+    match rows.as_slice() {
+        [row] => {
+            prepared(diesel::insert_into(webhook_events::table).values(row))
+                .execute(conn)
+                .await?
+        }
+        _ => diesel::insert_into(webhook_events::table).values(&rows).execute(conn).await?,
+    };
+    for row in &rows {
+        prepared(
+            diesel::sql_query(FAN_OUT)
+                .bind::<SqlUuid, _>(row.operator_id)
+                .bind::<SqlUuid, _>(row.id),
+        )
         .execute(conn)
         .await?;
-    for row in &rows {
-        diesel::sql_query(FAN_OUT)
-            .bind::<SqlUuid, _>(row.operator_id)
-            .bind::<SqlUuid, _>(row.id)
-            .execute(conn)
-            .await?;
     }
     Ok(())
 }

@@ -4,7 +4,8 @@
 //! the whole step is rolled back and reported as `Conflict`, so the use case reads again.
 //! A position already paid out on its market's resolution (`redeemed_at` set) is never
 //! changed again. The settlement store's transactions share the inserts of new wallet
-//! operations and the step log's numbering from here.
+//! operations and the step log's numbering from here. Its writes are kept prepared by
+//! their SQL text (`db/prepared.rs`): diesel would parse and plan each afresh.
 
 use diesel::dsl::max;
 use diesel::prelude::*;
@@ -23,6 +24,7 @@ use uuid::Uuid;
 use crate::db::error::from_diesel;
 use crate::db::ids::uuid_of;
 use crate::db::pool::PgStore;
+use crate::db::prepared::prepared;
 use crate::db::schema::{market_pools, positions, redemptions, trades, wallet_operation_steps, wallet_operations};
 use crate::opinion::trading::write_rows::{NewOperationRow, NewStepRow, NewTradeRow, attempts, ppm};
 use crate::webhooks::outbox::enqueue_events;
@@ -101,15 +103,23 @@ pub(crate) async fn insert_operations(conn: &mut AsyncPgConnection, operations: 
             NewStepRow::new(record.operator_id, uuid_of(record.id), 1, first)
         })
         .collect();
-    diesel::insert_into(wallet_operations::table)
-        .values(&rows)
-        .execute(conn)
-        .await?;
-    diesel::insert_into(wallet_operation_steps::table)
-        .values(&steps)
-        .execute(conn)
-        .await
-        .map(drop)
+    // One operation, an order's, is two statements the connection keeps prepared (by
+    // their text, which their unset columns vary); a batch of varying length is not.
+    match (rows.as_slice(), steps.as_slice()) {
+        ([row], [step]) => {
+            prepared(diesel::insert_into(wallet_operations::table).values(row))
+                .execute(conn)
+                .await?;
+            prepared(diesel::insert_into(wallet_operation_steps::table).values(step))
+                .execute(conn)
+                .await?;
+        }
+        _ => {
+            diesel::insert_into(wallet_operations::table).values(&rows).execute(conn).await?;
+            diesel::insert_into(wallet_operation_steps::table).values(&steps).execute(conn).await?;
+        }
+    }
+    Ok(())
 }
 
 /// Appends `step` to the log of operation `operation`, numbered after its last step.
@@ -125,9 +135,11 @@ pub(crate) async fn append_step(
         .select(max(wallet_operation_steps::step))
         .first(conn)
         .await?;
-    diesel::insert_into(wallet_operation_steps::table)
-        .values(NewStepRow::new(operator, operation, last.unwrap_or(0) + 1, step))
-        .execute(conn)
+    prepared(
+        diesel::insert_into(wallet_operation_steps::table)
+            .values(NewStepRow::new(operator, operation, last.unwrap_or(0) + 1, step)),
+    )
+    .execute(conn)
         .await
         .map(drop)
 }
@@ -140,10 +152,11 @@ async fn apply_in(
 ) -> Result<(), StepError> {
     let op = uuid_of(operator);
     if let Some(new) = &change.new_trade {
-        diesel::insert_into(trades::table)
-            .values(NewTradeRow::new(&new.trade, new.position_before.as_ref()))
-            .execute(conn)
-            .await?;
+        prepared(
+            diesel::insert_into(trades::table).values(NewTradeRow::new(&new.trade, new.position_before.as_ref())),
+        )
+        .execute(conn)
+        .await?;
     }
     if let Some(update) = &change.trade {
         update_trade(conn, op, update).await?;
@@ -166,20 +179,22 @@ async fn apply_in(
 }
 
 async fn update_trade(conn: &mut AsyncPgConnection, op: Uuid, update: &TradeUpdate) -> Result<(), StepError> {
-    let changed = diesel::update(
-        trades::table
-            .find((op, uuid_of(update.id)))
-            .filter(trades::status.eq(update.expected.as_str())),
+    let changed = prepared(
+        diesel::update(
+            trades::table
+                .find((op, uuid_of(update.id)))
+                .filter(trades::status.eq(update.expected.as_str())),
+        )
+        .set((
+            trades::status.eq(update.status.as_str()),
+            trades::shares.eq(update.shares),
+            trades::amount.eq(update.amount),
+            trades::fee.eq(update.fee),
+            trades::price_after_ppm.eq(ppm(update.price_after_ppm)),
+            trades::failure_reason.eq(&update.failure_reason),
+            trades::settled_at.eq(update.settled_at),
+        )),
     )
-    .set((
-        trades::status.eq(update.status.as_str()),
-        trades::shares.eq(update.shares),
-        trades::amount.eq(update.amount),
-        trades::fee.eq(update.fee),
-        trades::price_after_ppm.eq(ppm(update.price_after_ppm)),
-        trades::failure_reason.eq(&update.failure_reason),
-        trades::settled_at.eq(update.settled_at),
-    ))
     .execute(conn)
     .await?;
     exactly_one(changed, ChangedRecord::Trade)
@@ -196,26 +211,28 @@ pub(crate) async fn update_operation(
     let id = uuid_of(update.id);
     let record = &update.record;
     let (resolved_by, resolution_note) = update.resolution.clone().unzip();
-    let changed = diesel::update(
-        wallet_operations::table
-            .find((op, id))
-            .filter(wallet_operations::state.eq(update.expected.as_str())),
+    let changed = prepared(
+        diesel::update(
+            wallet_operations::table
+                .find((op, id))
+                .filter(wallet_operations::state.eq(update.expected.as_str())),
+        )
+        .set((
+            wallet_operations::state.eq(record.state.as_str()),
+            wallet_operations::attempts.eq(attempts(record)),
+            wallet_operations::http_status.eq(record.http_status.map(i32::from)),
+            wallet_operations::detail.eq(&record.detail),
+            wallet_operations::remote_reference.eq(&record.remote_reference),
+            wallet_operations::balance_after.eq(record.balance_after),
+            wallet_operations::sent_at.eq(record.sent_at),
+            wallet_operations::answered_at.eq(record.answered_at),
+            wallet_operations::next_attempt_at.eq(update.next_attempt_at),
+            wallet_operations::resolved_at.eq(record.resolved_at),
+            wallet_operations::resolved_by.eq(resolved_by),
+            wallet_operations::resolution_note.eq(resolution_note),
+            wallet_operations::review_reason.eq(record.review_reason.map(|reason| reason.as_str())),
+        )),
     )
-    .set((
-        wallet_operations::state.eq(record.state.as_str()),
-        wallet_operations::attempts.eq(attempts(record)),
-        wallet_operations::http_status.eq(record.http_status.map(i32::from)),
-        wallet_operations::detail.eq(&record.detail),
-        wallet_operations::remote_reference.eq(&record.remote_reference),
-        wallet_operations::balance_after.eq(record.balance_after),
-        wallet_operations::sent_at.eq(record.sent_at),
-        wallet_operations::answered_at.eq(record.answered_at),
-        wallet_operations::next_attempt_at.eq(update.next_attempt_at),
-        wallet_operations::resolved_at.eq(record.resolved_at),
-        wallet_operations::resolved_by.eq(resolved_by),
-        wallet_operations::resolution_note.eq(resolution_note),
-        wallet_operations::review_reason.eq(record.review_reason.map(|reason| reason.as_str())),
-    ))
     .execute(conn)
     .await?;
     exactly_one(changed, ChangedRecord::WalletOperation)?;
@@ -239,17 +256,19 @@ async fn update_pool(
         .on_conflict_do_nothing()
         .execute(conn)
         .await?;
-    let changed = diesel::update(
-        market_pools::table
-            .find((op, market))
-            .filter(market_pools::yes_outstanding.eq(pool.before.outstanding(Outcome::Yes)))
-            .filter(market_pools::no_outstanding.eq(pool.before.outstanding(Outcome::No))),
+    let changed = prepared(
+        diesel::update(
+            market_pools::table
+                .find((op, market))
+                .filter(market_pools::yes_outstanding.eq(pool.before.outstanding(Outcome::Yes)))
+                .filter(market_pools::no_outstanding.eq(pool.before.outstanding(Outcome::No))),
+        )
+        .set((
+            market_pools::yes_outstanding.eq(pool.after.outstanding(Outcome::Yes)),
+            market_pools::no_outstanding.eq(pool.after.outstanding(Outcome::No)),
+            market_pools::updated_at.eq(now),
+        )),
     )
-    .set((
-        market_pools::yes_outstanding.eq(pool.after.outstanding(Outcome::Yes)),
-        market_pools::no_outstanding.eq(pool.after.outstanding(Outcome::No)),
-        market_pools::updated_at.eq(now),
-    ))
     .execute(conn)
     .await?;
     exactly_one(changed, ChangedRecord::Pool)
@@ -286,8 +305,7 @@ async fn update_position(
                 .await?
         }
         Some(before) => {
-            diesel::update(position_as_read(op, user, market, *before))
-                .set(values)
+            prepared(diesel::update(position_as_read(op, user, market, *before)).set(values))
                 .execute(conn)
                 .await?
         }
