@@ -7,9 +7,9 @@
 //! operations and the step log's numbering from here. Its writes are kept prepared by
 //! their SQL text (`db/prepared.rs`): diesel would parse and plan each afresh.
 
-use diesel::dsl::max;
 use diesel::prelude::*;
 use diesel::result::Error as DieselError;
+use diesel::sql_types::{Int4, Nullable, Text, Timestamptz, Uuid as SqlUuid};
 use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl};
 use opinion_app::model::WalletOperationStep;
 use opinion_app::opinion::trading::ports::{
@@ -115,12 +115,27 @@ pub(crate) async fn insert_operations(conn: &mut AsyncPgConnection, operations: 
                 .await?;
         }
         _ => {
-            diesel::insert_into(wallet_operations::table).values(&rows).execute(conn).await?;
-            diesel::insert_into(wallet_operation_steps::table).values(&steps).execute(conn).await?;
+            diesel::insert_into(wallet_operations::table)
+                .values(&rows)
+                .execute(conn)
+                .await?;
+            diesel::insert_into(wallet_operation_steps::table)
+                .values(&steps)
+                .execute(conn)
+                .await?;
         }
     }
     Ok(())
 }
+
+/// A step appended to an operation's log, numbered after its last step (the first is 1)
+/// in the same statement: the operation's row, changed just before in the same
+/// transaction, holds off any other append to the same log until it commits.
+const APPEND_STEP: &str = "\
+INSERT INTO wallet_operation_steps (operator_id, operation_id, step, state, http_status, detail, at)
+SELECT $1, $2, coalesce(max(step), 0) + 1, $3, $4, $5, $6
+FROM wallet_operation_steps
+WHERE operator_id = $1 AND operation_id = $2";
 
 /// Appends `step` to the log of operation `operation`, numbered after its last step.
 pub(crate) async fn append_step(
@@ -129,19 +144,18 @@ pub(crate) async fn append_step(
     operation: Uuid,
     step: &WalletOperationStep,
 ) -> QueryResult<()> {
-    let last: Option<i32> = wallet_operation_steps::table
-        .filter(wallet_operation_steps::operator_id.eq(uuid_of(operator)))
-        .filter(wallet_operation_steps::operation_id.eq(operation))
-        .select(max(wallet_operation_steps::step))
-        .first(conn)
-        .await?;
     prepared(
-        diesel::insert_into(wallet_operation_steps::table)
-            .values(NewStepRow::new(operator, operation, last.unwrap_or(0) + 1, step)),
+        diesel::sql_query(APPEND_STEP)
+            .bind::<SqlUuid, _>(uuid_of(operator))
+            .bind::<SqlUuid, _>(operation)
+            .bind::<Text, _>(step.state.as_str())
+            .bind::<Nullable<Int4>, _>(step.http_status.map(i32::from))
+            .bind::<Nullable<Text>, _>(step.detail.as_deref())
+            .bind::<Timestamptz, _>(step.at),
     )
     .execute(conn)
-        .await
-        .map(drop)
+    .await
+    .map(drop)
 }
 
 async fn apply_in(
@@ -152,11 +166,9 @@ async fn apply_in(
 ) -> Result<(), StepError> {
     let op = uuid_of(operator);
     if let Some(new) = &change.new_trade {
-        prepared(
-            diesel::insert_into(trades::table).values(NewTradeRow::new(&new.trade, new.position_before.as_ref())),
-        )
-        .execute(conn)
-        .await?;
+        prepared(diesel::insert_into(trades::table).values(NewTradeRow::new(&new.trade, new.position_before.as_ref())))
+            .execute(conn)
+            .await?;
     }
     if let Some(update) = &change.trade {
         update_trade(conn, op, update).await?;
