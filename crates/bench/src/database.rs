@@ -27,9 +27,8 @@ pub async fn start_cluster(dir: &Path, statements: bool) -> anyhow::Result<Clust
         cluster.stop()?;
         let conf = dir.join("postgresql.conf");
         let mut settings = std::fs::read_to_string(&conf)?;
-        settings.push_str(
-            "\nshared_preload_libraries = 'pg_stat_statements'\npg_stat_statements.track_planning = on\n",
-        );
+        settings
+            .push_str("\nshared_preload_libraries = 'pg_stat_statements'\npg_stat_statements.track_planning = on\n");
         std::fs::write(&conf, settings)?;
         cluster = start(dir).await?;
     }

@@ -50,7 +50,7 @@ async fn main() -> anyhow::Result<()> {
     match written {
         Written::Not(why) => println!("{why}; nothing written"),
         Written::Results => {
-        let results = workspace.join("bench/results");
+            let results = workspace.join("bench/results");
             report.write(&results)?;
             println!("written: {}/latest.json and latest.md", results.display());
         }
@@ -318,7 +318,8 @@ impl Buys<'_> {
 
     /// Players of the first `operators` operators, ready to buy.
     async fn traders_of(&self, operators: usize) -> Result<scenarios::trading::Traders, String> {
-        scenarios::trading::Traders::prepare_on(self.bench, &self.bench.seeded.operators[..operators], self.wallet).await
+        scenarios::trading::Traders::prepare_on(self.bench, &self.bench.seeded.operators[..operators], self.wallet)
+            .await
     }
 
     /// Two instances on one database, then buys spread over more operators; with the

@@ -238,6 +238,9 @@ mod tests {
     fn an_unknown_group_is_refused_with_the_known_ones() {
         let error = Group::parse_list("trading,webhook").unwrap_err().to_string();
         assert!(error.contains("`webhook`"), "{error}");
-        assert!(error.contains("reads, launch, trading, webhooks, scaling, fanout, flight"), "{error}");
+        assert!(
+            error.contains("reads, launch, trading, webhooks, scaling, fanout, flight"),
+            "{error}"
+        );
     }
 }

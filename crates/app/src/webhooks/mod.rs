@@ -22,8 +22,8 @@ mod replay_tests;
 #[cfg(test)]
 pub(crate) mod test_fixtures;
 
-pub use endpoints::{EndpointWithSecret, MAX_DESCRIPTION_CHARS, NewWebhookEndpoint, WebhookEndpointChange};
 pub use claim_pacing::ClaimPacing;
+pub use endpoints::{EndpointWithSecret, MAX_DESCRIPTION_CHARS, NewWebhookEndpoint, WebhookEndpointChange};
 pub use worker::{DeliveryPipeline, DeliveryRound, Finished};
 
 use std::sync::Arc;

@@ -57,18 +57,22 @@ impl PgStore {
                         .await
                         .optional()?,
                         // A successful replay delivers whatever the delivery's state.
-                        None if status == DeliveryStatus::Delivered => {
-                            prepared(diesel::update(this).set(changes).returning(webhook_deliveries::attempt_count))
-                                .get_result(conn)
-                                .await
-                                .optional()?
-                        }
-                        None => {
-                            prepared(diesel::update(pending).set(changes).returning(webhook_deliveries::attempt_count))
-                                .get_result(conn)
-                                .await
-                                .optional()?
-                        }
+                        None if status == DeliveryStatus::Delivered => prepared(
+                            diesel::update(this)
+                                .set(changes)
+                                .returning(webhook_deliveries::attempt_count),
+                        )
+                        .get_result(conn)
+                        .await
+                        .optional()?,
+                        None => prepared(
+                            diesel::update(pending)
+                                .set(changes)
+                                .returning(webhook_deliveries::attempt_count),
+                        )
+                        .get_result(conn)
+                        .await
+                        .optional()?,
                     }
                 }
                 None => None,
@@ -86,10 +90,12 @@ impl PgStore {
                     .await?
                 }
             };
-            prepared(
-                diesel::insert_into(webhook_attempts::table)
-                    .values(AttemptRow::new(operator, delivery, number, &report.attempt)),
-            )
+            prepared(diesel::insert_into(webhook_attempts::table).values(AttemptRow::new(
+                operator,
+                delivery,
+                number,
+                &report.attempt,
+            )))
             .execute(conn)
             .await?;
             let endpoint_row = webhook_endpoints::table.find((operator, endpoint));

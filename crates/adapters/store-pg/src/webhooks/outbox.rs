@@ -81,7 +81,12 @@ pub(crate) async fn enqueue_events(conn: &mut AsyncPgConnection, events: &[NewEv
                 .execute(conn)
                 .await?
         }
-        _ => diesel::insert_into(webhook_events::table).values(&rows).execute(conn).await?,
+        _ => {
+            diesel::insert_into(webhook_events::table)
+                .values(&rows)
+                .execute(conn)
+                .await?
+        }
     };
     for row in &rows {
         prepared(
