@@ -11,7 +11,7 @@ use tokio::time::Instant;
 
 use crate::loop_tasks::LoopTasks;
 
-/// Attempts one worker keeps in flight at most: more than one endpoint may hold, so an
+/// Attempts one worker keeps in flight at most: twice what one endpoint may hold, so an
 /// endpoint at its cap leaves the worker free slots for the others.
 pub const SLOTS: usize = 2 * opinion_webhook::MAX_IN_FLIGHT_PER_ENDPOINT as usize;
 
