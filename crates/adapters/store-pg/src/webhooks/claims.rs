@@ -1,9 +1,10 @@
 //! `WebhookStore`, the workers' side: claiming due deliveries across all operators and
 //! instances, and reserving rate-limited endpoints' send slots.
 //!
-//! A claim is one transaction: lock due candidates with `FOR UPDATE SKIP LOCKED` (rows
-//! another worker is claiming are skipped, not waited for), keep at most a few in flight
-//! per endpoint, reserve each rate-limited endpoint's next slot (a conditional update
+//! A claim is one transaction: count the attempts in flight per endpoint, lock due
+//! candidates of the endpoints below their cap with `FOR UPDATE SKIP LOCKED` (rows
+//! another worker is claiming are skipped, not waited for), keep at most the cap in
+//! flight per endpoint, reserve each rate-limited endpoint's next slot (a conditional update
 //! of its `next_send_at`, so two instances can never both take it), then stamp the kept
 //! ones with this claim's token and lease. A worker that dies leaves its lease to expire,
 //! and the delivery is claimed again.
@@ -12,7 +13,7 @@ use std::collections::HashMap;
 
 use diesel::prelude::*;
 use diesel::result::Error as DieselError;
-use diesel::sql_types::{BigInt, Int4, Nullable, Timestamptz, Uuid as SqlUuid};
+use diesel::sql_types::{Array, BigInt, Int4, Nullable, Timestamptz, Uuid as SqlUuid};
 use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl};
 use opinion_app::model::AttemptTarget;
 use opinion_app::ports::StoreError;
@@ -34,30 +35,41 @@ use crate::webhooks::deliveries::load_targets;
 /// slot another worker just took.
 const CANDIDATES_PER_CLAIM: i64 = 4;
 
-/// Due deliveries of enabled endpoints whose slot is open and that are below their
-/// in-flight cap ($3), oldest due first, locked. The attempts in flight are counted once
-/// per claim, from the small index of leased deliveries, and joined to the due ones by
-/// endpoint: an endpoint at its cap is left out here, not skipped after the fact, so
-/// however many of its deliveries are due they never fill the candidates and starve
-/// other endpoints, and leaving them out costs a hash probe per due row, not a count.
+/// The attempts in flight per endpoint, from the small index of leased deliveries:
+/// counted once per claim, however large the backlog of due deliveries.
+const IN_FLIGHT: &str = "\
+SELECT endpoint_id, count(*) AS in_flight
+FROM webhook_deliveries
+WHERE status = 'pending' AND lease_expires_at IS NOT NULL AND lease_expires_at > $1
+GROUP BY operator_id, endpoint_id";
+
+/// Due deliveries of enabled endpoints whose slot is open, except those of the endpoints
+/// at their in-flight cap ($3), oldest due first, locked. A capped endpoint is left out
+/// here, not skipped after the fact, so however many of its deliveries are due they
+/// never fill the candidates and starve other endpoints; and the query joins nothing
+/// per due row but the endpoint, so it can read the due index in its order and stop at
+/// its limit.
 const CANDIDATES: &str = "\
-WITH busy AS (
-    SELECT operator_id, endpoint_id, count(*) AS in_flight
-    FROM webhook_deliveries
-    WHERE status = 'pending' AND lease_expires_at IS NOT NULL AND lease_expires_at > $1
-    GROUP BY operator_id, endpoint_id)
-SELECT d.operator_id, d.id, d.endpoint_id, e.rate_limit_per_minute, coalesce(b.in_flight, 0) AS in_flight
+SELECT d.operator_id, d.id, d.endpoint_id, e.rate_limit_per_minute
 FROM webhook_deliveries d
 JOIN webhook_endpoints e ON e.operator_id = d.operator_id AND e.id = d.endpoint_id
-LEFT JOIN busy b ON b.operator_id = d.operator_id AND b.endpoint_id = d.endpoint_id
 WHERE d.status = 'pending' AND d.next_attempt_at <= $1
   AND (d.lease_expires_at IS NULL OR d.lease_expires_at <= $1)
   AND e.enabled AND e.deleted_at IS NULL
   AND (e.next_send_at IS NULL OR e.next_send_at <= $1)
-  AND coalesce(b.in_flight, 0) < $3
+  AND d.endpoint_id <> ALL ($3)
 ORDER BY d.next_attempt_at, d.id
 LIMIT $2
 FOR UPDATE OF d SKIP LOCKED";
+
+/// One endpoint's attempts in flight.
+#[derive(Debug, QueryableByName)]
+struct InFlight {
+    #[diesel(sql_type = SqlUuid)]
+    endpoint_id: Uuid,
+    #[diesel(sql_type = BigInt)]
+    in_flight: i64,
+}
 
 #[derive(Debug, QueryableByName)]
 struct Candidate {
@@ -69,8 +81,6 @@ struct Candidate {
     endpoint_id: Uuid,
     #[diesel(sql_type = Nullable<Int4>)]
     rate_limit_per_minute: Option<i32>,
-    #[diesel(sql_type = BigInt)]
-    in_flight: i64,
 }
 
 /// Takes the endpoint's next send slot at `now` if it is open; `false` if it is not.
@@ -109,22 +119,34 @@ impl PgStore {
         let lease = Uuid::from_u128(claim.token);
         let claimed = conn
             .transaction::<_, DieselError, _>(async |conn| {
+                let cap = i64::from(MAX_IN_FLIGHT_PER_ENDPOINT);
+                let busy: Vec<InFlight> = prepared(diesel::sql_query(IN_FLIGHT).bind::<Timestamptz, _>(claim.now))
+                    .load(conn)
+                    .await?;
+                let capped: Vec<Uuid> = busy
+                    .iter()
+                    .filter(|endpoint| endpoint.in_flight >= cap)
+                    .map(|endpoint| endpoint.endpoint_id)
+                    .collect();
+                let mut in_flight: HashMap<Uuid, i64> = busy
+                    .iter()
+                    .map(|endpoint| (endpoint.endpoint_id, endpoint.in_flight))
+                    .collect();
                 let candidates: Vec<Candidate> = prepared(
                     diesel::sql_query(CANDIDATES)
                         .bind::<Timestamptz, _>(claim.now)
                         .bind::<BigInt, _>(i64::from(claim.limit) * CANDIDATES_PER_CLAIM)
-                        .bind::<BigInt, _>(i64::from(MAX_IN_FLIGHT_PER_ENDPOINT)),
+                        .bind::<Array<SqlUuid>, _>(&capped),
                 )
                 .load(conn)
                 .await?;
-                let mut in_flight: HashMap<Uuid, i64> = HashMap::new();
                 let mut kept = Vec::new();
                 for candidate in candidates {
                     if kept.len() >= claim.limit as usize {
                         break;
                     }
-                    let count = in_flight.entry(candidate.endpoint_id).or_insert(candidate.in_flight);
-                    if *count >= i64::from(MAX_IN_FLIGHT_PER_ENDPOINT) {
+                    let count = in_flight.entry(candidate.endpoint_id).or_insert(0);
+                    if *count >= cap {
                         continue;
                     }
                     if let Some(spacing) = candidate.rate_limit_per_minute.and_then(spacing_of)
