@@ -10,6 +10,7 @@
 #   FUZZ_SEED          schemathesis seed (default: a new one, printed)
 #   FUZZ_KEEP=1        keep target/fuzz/data (the service's data) after the run
 #   FUZZ_PROFILE=debug fuzz the debug build instead of the release one (quicker to build)
+#   FUZZ_SERVICE_BINARY a service binary built beforehand, fuzzed as it is (nothing built)
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -32,11 +33,17 @@ echo "fuzz: excluded: POST /api/operator/api-keys/{id}/revoke (it would revoke t
 python3 "$root/scripts/fuzz_hooks.py"
 
 profile="${FUZZ_PROFILE:-release}"
-echo "fuzz: building the $profile service"
-if [[ "$profile" == "release" ]]; then
+if [[ -n "${FUZZ_SERVICE_BINARY:-}" ]]; then
+    binary="$FUZZ_SERVICE_BINARY"
+    echo "fuzz: using the service binary $binary"
+elif [[ "$profile" == "release" ]]; then
+    echo "fuzz: building the release service"
     cargo build --release --quiet --manifest-path "$root/Cargo.toml" --bin opinion
+    binary="$root/target/release/opinion"
 else
+    echo "fuzz: building the debug service"
     cargo build --quiet --manifest-path "$root/Cargo.toml" --bin opinion
+    binary="$root/target/debug/opinion"
 fi
 
 if [[ ! -x "$venv/bin/schemathesis" ]]; then
@@ -69,7 +76,7 @@ env -u DATABASE_URL \
     OPINION_DATA_DIR="$data" \
     OPINION_OPERATOR_RATE_LIMIT_PER_MINUTE=1000000 \
     RUST_LOG=warn \
-    "$root/target/$profile/opinion" >"$log" 2>&1 &
+    "$binary" >"$log" 2>&1 &
 service_pid=$!
 
 base=""

@@ -1,6 +1,6 @@
-//! The service under test: the release `opinion` binary (the debug one in a smoke run),
-//! built if needed, run with `OPINION_*` variables on a free loopback port over the
-//! bench's database.
+//! The service under test: the release `opinion` binary (the debug one in a smoke run,
+//! or one built beforehand), built if needed, run with `OPINION_*` variables on a free
+//! loopback port over the bench's database.
 
 use std::ffi::OsString;
 use std::io::{BufRead, BufReader};
@@ -17,9 +17,25 @@ const START_TIMEOUT: Duration = Duration::from_secs(120);
 /// What the service prints once it listens, before the base URL.
 const LISTEN_MARKER: &str = "listening on ";
 
-/// Builds (or finds up to date) the release binary, or the debug one for a smoke run,
-/// and returns its path.
+/// A service binary built beforehand, run as it is instead of building one. CI passes
+/// the one its test build made: `cargo build -p opinion` alone resolves the dependencies'
+/// features without the tests' (tokio's `test-util`, the app's mocks) and would compile
+/// the service and most of its dependencies once more.
+const PREBUILT_VARIABLE: &str = "OPINION_BENCH_SERVICE_BINARY";
+
+/// The binary named by `OPINION_BENCH_SERVICE_BINARY`; otherwise builds (or finds up to
+/// date) the release binary, or the debug one for a smoke run. Returns its path.
 pub fn build(workspace: &Path, release: bool) -> anyhow::Result<PathBuf> {
+    if let Some(prebuilt) = std::env::var_os(PREBUILT_VARIABLE) {
+        let binary = PathBuf::from(prebuilt);
+        anyhow::ensure!(
+            binary.is_file(),
+            "{PREBUILT_VARIABLE}: {} is not a file",
+            binary.display()
+        );
+        println!("using the service binary {}", binary.display());
+        return Ok(binary);
+    }
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let mut args = vec!["build", "--quiet", "-p", "opinion", "--bin", "opinion"];
     if release {
