@@ -18,7 +18,10 @@ pub struct Settings {
     pub kill_every: Duration,
     /// How long the instance stays down before it is restarted (`SOAK_DOWN_FOR`).
     pub down_for: Duration,
-    /// The longest wait for the workers to drain after load stops (`SOAK_DRAIN`).
+    /// The longest wait for the workers to drain after load stops (`SOAK_DRAIN`). It must
+    /// outlast the retry a delivery failed at the end of the load may be scheduled for:
+    /// in the one-minute smoke run a delivery fails at most three times, and its fourth
+    /// attempt comes 120 s ±20% after the third, so the smoke waits 180 s.
     pub drain: Duration,
     /// Players trading (`SOAK_PLAYERS`).
     pub players: usize,
@@ -77,7 +80,7 @@ impl Settings {
             duration: duration("SOAK_DURATION", pick(30 * 60, 60))?,
             kill_every: duration("SOAK_KILL_EVERY", pick(4 * 60, 25))?,
             down_for: duration("SOAK_DOWN_FOR", pick(10, 3))?,
-            drain: duration("SOAK_DRAIN", pick(6 * 60, 120))?,
+            drain: duration("SOAK_DRAIN", pick(6 * 60, 180))?,
             players: number("SOAK_PLAYERS", size(48, 12))?,
             workers: number("SOAK_WORKERS", size(8, 4))?,
             rate: number("SOAK_RATE", pick(15, 8) as f64)?,
