@@ -81,12 +81,23 @@ pub async fn pay_until_settled(app: &TestApp, key: &str, id: &str) -> Value {
         if !ticket["settledAt"].is_null() {
             return ticket;
         }
-        assert!(
-            tokio::time::Instant::now() < deadline,
-            "ticket {id} was never settled: {ticket:#}"
-        );
+        if tokio::time::Instant::now() >= deadline {
+            let operations = ticket_operations(app, key, id).await;
+            panic!("ticket {id} was never settled: {ticket:#}\nits wallet operations: {operations:#}");
+        }
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
+}
+
+/// The flight wallet operations of ticket `id` as the operator reads them: what a ticket
+/// that never settles was waiting for (a credit in review, one still due, …).
+async fn ticket_operations(app: &TestApp, key: &str, id: &str) -> Value {
+    json_with_status(
+        app.get(&format!("/api/operator/flight/wallet-operations?ticketId={id}"), key)
+            .await,
+        200,
+    )
+    .await
 }
 
 /// The simulated wallet of `player` (balance and log) as the operator reads it.
