@@ -35,6 +35,10 @@ python3 "$root/scripts/fuzz_hooks.py"
 profile="${FUZZ_PROFILE:-release}"
 if [[ -n "${FUZZ_SERVICE_BINARY:-}" ]]; then
     binary="$FUZZ_SERVICE_BINARY"
+    if [[ ! -x "$binary" ]]; then
+        echo "fuzz: FUZZ_SERVICE_BINARY=$binary is not an executable file" >&2
+        exit 2
+    fi
     echo "fuzz: using the service binary $binary"
 elif [[ "$profile" == "release" ]]; then
     echo "fuzz: building the release service"

@@ -5,6 +5,7 @@
 use std::time::Duration;
 
 use anyhow::Context;
+use opinion_webhook::{MaxAttempts, next_attempt_delay};
 
 /// The knobs of one run.
 #[derive(Debug, Clone)]
@@ -19,9 +20,8 @@ pub struct Settings {
     /// How long the instance stays down before it is restarted (`SOAK_DOWN_FOR`).
     pub down_for: Duration,
     /// The longest wait for the workers to drain after load stops (`SOAK_DRAIN`). It must
-    /// outlast the retry a delivery failed at the end of the load may be scheduled for:
-    /// in the one-minute smoke run a delivery fails at most three times, and its fourth
-    /// attempt comes 120 s ±20% after the third, so the smoke waits 180 s.
+    /// outlast the retry a delivery that failed at the end of the load may be scheduled
+    /// for (see [`smoke_drain_secs`]).
     pub drain: Duration,
     /// Players trading (`SOAK_PLAYERS`).
     pub players: usize,
@@ -80,7 +80,7 @@ impl Settings {
             duration: duration("SOAK_DURATION", pick(30 * 60, 60))?,
             kill_every: duration("SOAK_KILL_EVERY", pick(4 * 60, 25))?,
             down_for: duration("SOAK_DOWN_FOR", pick(10, 3))?,
-            drain: duration("SOAK_DRAIN", pick(6 * 60, 180))?,
+            drain: duration("SOAK_DRAIN", pick(6 * 60, smoke_drain_secs()))?,
             players: number("SOAK_PLAYERS", size(48, 12))?,
             workers: number("SOAK_WORKERS", size(8, 4))?,
             rate: number("SOAK_RATE", pick(15, 8) as f64)?,
@@ -188,6 +188,21 @@ where
     }
 }
 
+/// Failures a delivery can reach within the smoke run's minute of load: its first two
+/// retries come 5 s and 30 s (±20%) after a failure, the third two minutes later.
+const SMOKE_FAILURES: u32 = 3;
+
+/// Time past the retry's wait for the attempt itself and the claim that takes it.
+const DRAIN_MARGIN_SECS: u64 = 30;
+
+/// The smoke run's drain: the longest wait the retry schedule sets after a delivery's
+/// last possible failure, which may come at the very end of the load, and a margin.
+fn smoke_drain_secs() -> u64 {
+    next_attempt_delay(SMOKE_FAILURES, MaxAttempts::DEFAULT, u32::MAX)
+        .expect("a delivery gets more attempts by default than it can fail in the smoke run")
+        + DRAIN_MARGIN_SECS
+}
+
 /// A duration written `90`, `90s`, `15m` or `1h`, or `default_secs` when unset.
 fn duration(name: &str, default_secs: u64) -> anyhow::Result<Duration> {
     let Ok(text) = std::env::var(name) else {
@@ -217,6 +232,13 @@ fn parse_duration(text: &str) -> anyhow::Result<Duration> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_smoke_drain_outlasts_the_wait_after_a_third_failure() {
+        // Two minutes, up to 20% longer, then the margin: the 120 s drain it replaces
+        // ended 12 s before such an attempt.
+        assert_eq!(smoke_drain_secs(), 143 + DRAIN_MARGIN_SECS);
+    }
 
     #[test]
     fn durations_read_seconds_minutes_and_hours() {
