@@ -42,15 +42,18 @@ async fn attempts_of(
     Ok(grouped)
 }
 
-/// Deliveries of one operator (or, for workers, of any) with their endpoints and events:
-/// what an attempt needs. Also says whether each endpoint still receives deliveries.
+/// Deliveries `ids` of `operators` (one for a replay; for a claim, those it took
+/// deliveries from) with their endpoints and events: what an attempt needs. Also says
+/// whether each endpoint still receives deliveries. The operators let the primary key
+/// find the rows: `id` is its second column, and alone would be looked for in every
+/// delivery ever made.
 pub(crate) async fn load_targets(
     conn: &mut AsyncPgConnection,
     key: &DataKey,
-    operator: Option<Uuid>,
+    operators: &[Uuid],
     ids: &[Uuid],
 ) -> Result<Vec<(AttemptTarget, bool, Option<RateLimit>)>, StoreError> {
-    let mut query = webhook_deliveries::table
+    let query = webhook_deliveries::table
         .inner_join(
             webhook_endpoints::table.on(webhook_endpoints::operator_id
                 .eq(webhook_deliveries::operator_id)
@@ -61,17 +64,14 @@ pub(crate) async fn load_targets(
                 .eq(webhook_deliveries::operator_id)
                 .and(webhook_events::id.eq(webhook_deliveries::event_id))),
         )
+        .filter(webhook_deliveries::operator_id.eq_any(operators))
         .filter(webhook_deliveries::id.eq_any(ids))
         .select((
             DeliveryRow::as_select(),
             EndpointRow::as_select(),
             EventRow::as_select(),
             webhook_endpoints::deleted_at,
-        ))
-        .into_boxed();
-    if let Some(operator) = operator {
-        query = query.filter(webhook_deliveries::operator_id.eq(operator));
-    }
+        ));
     let rows: Vec<(DeliveryRow, EndpointRow, EventRow, Option<OffsetDateTime>)> =
         query.load(conn).await.map_err(from_diesel)?;
     rows.into_iter()
@@ -195,7 +195,7 @@ impl PgStore {
         id: WebhookDeliveryId,
     ) -> Result<Option<ReplayTarget>, StoreError> {
         let mut conn = self.conn().await?;
-        let loaded = load_targets(&mut conn, self.data_key()?, Some(uuid_of(operator)), &[uuid_of(id)]).await?;
+        let loaded = load_targets(&mut conn, self.data_key()?, &[uuid_of(operator)], &[uuid_of(id)]).await?;
         loaded
             .into_iter()
             .next()

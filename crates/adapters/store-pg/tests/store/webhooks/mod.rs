@@ -192,6 +192,34 @@ async fn concurrent_claims_never_share_a_delivery_and_expired_leases_are_taken_o
 }
 
 #[tokio::test]
+async fn one_claim_leases_and_loads_the_deliveries_of_every_operator_it_takes() {
+    let (_db, store) = keyed_store().await;
+    let mut expected = HashSet::new();
+    for (operator, endpoint_n, first_event) in [(1, 10, 100), (2, 20, 200)] {
+        given_operator(&store, operator).await;
+        let endpoint = endpoint(operator, endpoint_n, &[EventType::TradeProcessed]);
+        store.insert_endpoint(&endpoint).await.expect("insert");
+        let events: Vec<NewEvent> = (first_event..first_event + 3)
+            .map(|n| event(operator, n, EventType::TradeProcessed))
+            .collect();
+        expected.extend(events.iter().map(|event| (event.operator_id, endpoint.id, event.id)));
+        commit_events(&store, &endpoint, events).await;
+    }
+
+    let taken = store.claim_due_deliveries(&claim(300, 1, 10)).await.expect("claim");
+    let loaded: HashSet<_> = taken
+        .iter()
+        .map(|target| (target.operator_id, target.endpoint_id, target.event.id))
+        .collect();
+    assert_eq!(
+        loaded, expected,
+        "each delivery loaded with its own operator's endpoint and event"
+    );
+    let again = store.claim_due_deliveries(&claim(301, 2, 10)).await.expect("claim");
+    assert!(again.is_empty(), "both operators' deliveries are leased: {again:?}");
+}
+
+#[tokio::test]
 async fn a_rate_limited_endpoint_gives_one_slot_per_spacing() {
     let (_db, store) = keyed_store().await;
     given_operator(&store, 1).await;
