@@ -61,10 +61,10 @@ GROUP BY operator_id, endpoint_id";
 /// never fill the candidates and starve other endpoints.
 ///
 /// The endpoint's conditions and rate limit are scalar subqueries, which the planner
-/// keeps per candidate and never turns into a join: the one plan left reads the due
-/// index in its order and stops at the limit, whatever the statistics say. (As a join,
-/// a plan chosen on statistics that lagged behind a growing backlog hashed and sorted
-/// every due delivery at every claim.)
+/// keeps per candidate and never turns into a join: with `PLANNER`'s settings the one
+/// plan left reads the due index in its order, each candidate's endpoint by its key,
+/// and stops at the limit. (A join leaves the planner its order and method to choose,
+/// and a stale choice hashed and sorted every due delivery at every claim.)
 const CANDIDATES: &str = "\
 SELECT d.operator_id, d.id, d.endpoint_id,
        (SELECT e.rate_limit_per_minute FROM webhook_endpoints e
