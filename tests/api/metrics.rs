@@ -50,6 +50,10 @@ async fn requests_are_counted_by_route_pattern_and_wallet_calls_by_outcome() {
     assert_eq!(refused["status"], "failed");
     let trade = app.get("/api/operator/trades?limit=5", &app.operator.key).await;
     assert_eq!(trade.status(), 200);
+    let unknown = app
+        .get("/api/operator/trades/trd_01J00000000000000000000000", &app.operator.key)
+        .await;
+    assert_eq!(unknown.status(), 404);
     let nowhere = app.get("/no/such/path/ab12", &app.operator.key).await;
     assert_eq!(nowhere.status(), 404);
 
@@ -73,11 +77,20 @@ async fn requests_are_counted_by_route_pattern_and_wallet_calls_by_outcome() {
     assert_eq!(
         value(
             &text,
+            r#"opinion_http_requests_total{method="GET",route="/api/operator/trades/{tradeId}",status="404"}"#
+        ),
+        1.0,
+        "a route with a parameter is labelled by its pattern"
+    );
+    assert_eq!(
+        value(
+            &text,
             r#"opinion_http_requests_total{method="GET",route="unmatched",status="404"}"#
         ),
         1.0
     );
     assert!(!text.contains("ab12"), "a path a client sent never becomes a label");
+    assert!(!text.contains("trd_01J"), "nor an id in it");
     assert_eq!(
         value(
             &text,

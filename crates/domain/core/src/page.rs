@@ -71,8 +71,8 @@ pub struct Page<T, K: IdKind> {
 }
 
 impl<T, K: IdKind> Page<T, K> {
-    /// Builds a page from up to `limit + 1` rows read in order: the extra row only
-    /// proves that more follows and is not returned.
+    /// Builds a page from rows read in order, more than `limit` when more follows: the
+    /// rows past the limit only prove that and are not returned.
     pub fn from_overfetch(mut rows: Vec<T>, limit: PageLimit, id_of: impl Fn(&T) -> Id<K>) -> Self {
         let limit = usize::from(limit.get());
         let has_more = rows.len() > limit;

@@ -17,6 +17,7 @@ use crate::access::rows::{ApiKeyRow, NewApiKeyRow, inet_of};
 use crate::db::caps::{has_room, made_or_full, take_operator};
 use crate::db::error::from_diesel;
 use crate::db::ids::uuid_of;
+use crate::db::keyset_page::keyset_page;
 use crate::db::pool::PgStore;
 use crate::db::schema::api_keys;
 
@@ -96,13 +97,12 @@ impl ApiKeyStore for PgStore {
             .filter(api_keys::operator_id.eq(uuid_of(operator)))
             .select(ApiKeyRow::as_select())
             .order(api_keys::id.desc())
-            .limit(i64::from(page.limit.get()) + 1)
             .into_boxed();
         if let Some(after) = page.after {
             query = query.filter(api_keys::id.lt(uuid_of(after.position())));
         }
         let mut conn = self.conn().await?;
-        let rows = query.load(&mut conn).await.map_err(from_diesel)?;
+        let rows = keyset_page(query, &page).load(&mut conn).await.map_err(from_diesel)?;
         let records = rows
             .into_iter()
             .map(ApiKeyRow::into_record)

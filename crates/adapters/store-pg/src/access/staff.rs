@@ -18,6 +18,7 @@ use crate::access::rows::{NewStaffRow, StaffChanges, StaffRow};
 use crate::db::caps::{has_room, made_or_full, take_operator};
 use crate::db::error::from_diesel;
 use crate::db::ids::uuid_of;
+use crate::db::keyset_page::keyset_page;
 use crate::db::pool::PgStore;
 use crate::db::schema::{staff_members, staff_sessions};
 
@@ -127,13 +128,12 @@ impl StaffStore for PgStore {
             .filter(staff_members::operator_id.eq(uuid_of(operator)))
             .select(StaffRow::as_select())
             .order(staff_members::id.desc())
-            .limit(i64::from(page.limit.get()) + 1)
             .into_boxed();
         if let Some(after) = page.after {
             query = query.filter(staff_members::id.lt(uuid_of(after.position())));
         }
         let mut conn = self.conn().await?;
-        let rows = query.load(&mut conn).await.map_err(from_diesel)?;
+        let rows = keyset_page(query, &page).load(&mut conn).await.map_err(from_diesel)?;
         let members = rows
             .into_iter()
             .map(StaffRow::into_record)

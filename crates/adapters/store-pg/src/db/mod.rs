@@ -3,13 +3,14 @@
 //! the diesel schema, the mapping of diesel errors, ids as stored, the sealing of secrets
 //! at rest (`sealing`), where sealed values live (`sealed_places`) and re-sealing them
 //! under a new data key (`resealing`), creating within an operator's caps (`caps`), and
-//! running a use case's step in one transaction (`transactions`), and hand-written SQL
-//! kept prepared (`prepared`).
+//! running a use case's step in one transaction (`transactions`), hand-written SQL
+//! kept prepared (`prepared`), and keyset pages whose plans are kept (`keyset_page`).
 
 pub(crate) mod caps;
 pub(crate) mod database;
 pub(crate) mod error;
 pub(crate) mod ids;
+pub(crate) mod keyset_page;
 pub(crate) mod migrate;
 pub(crate) mod pool;
 pub(crate) mod pool_waits;

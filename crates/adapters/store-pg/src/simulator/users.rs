@@ -11,6 +11,7 @@ use uuid::Uuid;
 
 use crate::db::error::{corrupt, from_diesel, parsed};
 use crate::db::ids::{id_of, uuid_of};
+use crate::db::keyset_page::keyset_page;
 use crate::db::pool::PgStore;
 use crate::db::schema::simulator_users;
 
@@ -125,13 +126,12 @@ impl PgStore {
             .filter(simulator_users::operator_id.eq(uuid_of(operator)))
             .select(SimulatedUserRow::as_select())
             .order(simulator_users::id.desc())
-            .limit(i64::from(page.limit.get()) + 1)
             .into_boxed();
         if let Some(after) = page.after {
             query = query.filter(simulator_users::id.lt(uuid_of(after.position())));
         }
         let mut conn = self.conn().await?;
-        let rows = query.load(&mut conn).await.map_err(from_diesel)?;
+        let rows = keyset_page(query, &page).load(&mut conn).await.map_err(from_diesel)?;
         let users = rows
             .into_iter()
             .map(SimulatedUserRow::into_record)

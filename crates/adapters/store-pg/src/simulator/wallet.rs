@@ -17,6 +17,7 @@ use uuid::Uuid;
 
 use crate::db::error::{corrupt, from_diesel};
 use crate::db::ids::{id_of, uuid_of};
+use crate::db::keyset_page::keyset_page;
 use crate::db::pool::PgStore;
 use crate::db::schema::{simulator_markets, simulator_users, simulator_wallet_keys, simulator_wallet_log};
 
@@ -277,13 +278,12 @@ impl PgStore {
             .filter(simulator_wallet_log::external_user_id.eq(external_user_id.to_owned()))
             .select(LogRow::as_select())
             .order(simulator_wallet_log::id.desc())
-            .limit(i64::from(page.limit.get()) + 1)
             .into_boxed();
         if let Some(after) = page.after {
             query = query.filter(simulator_wallet_log::id.lt(uuid_of(after.position())));
         }
         let mut conn = self.conn().await?;
-        let rows = query.load(&mut conn).await.map_err(from_diesel)?;
+        let rows = keyset_page(query, &page).load(&mut conn).await.map_err(from_diesel)?;
         let entries = rows
             .into_iter()
             .map(LogRow::into_record)

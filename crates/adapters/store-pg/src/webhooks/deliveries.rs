@@ -15,6 +15,7 @@ use uuid::Uuid;
 
 use crate::db::error::from_diesel;
 use crate::db::ids::{first_ulid_at, id_of, uuid_of};
+use crate::db::keyset_page::keyset_page;
 use crate::db::pool::PgStore;
 use crate::db::schema::{webhook_attempts, webhook_deliveries, webhook_endpoints, webhook_events};
 use crate::db::sealing::DataKey;
@@ -108,7 +109,6 @@ impl PgStore {
             .filter(webhook_deliveries::operator_id.eq(operator))
             .select(DeliveryRow::as_select())
             .order(webhook_deliveries::id.desc())
-            .limit(i64::from(page.limit.get()) + 1)
             .into_boxed();
         if let Some(after) = page.after {
             query = query.filter(webhook_deliveries::id.lt(uuid_of(after.position())));
@@ -138,7 +138,7 @@ impl PgStore {
                 .filter(webhook_deliveries::created_at.lt(before));
         }
         let mut conn = self.conn().await?;
-        let rows = query.load(&mut conn).await.map_err(from_diesel)?;
+        let rows = keyset_page(query, &page).load(&mut conn).await.map_err(from_diesel)?;
         let ids: Vec<Uuid> = rows.iter().map(|row| row.id).collect();
         let mut attempts = attempts_of(&mut conn, operator, &ids).await?;
         let records = rows

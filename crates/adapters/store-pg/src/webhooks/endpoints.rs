@@ -14,6 +14,7 @@ use uuid::Uuid;
 use crate::db::caps::{has_room, made_or_full, take_operator};
 use crate::db::error::from_diesel;
 use crate::db::ids::uuid_of;
+use crate::db::keyset_page::keyset_page;
 use crate::db::pool::PgStore;
 use crate::db::schema::{webhook_deliveries, webhook_endpoints};
 use crate::webhooks::outbox::enqueue_events;
@@ -114,14 +115,13 @@ impl PgStore {
             .filter(webhook_endpoints::deleted_at.is_null())
             .select(EndpointRow::as_select())
             .order(webhook_endpoints::id.desc())
-            .limit(i64::from(page.limit.get()) + 1)
             .into_boxed();
         if let Some(after) = page.after {
             query = query.filter(webhook_endpoints::id.lt(uuid_of(after.position())));
         }
         let key = self.data_key()?;
         let mut conn = self.conn().await?;
-        let rows = query.load(&mut conn).await.map_err(from_diesel)?;
+        let rows = keyset_page(query, &page).load(&mut conn).await.map_err(from_diesel)?;
         let records = rows
             .into_iter()
             .map(|row| row.opened(key))

@@ -20,8 +20,8 @@ use uuid::Uuid;
 use super::reports::{StatementRow, statements_at};
 use crate::db::error::{corrupt, from_diesel};
 use crate::db::ids::{id_of, uuid_of};
+use crate::db::keyset_page::keyset_page;
 use crate::db::schema::{flight_settlement_reports, flight_statement_corrections, flight_statements};
-use crate::opinion::reads::page::overfetch;
 use crate::webhooks::outbox::enqueue_events;
 
 const BALANCE: &str = "\
@@ -168,7 +168,6 @@ pub(super) async fn list(
         .filter(flight_statement_corrections::operator_id.eq(uuid_of(operator)))
         .select(CorrectionRow::as_select())
         .order(flight_statement_corrections::id.desc())
-        .limit(overfetch(&page))
         .into_boxed();
     if let Some(report) = report {
         query = query.filter(flight_statement_corrections::report_id.eq(uuid_of(report)));
@@ -176,7 +175,7 @@ pub(super) async fn list(
     if let Some(after) = page.after {
         query = query.filter(flight_statement_corrections::id.lt(uuid_of(after.position())));
     }
-    let rows: Vec<CorrectionRow> = query.load(conn).await.map_err(from_diesel)?;
+    let rows: Vec<CorrectionRow> = keyset_page(query, &page).load(conn).await.map_err(from_diesel)?;
     let sequences: Vec<i64> = rows.iter().map(|row| row.document_sequence).collect();
     let mut documents = statements_at(conn, uuid_of(operator), &sequences).await?;
     let mut corrections = Vec::with_capacity(rows.len());

@@ -17,8 +17,8 @@ use uuid::Uuid;
 use super::corrections::{BalanceWrite, lock_balance};
 use crate::db::error::{corrupt, from_diesel};
 use crate::db::ids::{id_of, uuid_of};
+use crate::db::keyset_page::keyset_page;
 use crate::db::schema::flight_settlement_payments;
-use crate::opinion::reads::page::overfetch;
 use crate::webhooks::outbox::enqueue_events;
 
 #[derive(Debug, Queryable, Selectable, Insertable)]
@@ -109,7 +109,6 @@ pub(super) async fn list(
         .filter(flight_settlement_payments::operator_id.eq(uuid_of(operator)))
         .select(PaymentRow::as_select())
         .order(flight_settlement_payments::id.desc())
-        .limit(overfetch(&page))
         .into_boxed();
     if let Some(report) = report {
         query = query.filter(flight_settlement_payments::report_id.eq(uuid_of(report)));
@@ -117,7 +116,7 @@ pub(super) async fn list(
     if let Some(after) = page.after {
         query = query.filter(flight_settlement_payments::id.lt(uuid_of(after.position())));
     }
-    let rows: Vec<PaymentRow> = query.load(conn).await.map_err(from_diesel)?;
+    let rows: Vec<PaymentRow> = keyset_page(query, &page).load(conn).await.map_err(from_diesel)?;
     let payments = rows
         .into_iter()
         .map(PaymentRow::into_payment)

@@ -12,9 +12,9 @@ use uuid::Uuid;
 
 use crate::db::error::{corrupt, from_diesel};
 use crate::db::ids::uuid_of;
+use crate::db::keyset_page::keyset_page;
 use crate::db::schema::{flight_chains, flights};
 use crate::flight::rows::ChainRow;
-use crate::opinion::reads::page::overfetch;
 
 /// One page of chains, newest first (ids are time-ordered).
 pub(super) async fn list(
@@ -24,12 +24,11 @@ pub(super) async fn list(
     let mut query = flight_chains::table
         .select(ChainRow::as_select())
         .order(flight_chains::id.desc())
-        .limit(overfetch(&page))
         .into_boxed();
     if let Some(after) = page.after {
         query = query.filter(flight_chains::id.lt(uuid_of(after.position())));
     }
-    let rows: Vec<ChainRow> = query.load(conn).await.map_err(from_diesel)?;
+    let rows: Vec<ChainRow> = keyset_page(query, &page).load(conn).await.map_err(from_diesel)?;
     let summaries = summarise(conn, rows).await?;
     Ok(Page::from_overfetch(summaries, page.limit, |summary: &ChainSummary| {
         summary.chain.id

@@ -9,9 +9,9 @@ use opinion_core::{FlightKind, Page, PageRequest};
 
 use crate::db::error::from_diesel;
 use crate::db::ids::uuid_of;
+use crate::db::keyset_page::keyset_page;
 use crate::db::schema::{flight_chains, flights};
 use crate::flight::rows::{ChainRow, FlightRow};
-use crate::opinion::reads::page::overfetch;
 
 /// One page of flights, newest first (ids are time-ordered, so by boarding).
 pub(super) async fn list(
@@ -23,7 +23,6 @@ pub(super) async fn list(
         .inner_join(flight_chains::table.on(flight_chains::id.eq(flights::chain_id)))
         .select((FlightRow::as_select(), ChainRow::as_select()))
         .order(flights::id.desc())
-        .limit(overfetch(&page))
         .into_boxed();
     if let Some(from) = filter.boarded.from {
         query = query.filter(flights::boarding_at.ge(from));
@@ -37,7 +36,7 @@ pub(super) async fn list(
     if let Some(after) = page.after {
         query = query.filter(flights::id.lt(uuid_of(after.position())));
     }
-    let rows: Vec<(FlightRow, ChainRow)> = query.load(conn).await.map_err(from_diesel)?;
+    let rows: Vec<(FlightRow, ChainRow)> = keyset_page(query, &page).load(conn).await.map_err(from_diesel)?;
     let flights = rows
         .into_iter()
         .map(|(flight, chain)| flight.into_record(&chain))

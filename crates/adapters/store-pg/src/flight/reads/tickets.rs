@@ -10,9 +10,9 @@ use opinion_core::{OperatorId, Page, PageRequest, TicketKind};
 
 use crate::db::error::from_diesel;
 use crate::db::ids::uuid_of;
+use crate::db::keyset_page::keyset_page;
 use crate::db::schema::flight_tickets;
 use crate::flight::rows::TicketRow;
-use crate::opinion::reads::page::overfetch;
 use crate::opinion::reads::users::id_known_as;
 
 /// One page of the operator's tickets, newest first.
@@ -27,7 +27,6 @@ pub(super) async fn list(
         .filter(flight_tickets::operator_id.eq(operator))
         .select(TicketRow::as_select())
         .order(flight_tickets::id.desc())
-        .limit(overfetch(&page))
         .into_boxed();
     if let Some(external) = &filter.external_user_id {
         query = query.filter(
@@ -51,7 +50,7 @@ pub(super) async fn list(
     if let Some(after) = page.after {
         query = query.filter(flight_tickets::id.lt(uuid_of(after.position())));
     }
-    let rows: Vec<TicketRow> = query.load(conn).await.map_err(from_diesel)?;
+    let rows: Vec<TicketRow> = keyset_page(query, &page).load(conn).await.map_err(from_diesel)?;
     let tickets = rows
         .into_iter()
         .map(TicketRow::into_record)

@@ -13,8 +13,8 @@ use opinion_market::MarketChoice;
 
 use crate::db::error::from_diesel;
 use crate::db::ids::uuid_of;
+use crate::db::keyset_page::keyset_page;
 use crate::db::schema::{market_pools, markets};
-use crate::opinion::reads::page::overfetch;
 use crate::opinion::trading::finds::{operator_market, operator_visibility};
 use crate::opinion::trading::rows::OperatorMarketRow;
 use crate::opinion::visibility;
@@ -49,7 +49,6 @@ pub(super) async fn list(
         .left_join(operator_visibility(uuid_of(operator)))
         .select(OperatorMarketRow::as_select())
         .order(markets::id.desc())
-        .limit(overfetch(&page))
         .into_boxed();
     if let Some(stage) = filter.stage {
         query = query.filter(markets::status.eq(stage.as_str()));
@@ -66,7 +65,7 @@ pub(super) async fn list(
     if let Some(after) = page.after {
         query = query.filter(markets::id.lt(uuid_of(after.position())));
     }
-    let rows = query.load(conn).await.map_err(from_diesel)?;
+    let rows = keyset_page(query, &page).load(conn).await.map_err(from_diesel)?;
     let markets = rows
         .into_iter()
         .map(OperatorMarketRow::into_record)

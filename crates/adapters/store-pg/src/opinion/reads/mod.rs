@@ -1,10 +1,9 @@
 //! The operator's reads (`OperatorReadStore`), one file per resource. Every query filters
 //! by the operator (markets, which are shared, are read with the operator's own pool
-//! row), and every list is one keyset page by id, newest first (`page.rs`).
+//! row), and every list is one keyset page by id, newest first (`db/keyset_page.rs`).
 
 mod activity;
 mod markets;
-pub(crate) mod page;
 mod payouts;
 mod positions;
 mod store;

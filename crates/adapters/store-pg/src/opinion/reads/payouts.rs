@@ -9,8 +9,8 @@ use opinion_core::{MarketKind, OperatorId, Page, PageRequest, RedemptionKind};
 
 use crate::db::error::from_diesel;
 use crate::db::ids::uuid_of;
+use crate::db::keyset_page::keyset_page;
 use crate::db::schema::{market_resolutions, redemptions};
-use crate::opinion::reads::page::overfetch;
 use crate::opinion::reads::users as players;
 use crate::opinion::settlement::rows::{MarketResolutionRow, RedemptionRow};
 
@@ -25,7 +25,6 @@ pub(super) async fn resolutions(
         .filter(market_resolutions::operator_id.eq(uuid_of(operator)))
         .select(MarketResolutionRow::as_select())
         .order(market_resolutions::market_id.desc())
-        .limit(overfetch(&page))
         .into_boxed();
     if let Some(market) = filter.market_id {
         query = query.filter(market_resolutions::market_id.eq(uuid_of(market)));
@@ -42,7 +41,7 @@ pub(super) async fn resolutions(
     if let Some(after) = page.after {
         query = query.filter(market_resolutions::market_id.lt(uuid_of(after.position())));
     }
-    let rows = query.load(conn).await.map_err(from_diesel)?;
+    let rows = keyset_page(query, &page).load(conn).await.map_err(from_diesel)?;
     let resolutions = rows
         .into_iter()
         .map(MarketResolutionRow::into_record)
@@ -66,7 +65,6 @@ pub(super) async fn redemptions(
         .filter(redemptions::operator_id.eq(operator))
         .select(RedemptionRow::as_select())
         .order(redemptions::id.desc())
-        .limit(overfetch(&page))
         .into_boxed();
     if let Some(external) = &filter.external_user_id {
         query = query.filter(
@@ -90,7 +88,7 @@ pub(super) async fn redemptions(
     if let Some(after) = page.after {
         query = query.filter(redemptions::id.lt(uuid_of(after.position())));
     }
-    let rows = query.load(conn).await.map_err(from_diesel)?;
+    let rows = keyset_page(query, &page).load(conn).await.map_err(from_diesel)?;
     let redemptions = rows
         .into_iter()
         .map(RedemptionRow::into_record)

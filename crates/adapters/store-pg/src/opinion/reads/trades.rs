@@ -9,8 +9,8 @@ use opinion_core::{OperatorId, Page, PageRequest, TradeId, TradeKind};
 
 use crate::db::error::from_diesel;
 use crate::db::ids::uuid_of;
+use crate::db::keyset_page::keyset_page;
 use crate::db::schema::trades;
-use crate::opinion::reads::page::overfetch;
 use crate::opinion::reads::users as players;
 use crate::opinion::trading::rows::TradeRow;
 
@@ -26,7 +26,6 @@ pub(super) async fn list(
         .filter(trades::operator_id.eq(operator))
         .select(TradeRow::as_select())
         .order(trades::id.desc())
-        .limit(overfetch(&page))
         .into_boxed();
     if let Some(external) = &filter.external_user_id {
         query = query.filter(
@@ -53,7 +52,7 @@ pub(super) async fn list(
     if let Some(after) = page.after {
         query = query.filter(trades::id.lt(uuid_of(after.position())));
     }
-    let rows = query.load(conn).await.map_err(from_diesel)?;
+    let rows = keyset_page(query, &page).load(conn).await.map_err(from_diesel)?;
     let trades = rows
         .into_iter()
         .map(TradeRow::into_record)
@@ -77,3 +76,6 @@ pub(super) async fn find(
         .map(TradeRow::into_record)
         .transpose()
 }
+
+#[cfg(test)]
+mod plan_tests;

@@ -11,8 +11,8 @@ use uuid::Uuid;
 
 use crate::db::error::from_diesel;
 use crate::db::ids::uuid_of;
+use crate::db::keyset_page::keyset_page;
 use crate::db::schema::users;
-use crate::opinion::reads::page::overfetch;
 use crate::players::rows::UserRow;
 
 /// The id of the operator's player known by `external`, as a scalar subquery: a list
@@ -37,7 +37,6 @@ pub(super) async fn list(
         .filter(users::operator_id.eq(uuid_of(operator)))
         .select(UserRow::as_select())
         .order(users::id.desc())
-        .limit(overfetch(&page))
         .into_boxed();
     if let Some(external) = &filter.external_user_id {
         query = query.filter(users::external_user_id.eq(external.clone()));
@@ -51,7 +50,7 @@ pub(super) async fn list(
     if let Some(after) = page.after {
         query = query.filter(users::id.lt(uuid_of(after.position())));
     }
-    let rows = query.load(conn).await.map_err(from_diesel)?;
+    let rows = keyset_page(query, &page).load(conn).await.map_err(from_diesel)?;
     let users = rows.into_iter().map(UserRow::into_record).collect();
     Ok(Page::from_overfetch(users, page.limit, |user: &User| user.id))
 }

@@ -13,9 +13,9 @@ use uuid::Uuid;
 
 use crate::db::error::from_diesel;
 use crate::db::ids::uuid_of;
+use crate::db::keyset_page::keyset_page;
 use crate::db::schema::{trades, wallet_operation_steps, wallet_operations};
 use crate::opinion::flows::OPINION_FLOWS;
-use crate::opinion::reads::page::overfetch;
 use crate::opinion::trading::rows::{WalletOperationRow, WalletOperationStepRow};
 
 /// One page of Opinion's operations, newest first.
@@ -65,7 +65,6 @@ pub(crate) async fn operations_page(
         .filter(wallet_operations::flow.eq_any(flows.to_vec()))
         .select(WalletOperationRow::as_select())
         .order(wallet_operations::id.desc())
-        .limit(overfetch(&page))
         .into_boxed();
     if let Some(external) = shared.external_user_id {
         query = query.filter(wallet_operations::external_user_id.eq(external.to_owned()));
@@ -85,7 +84,10 @@ pub(crate) async fn operations_page(
     if let Some(after) = page.after {
         query = query.filter(wallet_operations::id.lt(uuid_of(after.position())));
     }
-    let rows = narrow(query).load(conn).await.map_err(from_diesel)?;
+    let rows = keyset_page(narrow(query), &page)
+        .load(conn)
+        .await
+        .map_err(from_diesel)?;
     let operations = rows
         .into_iter()
         .map(WalletOperationRow::into_record)
