@@ -20,8 +20,12 @@ const BUY_DESCRIPTION: &str = "POST /api/player/orders, a buy with a new client 
 const REPLAY: &str = "trading.replay";
 const REPLAY_DESCRIPTION: &str = "POST /api/player/orders, a client order id already executed, sent again";
 
-/// Buys in the commit-counting batch.
-const COMMIT_PROBE_BUYS: u64 = 400;
+/// Buys in the commit-counting batch: enough that the idle service's commits, subtracted
+/// at their average rate, vary the figure by less than a hundredth.
+const COMMIT_PROBE_BUYS: u64 = 2_000;
+
+/// Buys in the smoke run's commit-counting batch (the debug build buys slowly).
+const COMMIT_PROBE_BUYS_SMOKE: u64 = 400;
 
 /// Minor units each buy spends.
 const BUY_VALUE: u64 = 100;
@@ -218,7 +222,11 @@ async fn commits_per_buy(
         concurrency: bench.settings.concurrency,
         warmup: Duration::ZERO,
         measure: Duration::from_secs(60),
-        max_requests: COMMIT_PROBE_BUYS,
+        max_requests: if bench.settings.smoke {
+            COMMIT_PROBE_BUYS_SMOKE
+        } else {
+            COMMIT_PROBE_BUYS
+        },
     };
     let request = CountedBuy {
         api: bench.api.clone(),

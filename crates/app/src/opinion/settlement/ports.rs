@@ -7,7 +7,7 @@ use async_trait::async_trait;
 use opinion_core::{MarketId, OperatorId, RedemptionId, WalletOperationId};
 use opinion_market::MarketStatus;
 use opinion_wallet::Currency;
-use time::OffsetDateTime;
+use time::{Duration, OffsetDateTime};
 
 use crate::model::{
     Market, MarketResolution, NewEvent, PositionRecord, Redemption, WalletOperationRecord, WalletOperationStep,
@@ -70,9 +70,15 @@ pub trait SettlementStore: Send + Sync {
     async fn resolve_market(&self, plan: &ResolutionPlan) -> Result<(), StoreError>;
 
     /// The operators with redemptions or compensations due at `now`, or Opinion
-    /// operations sent and not answered: the ones the wallet worker has something to do
-    /// for. The flight product's operations are its own worker's.
-    async fn operators_with_wallet_work(&self, now: OffsetDateTime) -> Result<Vec<OperatorId>, StoreError>;
+    /// operations whose answer is lost (sent longer ago than the operator's wallet
+    /// timeout plus `grace`): the ones the wallet worker has something to do for, so
+    /// operations still in flight cost it no transaction. The flight product's
+    /// operations are its own worker's.
+    async fn operators_with_wallet_work(
+        &self,
+        now: OffsetDateTime,
+        grace: Duration,
+    ) -> Result<Vec<OperatorId>, StoreError>;
     /// Claims at most `limit` of the operator's `prepared` redemption and compensation
     /// operations due at `now`, skipping those another worker holds, and marks them `sent`
     /// (attempts + 1, `sent_at = now`, a step logged) in the claiming transaction.

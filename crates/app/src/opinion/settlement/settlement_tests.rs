@@ -157,7 +157,7 @@ fn worker_with(claimed: opinion_wallet::WalletFlow, attempts: u32, outcome: Clas
     mocks
         .settlement
         .expect_operators_with_wallet_work()
-        .returning(|_| Ok(vec![OPERATOR]));
+        .returning(|_, _| Ok(vec![OPERATOR]));
     mocks
         .wallet_adapters
         .expect_find_wallet_target()
@@ -337,7 +337,7 @@ async fn an_operator_without_a_wallet_keeps_its_operations_due() {
     mocks
         .settlement
         .expect_operators_with_wallet_work()
-        .returning(|_| Ok(vec![OPERATOR]));
+        .returning(|_, _| Ok(vec![OPERATOR]));
     mocks
         .wallet_adapters
         .expect_find_wallet_target()
@@ -354,7 +354,8 @@ fn sweeper_with(lost: crate::model::WalletOperationRecord) -> TradingMocks {
     mocks
         .settlement
         .expect_operators_with_wallet_work()
-        .returning(|_| Ok(vec![OPERATOR]));
+        .withf(|now, grace| *now == NOW && *grace == WorkerSettings::default().grace)
+        .returning(|_, _| Ok(vec![OPERATOR]));
     mocks
         .wallet_adapters
         .expect_find_wallet_target()

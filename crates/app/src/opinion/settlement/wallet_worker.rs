@@ -72,7 +72,7 @@ impl MarketSettlement {
     pub async fn run_wallet_pass(&self) -> Result<WorkerPass, AppError> {
         let now = self.trading.ports.clock.now();
         let mut pass = WorkerPass::default();
-        for operator in self.store.operators_with_wallet_work(now).await? {
+        for operator in self.store.operators_with_wallet_work(now, self.worker.grace).await? {
             let Some(target) = self.trading.ports.wallet_adapters.find_wallet_target(operator).await? else {
                 tracing::warn!(operator_id = %operator, "wallet operations are due but the operator has no wallet adapter");
                 pass.without_wallet += 1;

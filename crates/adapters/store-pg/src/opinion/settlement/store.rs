@@ -6,7 +6,7 @@ use opinion_app::model::{Redemption, WalletOperationRecord, WalletOperationStep}
 use opinion_app::opinion::settlement::ports::{MarketOperator, RedeemablePosition, ResolutionPlan, SettlementStore};
 use opinion_app::ports::StoreError;
 use opinion_core::{MarketId, OperatorId, RedemptionId, WalletOperationId};
-use time::OffsetDateTime;
+use time::{Duration, OffsetDateTime};
 
 use crate::db::pool::PgStore;
 use crate::opinion::settlement::{resolution, review, wallet_worker};
@@ -29,8 +29,12 @@ impl SettlementStore for PgStore {
         resolution::resolve_market(self, plan).await
     }
 
-    async fn operators_with_wallet_work(&self, now: OffsetDateTime) -> Result<Vec<OperatorId>, StoreError> {
-        wallet_worker::operators_with_wallet_work(self, now).await
+    async fn operators_with_wallet_work(
+        &self,
+        now: OffsetDateTime,
+        grace: Duration,
+    ) -> Result<Vec<OperatorId>, StoreError> {
+        wallet_worker::operators_with_wallet_work(self, now, grace).await
     }
 
     async fn claim_due_operations(

@@ -8,12 +8,14 @@
 
 use diesel::prelude::*;
 use diesel::result::Error as DieselError;
+use diesel::sql_types::{Array, Text, Timestamptz, Uuid as SqlUuid};
+use diesel::{QueryableByName, sql_query};
 use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl};
 use opinion_app::model::{WalletOperationRecord, WalletOperationStep};
 use opinion_app::ports::StoreError;
 use opinion_core::OperatorId;
 use opinion_wallet::{OperationState, WalletFlow};
-use time::OffsetDateTime;
+use time::{Duration, OffsetDateTime};
 use uuid::Uuid;
 
 use crate::db::error::from_diesel;
@@ -27,27 +29,38 @@ use crate::opinion::trading::rows::WalletOperationRow;
 /// The flows the worker sends (primaries of trades are sent by the order itself).
 const WORKER_FLOWS: [&str; 2] = [WalletFlow::Redemption.as_str(), WalletFlow::BuyCompensation.as_str()];
 
+/// Operators with worker-sent operations due, or with Opinion operations whose answer is
+/// lost: sent longer ago than their operator's wallet timeout (none without an adapter)
+/// plus the grace, as `stale_sent_operations` finds them. Operations in flight are no
+/// work, so a busy operator costs the worker nothing until one is overdue.
+const OPERATORS_WITH_WORK: &str = "\
+SELECT DISTINCT o.operator_id FROM wallet_operations o \
+WHERE (o.state = 'prepared' AND o.flow = ANY($1) AND o.next_attempt_at <= $2) \
+   OR (o.state = 'sent' AND o.flow = ANY($3) AND o.sent_at < $4 - interval '1 millisecond' * \
+       coalesce((SELECT a.timeout_ms FROM wallet_adapters a WHERE a.operator_id = o.operator_id), 0)) \
+ORDER BY o.operator_id";
+
+#[derive(QueryableByName)]
+struct OperatorRow {
+    #[diesel(sql_type = SqlUuid)]
+    operator_id: Uuid,
+}
+
 pub(crate) async fn operators_with_wallet_work(
     store: &PgStore,
     now: OffsetDateTime,
+    grace: Duration,
 ) -> Result<Vec<OperatorId>, StoreError> {
     let mut conn = store.conn().await?;
-    let due = wallet_operations::state
-        .eq(OperationState::Prepared.as_str())
-        .and(wallet_operations::flow.eq_any(WORKER_FLOWS))
-        .and(wallet_operations::next_attempt_at.le(now));
-    let sent = wallet_operations::state
-        .eq(OperationState::Sent.as_str())
-        .and(wallet_operations::flow.eq_any(OPINION_FLOWS));
-    let ids: Vec<Uuid> = wallet_operations::table
-        .filter(due.or(sent))
-        .select(wallet_operations::operator_id)
-        .distinct()
-        .order(wallet_operations::operator_id)
+    let rows: Vec<OperatorRow> = sql_query(OPERATORS_WITH_WORK)
+        .bind::<Array<Text>, _>(&WORKER_FLOWS[..])
+        .bind::<Timestamptz, _>(now)
+        .bind::<Array<Text>, _>(&OPINION_FLOWS[..])
+        .bind::<Timestamptz, _>(now - grace)
         .load(&mut conn)
         .await
         .map_err(from_diesel)?;
-    Ok(ids.into_iter().map(id_of).collect())
+    Ok(rows.into_iter().map(|row| id_of(row.operator_id)).collect())
 }
 
 pub(crate) async fn claim_due_operations(

@@ -226,7 +226,10 @@ async fn opinions_reads_and_sweeps_leave_flight_operations_alone() {
         .await
         .expect("stale");
     assert_eq!(stale, [opinion], "Opinion's sweeper recovers Opinion's operations only");
-    let with_work = store.operators_with_wallet_work(at(3_600)).await.expect("operators");
+    let with_work = store
+        .operators_with_wallet_work(at(3_600), time::Duration::ZERO)
+        .await
+        .expect("operators");
     assert_eq!(
         with_work,
         [operator_id(1)],

@@ -7,14 +7,17 @@ use std::collections::BTreeSet;
 
 use diesel::sql_query;
 use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl};
-use opinion_app::model::{WalletOperationRecord, WalletOperationStep};
+use opinion_app::model::{WalletAdapterConfig, WalletOperationRecord, WalletOperationStep};
 use opinion_app::opinion::settlement::ports::SettlementStore;
 use opinion_app::opinion::trading::ports::{OperationUpdate, RedemptionUpdate, TradeStore, TradingChange};
+use opinion_app::wallet::ports::WalletAdapterStore;
 use opinion_core::WalletOperationId;
 use opinion_market::RedemptionStatus;
-use opinion_store_pg::PgStore;
+use opinion_store_pg::{DataKey, PgStore};
 use opinion_testkit::TestDatabase;
-use opinion_wallet::OperationState;
+use opinion_wallet::{AdapterBaseUrl, AdapterSecrets, AdapterTimeout, OperationState};
+use opinion_webhook::SigningSecret;
+use time::Duration;
 
 use crate::fixtures::*;
 use crate::opinion::settlement::fixtures::*;
@@ -144,9 +147,48 @@ async fn stale_sent_operations_are_the_operators_sent_before_the_limit() {
             .is_empty()
     );
     assert_eq!(
-        store.operators_with_wallet_work(at(111)).await.expect("read"),
+        store
+            .operators_with_wallet_work(at(111), Duration::ZERO)
+            .await
+            .expect("read"),
         [operator]
     );
+}
+
+#[tokio::test]
+async fn operations_in_flight_are_no_work_until_their_answer_is_overdue() {
+    let (_db, store, _) = given_due_redemptions(2).await;
+    let operator = operator_id(1);
+    let grace = Duration::seconds(60);
+    let work = async |now| store.operators_with_wallet_work(now, grace).await.expect("read");
+    assert_eq!(work(at(99)).await, [], "not due yet");
+    assert_eq!(work(at(110)).await, [operator], "due redemptions are work");
+    store.claim_due_operations(operator, at(110), 10).await.expect("claim");
+    assert_eq!(
+        work(at(170)).await,
+        [],
+        "sent at 110, in flight until the grace is over"
+    );
+    assert_eq!(
+        work(at(171)).await,
+        [operator],
+        "without an adapter, no timeout to wait"
+    );
+    let adapter = WalletAdapterConfig {
+        operator_id: operator,
+        base_url: AdapterBaseUrl::parse("https://wallet.example.com/opinion", true).expect("url"),
+        timeout: AdapterTimeout::from_millis(5_000).expect("timeout"),
+        secrets: AdapterSecrets::restore(SigningSecret::from_random_bytes(&[7; 32]).expect("secret"), None),
+        created_at: at(0),
+        updated_at: at(0),
+        revision: 1,
+    };
+    let keyed = store
+        .clone()
+        .with_data_key(DataKey::derive(&[1; 32]).expect("data key"));
+    assert!(keyed.save_wallet_adapter(&adapter, None).await.expect("adapter"));
+    assert_eq!(work(at(175)).await, [], "the wallet's 5 s timeout is waited too");
+    assert_eq!(work(at(176)).await, [operator]);
 }
 
 /// Moves a claimed redemption's operation and redemption to manual review.
