@@ -178,7 +178,10 @@ impl<K: IdKind> FromStr for Id<K> {
 
 impl<K: IdKind> fmt::Display for Id<K> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}_{}", K::PREFIX, self.value.to_string().to_ascii_lowercase())
+        let mut buffer = [0; ulid::ULID_LEN];
+        let body = self.value.array_to_str(&mut buffer);
+        body.make_ascii_lowercase();
+        write!(f, "{}_{body}", K::PREFIX)
     }
 }
 
@@ -260,6 +263,12 @@ mod tests {
         fn round_trips_through_text(value in any::<u128>()) {
             let id = OperatorId::from_u128(value);
             prop_assert_eq!(id.to_string().parse::<OperatorId>(), Ok(id));
+        }
+
+        #[test]
+        fn the_body_is_the_ulids_text_in_lower_case(value in any::<u128>()) {
+            let id = TradeId::from_u128(value);
+            prop_assert_eq!(id.to_string(), format!("trd_{}", Ulid(value).to_string().to_lowercase()));
         }
     }
 }
