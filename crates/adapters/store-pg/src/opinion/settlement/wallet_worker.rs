@@ -32,11 +32,13 @@ const WORKER_FLOWS: [&str; 2] = [WalletFlow::Redemption.as_str(), WalletFlow::Bu
 /// Operators with worker-sent operations due, or with Opinion operations whose answer is
 /// lost: sent longer ago than their operator's wallet timeout (none without an adapter)
 /// plus the grace, as `stale_sent_operations` finds them. Operations in flight are no
-/// work, so a busy operator costs the worker nothing until one is overdue.
+/// work, so a busy operator costs the worker nothing until one is overdue. The stored
+/// states are bound from the domain's names; a `sql_query` is planned with its values at
+/// every pass, so the partial indexes on the state still serve it.
 const OPERATORS_WITH_WORK: &str = "\
 SELECT DISTINCT o.operator_id FROM wallet_operations o \
-WHERE (o.state = 'prepared' AND o.flow = ANY($1) AND o.next_attempt_at <= $2) \
-   OR (o.state = 'sent' AND o.flow = ANY($3) AND o.sent_at < $4 - interval '1 millisecond' * \
+WHERE (o.state = $1 AND o.flow = ANY($2) AND o.next_attempt_at <= $3) \
+   OR (o.state = $4 AND o.flow = ANY($5) AND o.sent_at < $6 - interval '1 millisecond' * \
        coalesce((SELECT a.timeout_ms FROM wallet_adapters a WHERE a.operator_id = o.operator_id), 0)) \
 ORDER BY o.operator_id";
 
@@ -53,8 +55,10 @@ pub(crate) async fn operators_with_wallet_work(
 ) -> Result<Vec<OperatorId>, StoreError> {
     let mut conn = store.conn().await?;
     let rows: Vec<OperatorRow> = sql_query(OPERATORS_WITH_WORK)
+        .bind::<Text, _>(OperationState::Prepared.as_str())
         .bind::<Array<Text>, _>(&WORKER_FLOWS[..])
         .bind::<Timestamptz, _>(now)
+        .bind::<Text, _>(OperationState::Sent.as_str())
         .bind::<Array<Text>, _>(&OPINION_FLOWS[..])
         .bind::<Timestamptz, _>(now - grace)
         .load(&mut conn)
