@@ -252,6 +252,10 @@ pub(crate) async fn update_operation(
     Ok(())
 }
 
+/// Moves a pool from the quantities the use case read to the new ones. A market nobody
+/// has traded yet has no pool row (it reads as empty): only when the move starts from
+/// empty and finds no row is the row created, then moved, so a placement on a traded
+/// market is one statement.
 async fn update_pool(
     conn: &mut AsyncPgConnection,
     op: Uuid,
@@ -259,16 +263,34 @@ async fn update_pool(
     now: OffsetDateTime,
 ) -> Result<(), StepError> {
     let market = uuid_of(pool.market_id);
-    diesel::insert_into(market_pools::table)
-        .values((
-            market_pools::operator_id.eq(op),
-            market_pools::market_id.eq(market),
-            market_pools::updated_at.eq(now),
-        ))
-        .on_conflict_do_nothing()
-        .execute(conn)
-        .await?;
-    let changed = prepared(
+    let mut changed = move_pool(conn, op, market, pool, now).await?;
+    let from_empty = [Outcome::Yes, Outcome::No]
+        .into_iter()
+        .all(|outcome| pool.before.outstanding(outcome) == 0);
+    if changed == 0 && from_empty {
+        diesel::insert_into(market_pools::table)
+            .values((
+                market_pools::operator_id.eq(op),
+                market_pools::market_id.eq(market),
+                market_pools::updated_at.eq(now),
+            ))
+            .on_conflict_do_nothing()
+            .execute(conn)
+            .await?;
+        changed = move_pool(conn, op, market, pool, now).await?;
+    }
+    exactly_one(changed, ChangedRecord::Pool)
+}
+
+/// The compare-and-set of a pool row: how many rows it changed (0 or 1).
+async fn move_pool(
+    conn: &mut AsyncPgConnection,
+    op: Uuid,
+    market: Uuid,
+    pool: &PoolChange,
+    now: OffsetDateTime,
+) -> QueryResult<usize> {
+    prepared(
         diesel::update(
             market_pools::table
                 .find((op, market))
@@ -282,8 +304,7 @@ async fn update_pool(
         )),
     )
     .execute(conn)
-    .await?;
-    exactly_one(changed, ChangedRecord::Pool)
+    .await
 }
 
 async fn update_position(
