@@ -262,6 +262,39 @@ async fn a_step_commits_trade_operation_pool_position_and_events_together() {
 }
 
 #[tokio::test]
+async fn a_pool_row_made_before_any_trade_is_moved_by_the_first_placement() {
+    use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl};
+
+    let (db, store) = store().await;
+    given_player(&store).await;
+    let operator = operator_id(1);
+    // A visibility choice made before any trade leaves an empty pool row.
+    let mut conn = AsyncPgConnection::establish(db.url()).await.expect("connect");
+    diesel::sql_query(
+        "INSERT INTO market_pools (operator_id, market_id, choice, updated_at) VALUES ($1, $2, 'shown', now())",
+    )
+    .bind::<diesel::sql_types::Uuid, _>(uuid::Uuid::from_u128(operator.as_u128()))
+    .bind::<diesel::sql_types::Uuid, _>(uuid::Uuid::from_u128(MARKET.as_u128()))
+    .execute(&mut conn)
+    .await
+    .expect("empty pool row");
+    store.apply(operator, &opened(1, "a")).await.expect("opened");
+    store.apply(operator, &executed(1)).await.expect("executed");
+    let market = store
+        .find_operator_market(operator, MARKET)
+        .await
+        .expect("find")
+        .expect("market");
+    assert_eq!(market.pool.outstanding(Outcome::Yes), 100);
+    // The same move again starts from empty, finds the row moved and is refused.
+    store.apply(operator, &opened(2, "b")).await.expect("opened");
+    assert!(matches!(
+        store.apply(operator, &executed(2)).await,
+        Err(StoreError::Conflict(ChangedRecord::Pool))
+    ));
+}
+
+#[tokio::test]
 async fn a_stale_read_rolls_the_whole_step_back() {
     let (_db, store) = store().await;
     given_player(&store).await;
