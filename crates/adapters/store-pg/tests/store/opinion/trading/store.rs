@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 
 use opinion_app::model::{Launch, Market, NewEvent, Trade, User, WalletOperationRecord};
-use opinion_app::opinion::ports::MarketStore;
+use opinion_app::opinion::ports::{MarketStore, VisibilitySettings, VisibilityWrite};
 use opinion_app::opinion::settlement::ports::SettlementStore;
 use opinion_app::opinion::trading::ports::{
     NewOperation, NewTrade, OperationUpdate, PoolChange, PositionChange, TradeStore, TradeUpdate, TradingChange,
@@ -14,7 +14,7 @@ use opinion_app::players::ports::PlayerStore;
 use opinion_app::ports::{ChangedRecord, StoreError, UniqueKey};
 use opinion_core::{EventId, LaunchId, MarketId, PlayerSessionId, TradeId, UserId, WalletOperationId};
 use opinion_market::{
-    FeeRate, Liquidity, MarketStatus, OrderKind, Outcome, Pool, Position, PricePpm, Side, TradeStatus,
+    FeeRate, Liquidity, MarketChoice, MarketStatus, OrderKind, Outcome, Pool, Position, PricePpm, Side, TradeStatus,
 };
 use opinion_wallet::{IdempotencyKey, OperationState, ReasonKey, RequestFingerprint, WalletFlow};
 use opinion_webhook::EventType;
@@ -238,12 +238,7 @@ async fn a_step_commits_trade_operation_pool_position_and_events_together() {
         .expect("find")
         .expect("trade");
     assert_eq!(found.trade.status, TradeStatus::Executed);
-    let market = store
-        .find_operator_market(operator, MARKET)
-        .await
-        .expect("find")
-        .expect("market");
-    assert_eq!(market.pool.outstanding(Outcome::Yes), 100);
+    assert_eq!(yes_outstanding(&store, operator).await, 100);
     let position = store
         .find_position(operator, USER, MARKET)
         .await
@@ -261,31 +256,38 @@ async fn a_step_commits_trade_operation_pool_position_and_events_together() {
     );
 }
 
-#[tokio::test]
-async fn a_pool_row_made_before_any_trade_is_moved_by_the_first_placement() {
-    use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl};
-
-    let (db, store) = store().await;
-    given_player(&store).await;
-    let operator = operator_id(1);
-    // A visibility choice made before any trade leaves an empty pool row.
-    let mut conn = AsyncPgConnection::establish(db.url()).await.expect("connect");
-    diesel::sql_query(
-        "INSERT INTO market_pools (operator_id, market_id, choice, updated_at) VALUES ($1, $2, 'shown', now())",
-    )
-    .bind::<diesel::sql_types::Uuid, _>(uuid::Uuid::from_u128(operator.as_u128()))
-    .bind::<diesel::sql_types::Uuid, _>(uuid::Uuid::from_u128(MARKET.as_u128()))
-    .execute(&mut conn)
-    .await
-    .expect("empty pool row");
-    store.apply(operator, &opened(1, "a")).await.expect("opened");
-    store.apply(operator, &executed(1)).await.expect("executed");
-    let market = store
+/// The operator's outstanding YES shares on the market, as the store reads its pool.
+async fn yes_outstanding(store: &opinion_store_pg::PgStore, operator: opinion_core::OperatorId) -> i64 {
+    store
         .find_operator_market(operator, MARKET)
         .await
         .expect("find")
-        .expect("market");
-    assert_eq!(market.pool.outstanding(Outcome::Yes), 100);
+        .expect("market")
+        .pool
+        .outstanding(Outcome::Yes)
+}
+
+#[tokio::test]
+async fn a_pool_row_made_before_any_trade_is_moved_by_the_first_placement() {
+    let (_db, store) = store().await;
+    given_player(&store).await;
+    let operator = operator_id(1);
+    // A visibility choice made before any trade leaves an empty pool row.
+    let shown = VisibilityWrite {
+        expected_revision: 0,
+        mode: VisibilitySettings::default().mode,
+        at: at(0),
+        events: Vec::new(),
+    };
+    store
+        .set_market_choice(operator, MARKET, MarketChoice::Shown, &shown)
+        .await
+        .expect("choice")
+        .expect("market exists");
+    assert_eq!(yes_outstanding(&store, operator).await, 0);
+    store.apply(operator, &opened(1, "a")).await.expect("opened");
+    store.apply(operator, &executed(1)).await.expect("executed");
+    assert_eq!(yes_outstanding(&store, operator).await, 100);
     // The same move again starts from empty, finds the row moved and is refused.
     store.apply(operator, &opened(2, "b")).await.expect("opened");
     assert!(matches!(
