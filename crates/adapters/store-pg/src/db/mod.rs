@@ -12,6 +12,7 @@ pub(crate) mod error;
 pub(crate) mod ids;
 pub(crate) mod keyset_page;
 pub(crate) mod migrate;
+pub(crate) mod pipeline;
 pub(crate) mod pool;
 pub(crate) mod pool_waits;
 pub(crate) mod prepared;

@@ -5,11 +5,12 @@
 //! due at once: from the commit on, the delivery workers see it, whatever happens to the
 //! process that wrote it. An event about a player gets the operator's launch metadata
 //! added to its `data` here, read in the same transaction from the launch the webhook
-//! domain's `MetadataSource` names. An event is one statement, its metadata, its row and
-//! its deliveries together: a business change pays one round trip per event it emits.
+//! domain's `MetadataSource` names. An event is one statement (its metadata, its row and
+//! its deliveries together); a change that emits several sends them pipelined.
 
 use diesel::sql_types::{Jsonb, Nullable, Text, Timestamptz, Uuid as SqlUuid};
 use diesel_async::{AsyncPgConnection, RunQueryDsl};
+use futures_util::future::join_all;
 use opinion_app::model::NewEvent;
 use opinion_core::PlayerSessionId;
 use opinion_webhook::{METADATA_FIELD, MetadataSource, PLAYER_FIELD, PLAYER_SESSION_FIELD};
@@ -62,25 +63,29 @@ JOIN webhook_endpoints e ON e.operator_id = ev.operator_id
 WHERE e.enabled AND e.deleted_at IS NULL AND ev.event_type = ANY (e.event_types)";
 
 /// Adds `events` to the outbox on `conn`, which must be inside the business transaction,
-/// with their launch metadata and their deliveries.
-pub(crate) async fn enqueue_events(conn: &mut AsyncPgConnection, events: &[NewEvent]) -> diesel::QueryResult<()> {
-    for event in events {
-        let source = MetadataLookup::of(event);
-        prepared(
-            diesel::sql_query(ENQUEUE_EVENT)
-                .bind::<SqlUuid, _>(uuid_of(event.operator_id))
-                .bind::<SqlUuid, _>(uuid_of(event.id))
-                .bind::<Text, _>(event.event_type.as_str())
-                .bind::<Jsonb, _>(Value::Object(event.data.clone()))
-                .bind::<Timestamptz, _>(event.created_at)
-                .bind::<Nullable<Text>, _>(source.field)
-                .bind::<Nullable<SqlUuid>, _>(source.session)
-                .bind::<Nullable<Text>, _>(source.player),
-        )
-        .execute(conn)
-        .await?;
-    }
-    Ok(())
+/// with their launch metadata and their deliveries: one statement each, pipelined.
+pub(crate) async fn enqueue_events(conn: &AsyncPgConnection, events: &[NewEvent]) -> diesel::QueryResult<()> {
+    let enqueued = join_all(events.iter().map(|event| enqueue_event(conn, event))).await;
+    enqueued.into_iter().collect()
+}
+
+/// The outbox statement of one event.
+async fn enqueue_event(mut conn: &AsyncPgConnection, event: &NewEvent) -> diesel::QueryResult<()> {
+    let source = MetadataLookup::of(event);
+    prepared(
+        diesel::sql_query(ENQUEUE_EVENT)
+            .bind::<SqlUuid, _>(uuid_of(event.operator_id))
+            .bind::<SqlUuid, _>(uuid_of(event.id))
+            .bind::<Text, _>(event.event_type.as_str())
+            .bind::<Jsonb, _>(Value::Object(event.data.clone()))
+            .bind::<Timestamptz, _>(event.created_at)
+            .bind::<Nullable<Text>, _>(source.field)
+            .bind::<Nullable<SqlUuid>, _>(source.session)
+            .bind::<Nullable<Text>, _>(source.player),
+    )
+    .execute(&mut conn)
+    .await
+    .map(drop)
 }
 
 /// What the outbox statement needs to find an event's launch metadata.

@@ -5,15 +5,19 @@
 //! A position already paid out on its market's resolution (`redeemed_at` set) is never
 //! changed again. The settlement store's transactions share the inserts of new wallet
 //! operations and the step log's numbering from here. Its writes are kept prepared by
-//! their SQL text (`db/prepared.rs`): diesel would parse and plan each afresh.
+//! their SQL text (`db/prepared.rs`): diesel would parse and plan each afresh. They are
+//! pipelined (`db/pipeline.rs`): a step sends all its statements, in order, then reads
+//! their answers, and a compare-and-set that found nothing still rolls the step back.
 
 use diesel::prelude::*;
 use diesel::result::Error as DieselError;
 use diesel::sql_types::{Int4, Nullable, Text, Timestamptz, Uuid as SqlUuid};
 use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl};
+use futures_util::FutureExt;
+use futures_util::future::join;
 use opinion_app::model::WalletOperationStep;
 use opinion_app::opinion::trading::ports::{
-    NewOperation, OperationUpdate, PoolChange, PositionChange, RedemptionUpdate, TradeUpdate, TradingChange,
+    NewOperation, NewTrade, OperationUpdate, PoolChange, PositionChange, RedemptionUpdate, TradeUpdate, TradingChange,
 };
 use opinion_app::ports::{ChangedRecord, StoreError};
 use opinion_core::OperatorId;
@@ -23,6 +27,7 @@ use uuid::Uuid;
 
 use crate::db::error::from_diesel;
 use crate::db::ids::uuid_of;
+use crate::db::pipeline::{Write, in_order};
 use crate::db::pool::PgStore;
 use crate::db::prepared::prepared;
 use crate::db::schema::{market_pools, positions, redemptions, trades, wallet_operation_steps, wallet_operations};
@@ -80,8 +85,8 @@ impl PgStore {
 }
 
 /// Inserts new wallet operations, each with its first step (its state at creation), in
-/// two statements whatever their number (a resolution may prepare many).
-pub(crate) async fn insert_operations(conn: &mut AsyncPgConnection, operations: &[NewOperation]) -> QueryResult<()> {
+/// two pipelined statements whatever their number (a resolution may prepare many).
+pub(crate) async fn insert_operations(conn: &AsyncPgConnection, operations: &[NewOperation]) -> QueryResult<()> {
     if operations.is_empty() {
         return Ok(());
     }
@@ -105,27 +110,28 @@ pub(crate) async fn insert_operations(conn: &mut AsyncPgConnection, operations: 
         .collect();
     // One operation, an order's, is two statements the connection keeps prepared (by
     // their text, which their unset columns vary); a batch of varying length is not.
-    match (rows.as_slice(), steps.as_slice()) {
+    let (mut first, mut second) = (conn, conn);
+    let (operations, steps) = match (rows.as_slice(), steps.as_slice()) {
         ([row], [step]) => {
-            prepared(diesel::insert_into(wallet_operations::table).values(row))
-                .execute(conn)
-                .await?;
-            prepared(diesel::insert_into(wallet_operation_steps::table).values(step))
-                .execute(conn)
-                .await?;
+            join(
+                prepared(diesel::insert_into(wallet_operations::table).values(row)).execute(&mut first),
+                prepared(diesel::insert_into(wallet_operation_steps::table).values(step)).execute(&mut second),
+            )
+            .await
         }
         _ => {
-            diesel::insert_into(wallet_operations::table)
-                .values(&rows)
-                .execute(conn)
-                .await?;
-            diesel::insert_into(wallet_operation_steps::table)
-                .values(&steps)
-                .execute(conn)
-                .await?;
+            join(
+                diesel::insert_into(wallet_operations::table)
+                    .values(&rows)
+                    .execute(&mut first),
+                diesel::insert_into(wallet_operation_steps::table)
+                    .values(&steps)
+                    .execute(&mut second),
+            )
+            .await
         }
-    }
-    Ok(())
+    };
+    operations.and(steps).map(drop)
 }
 
 /// A step appended to an operation's log, numbered after its last step (the first is 1)
@@ -139,7 +145,7 @@ WHERE operator_id = $1 AND operation_id = $2";
 
 /// Appends `step` to the log of operation `operation`, numbered after its last step.
 pub(crate) async fn append_step(
-    conn: &mut AsyncPgConnection,
+    mut conn: &AsyncPgConnection,
     operator: OperatorId,
     operation: Uuid,
     step: &WalletOperationStep,
@@ -153,44 +159,57 @@ pub(crate) async fn append_step(
             .bind::<Nullable<Text>, _>(step.detail.as_deref())
             .bind::<Timestamptz, _>(step.at),
     )
-    .execute(conn)
+    .execute(&mut conn)
     .await
     .map(drop)
 }
 
+/// The step's writes, pipelined in the order a reader of the step would write them one
+/// by one: the trade, the wallet operations and their steps, the pool, the position, the
+/// redemption, then the events.
 async fn apply_in(
-    conn: &mut AsyncPgConnection,
+    conn: &AsyncPgConnection,
     operator: OperatorId,
     change: &TradingChange,
     now: OffsetDateTime,
 ) -> Result<(), StepError> {
     let op = uuid_of(operator);
+    let mut writes: Vec<Write<'_, StepError>> = Vec::with_capacity(8);
     if let Some(new) = &change.new_trade {
-        prepared(diesel::insert_into(trades::table).values(NewTradeRow::new(&new.trade, new.position_before.as_ref())))
-            .execute(conn)
-            .await?;
+        writes.push(insert_trade(conn, new).boxed());
     }
     if let Some(update) = &change.trade {
-        update_trade(conn, op, update).await?;
+        writes.push(update_trade(conn, op, update).boxed());
     }
-    insert_operations(conn, &change.new_operations).await?;
+    if !change.new_operations.is_empty() {
+        writes.push(async { Ok(insert_operations(conn, &change.new_operations).await?) }.boxed());
+    }
     if let Some(update) = &change.operation {
-        update_operation(conn, operator, update).await?;
+        writes.push(update_operation(conn, operator, update).boxed());
     }
     if let Some(pool) = &change.pool {
-        update_pool(conn, op, pool, now).await?;
+        writes.push(update_pool(conn, op, pool, now).boxed());
     }
     if let Some(position) = &change.position {
-        update_position(conn, op, position, now).await?;
+        writes.push(update_position(conn, op, position, now).boxed());
     }
     if let Some(redemption) = &change.redemption {
-        update_redemption(conn, op, redemption).await?;
+        writes.push(update_redemption(conn, op, redemption).boxed());
     }
-    enqueue_events(conn, &change.events).await?;
+    if !change.events.is_empty() {
+        writes.push(async { Ok(enqueue_events(conn, &change.events).await?) }.boxed());
+    }
+    in_order(writes).await
+}
+
+async fn insert_trade(mut conn: &AsyncPgConnection, new: &NewTrade) -> Result<(), StepError> {
+    prepared(diesel::insert_into(trades::table).values(NewTradeRow::new(&new.trade, new.position_before.as_ref())))
+        .execute(&mut conn)
+        .await?;
     Ok(())
 }
 
-async fn update_trade(conn: &mut AsyncPgConnection, op: Uuid, update: &TradeUpdate) -> Result<(), StepError> {
+async fn update_trade(mut conn: &AsyncPgConnection, op: Uuid, update: &TradeUpdate) -> Result<(), StepError> {
     let changed = prepared(
         diesel::update(
             trades::table
@@ -207,15 +226,16 @@ async fn update_trade(conn: &mut AsyncPgConnection, op: Uuid, update: &TradeUpda
             trades::settled_at.eq(update.settled_at),
         )),
     )
-    .execute(conn)
+    .execute(&mut conn)
     .await?;
     exactly_one(changed, ChangedRecord::Trade)
 }
 
-/// Moves a wallet operation if it is still in its expected state, and logs the step;
-/// the flight product's changes share it.
+/// Moves a wallet operation if it is still in its expected state, and logs the step
+/// (pipelined after the move, whose row lock holds off any other append to the log until
+/// the transaction ends); the flight product's changes share it.
 pub(crate) async fn update_operation(
-    conn: &mut AsyncPgConnection,
+    conn: &AsyncPgConnection,
     operator: OperatorId,
     update: &OperationUpdate,
 ) -> Result<(), StepError> {
@@ -223,7 +243,8 @@ pub(crate) async fn update_operation(
     let id = uuid_of(update.id);
     let record = &update.record;
     let (resolved_by, resolution_note) = update.resolution.clone().unzip();
-    let changed = prepared(
+    let mut moving = conn;
+    let moved = prepared(
         diesel::update(
             wallet_operations::table
                 .find((op, id))
@@ -245,11 +266,10 @@ pub(crate) async fn update_operation(
             wallet_operations::review_reason.eq(record.review_reason.map(|reason| reason.as_str())),
         )),
     )
-    .execute(conn)
-    .await?;
-    exactly_one(changed, ChangedRecord::WalletOperation)?;
-    append_step(conn, operator, id, &update.step).await?;
-    Ok(())
+    .execute(&mut moving);
+    let (moved, appended) = join(moved, append_step(conn, operator, id, &update.step)).await;
+    exactly_one(moved?, ChangedRecord::WalletOperation)?;
+    Ok(appended?)
 }
 
 /// Moves a pool from the quantities the use case read to the new ones. A market nobody
@@ -257,7 +277,7 @@ pub(crate) async fn update_operation(
 /// empty and finds no row is the row created, then moved, so a placement on a traded
 /// market is one statement.
 async fn update_pool(
-    conn: &mut AsyncPgConnection,
+    conn: &AsyncPgConnection,
     op: Uuid,
     pool: &PoolChange,
     now: OffsetDateTime,
@@ -268,6 +288,7 @@ async fn update_pool(
         .into_iter()
         .all(|outcome| pool.before.outstanding(outcome) == 0);
     if changed == 0 && from_empty {
+        let mut inserting = conn;
         diesel::insert_into(market_pools::table)
             .values((
                 market_pools::operator_id.eq(op),
@@ -275,7 +296,7 @@ async fn update_pool(
                 market_pools::updated_at.eq(now),
             ))
             .on_conflict_do_nothing()
-            .execute(conn)
+            .execute(&mut inserting)
             .await?;
         changed = move_pool(conn, op, market, pool, now).await?;
     }
@@ -284,7 +305,7 @@ async fn update_pool(
 
 /// The compare-and-set of a pool row: how many rows it changed (0 or 1).
 async fn move_pool(
-    conn: &mut AsyncPgConnection,
+    mut conn: &AsyncPgConnection,
     op: Uuid,
     market: Uuid,
     pool: &PoolChange,
@@ -303,12 +324,12 @@ async fn move_pool(
             market_pools::updated_at.eq(now),
         )),
     )
-    .execute(conn)
+    .execute(&mut conn)
     .await
 }
 
 async fn update_position(
-    conn: &mut AsyncPgConnection,
+    mut conn: &AsyncPgConnection,
     op: Uuid,
     change: &PositionChange,
     now: OffsetDateTime,
@@ -334,19 +355,19 @@ async fn update_position(
                     values,
                 ))
                 .on_conflict_do_nothing()
-                .execute(conn)
+                .execute(&mut conn)
                 .await?
         }
         Some(before) => {
             prepared(diesel::update(position_as_read(op, user, market, *before)).set(values))
-                .execute(conn)
+                .execute(&mut conn)
                 .await?
         }
     };
     exactly_one(changed, ChangedRecord::Position)
 }
 
-async fn update_redemption(conn: &mut AsyncPgConnection, op: Uuid, update: &RedemptionUpdate) -> Result<(), StepError> {
+async fn update_redemption(mut conn: &AsyncPgConnection, op: Uuid, update: &RedemptionUpdate) -> Result<(), StepError> {
     let changed = diesel::update(
         redemptions::table
             .find((op, uuid_of(update.id)))
@@ -356,7 +377,7 @@ async fn update_redemption(conn: &mut AsyncPgConnection, op: Uuid, update: &Rede
         redemptions::status.eq(update.status.as_str()),
         redemptions::paid_at.eq(update.paid_at),
     ))
-    .execute(conn)
+    .execute(&mut conn)
     .await?;
     exactly_one(changed, ChangedRecord::Redemption)
 }

@@ -12,6 +12,7 @@ use opinion_app::opinion::trading::ports::{
 };
 use opinion_app::players::ports::PlayerStore;
 use opinion_app::ports::{ChangedRecord, StoreError, UniqueKey};
+use opinion_app::webhooks::store::WebhookStore;
 use opinion_core::{EventId, LaunchId, MarketId, PlayerSessionId, TradeId, UserId, WalletOperationId};
 use opinion_market::{
     FeeRate, Liquidity, MarketChoice, MarketStatus, OrderKind, Outcome, Pool, Position, PricePpm, Side, TradeStatus,
@@ -322,6 +323,21 @@ async fn a_stale_read_rolls_the_whole_step_back() {
         .expect("find")
         .expect("operation");
     assert_eq!(operation.state, OperationState::Sent);
+    // Its event was sent after the refused pool move, in the same pipeline: gone with it.
+    assert!(
+        store
+            .find_event(operator, EventId::from_u128(102))
+            .await
+            .expect("find")
+            .is_none()
+    );
+    assert!(
+        store
+            .find_event(operator, EventId::from_u128(101))
+            .await
+            .expect("find")
+            .is_some()
+    );
     // A trade can be moved once: a second settlement finds it no longer pending.
     assert!(matches!(
         store.apply(operator, &executed(1)).await,
