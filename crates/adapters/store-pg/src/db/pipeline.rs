@@ -8,6 +8,9 @@
 //! reported, as it would have been had the writes run one by one (once a statement
 //! fails, the later ones of its transaction only say that the transaction is aborted).
 
+use diesel::result::Error as DieselError;
+use diesel_async::{AsyncPgConnection, SimpleAsyncConnection};
+use futures_util::FutureExt;
 use futures_util::future::{BoxFuture, join_all};
 
 /// One write of a pipelined step: a statement, or a few that must run in turn.
@@ -17,4 +20,35 @@ pub(crate) type Write<'a, E> = BoxFuture<'a, Result<(), E>>;
 /// order. Meant for the handful of writes of one step: a short list is polled in order.
 pub(crate) async fn in_order<E>(writes: Vec<Write<'_, E>>) -> Result<(), E> {
     join_all(writes).await.into_iter().collect()
+}
+
+/// The savepoint [`under_savepoint`] opens; one at a time per connection.
+const SAVEPOINT: &str = "SAVEPOINT pipelined_writes";
+const RELEASE: &str = "RELEASE SAVEPOINT pipelined_writes";
+const ROLLBACK: &str = "ROLLBACK TO SAVEPOINT pipelined_writes";
+
+/// Runs `writes` all or nothing inside the transaction `conn` is already in: the
+/// savepoint is opened in the same pipeline as the writes (no round trip of its own),
+/// released when every write succeeded, and rolled back to otherwise, so the
+/// transaction goes on as if none had run and the first failure is answered. If the
+/// rollback itself fails, that failure is answered: the transaction cannot go on.
+pub(crate) async fn under_savepoint<'a, E>(conn: &'a AsyncPgConnection, writes: Vec<Write<'a, E>>) -> Result<(), E>
+where
+    E: From<DieselError> + Send + 'a,
+{
+    let mut pipeline: Vec<Write<'a, E>> = Vec::with_capacity(writes.len() + 1);
+    pipeline.push(async move { Ok(simple(conn, SAVEPOINT).await?) }.boxed());
+    pipeline.extend(writes);
+    match in_order(pipeline).await {
+        Ok(()) => Ok(simple(conn, RELEASE).await?),
+        Err(failure) => {
+            simple(conn, ROLLBACK).await?;
+            Err(failure)
+        }
+    }
+}
+
+/// One statement without parameters, sent in the simple query protocol.
+async fn simple(mut conn: &AsyncPgConnection, sql: &'static str) -> Result<(), DieselError> {
+    conn.batch_execute(sql).await
 }

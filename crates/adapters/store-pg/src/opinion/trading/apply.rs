@@ -6,8 +6,9 @@
 //! changed again. The settlement store's transactions share the inserts of new wallet
 //! operations and the step log's numbering from here. Its writes are kept prepared by
 //! their SQL text (`db/prepared.rs`): diesel would parse and plan each afresh. They are
-//! pipelined (`db/pipeline.rs`): a step sends all its statements, in order, then reads
-//! their answers, and a compare-and-set that found nothing still rolls the step back.
+//! pipelined (`db/pipeline.rs`): a step sends all its statements, in order and behind the
+//! opening of its savepoint, then reads their answers; a compare-and-set that found
+//! nothing still rolls the step back.
 
 use diesel::prelude::*;
 use diesel::result::Error as DieselError;
@@ -27,10 +28,11 @@ use uuid::Uuid;
 
 use crate::db::error::from_diesel;
 use crate::db::ids::uuid_of;
-use crate::db::pipeline::{Write, in_order};
+use crate::db::pipeline::{Write, in_order, under_savepoint};
 use crate::db::pool::PgStore;
 use crate::db::prepared::prepared;
 use crate::db::schema::{market_pools, positions, redemptions, trades, wallet_operation_steps, wallet_operations};
+use crate::db::transactions::Conn;
 use crate::opinion::trading::write_rows::{NewOperationRow, NewStepRow, NewTradeRow, attempts, ppm};
 use crate::webhooks::outbox::enqueue_events;
 
@@ -68,7 +70,8 @@ fn exactly_one(changed: usize, what: ChangedRecord) -> Result<(), StepError> {
 }
 
 impl PgStore {
-    /// Applies `change` for `operator` in one transaction.
+    /// Applies `change` for `operator` all or nothing: under a savepoint in the running
+    /// step's transaction, else in a transaction of its own.
     pub(crate) async fn apply_trading_change(
         &self,
         operator: OperatorId,
@@ -78,9 +81,20 @@ impl PgStore {
         // The step's own time when it has events; otherwise the pool and position rows'
         // `updated_at` bookkeeping takes the database host's clock.
         let now = <[_]>::first(&change.events).map_or_else(OffsetDateTime::now_utc, |event| event.created_at);
-        conn.transaction::<_, StepError, _>(async |conn| apply_in(conn, operator, change, now).await)
-            .await
-            .map_err(StoreError::from)
+        match &mut conn {
+            Conn::InStep(step) => {
+                let step: &AsyncPgConnection = step;
+                under_savepoint(step, step_writes(step, operator, change, now)).await
+            }
+            Conn::Pooled(pooled) => {
+                pooled
+                    .transaction::<_, StepError, _>(async |conn| {
+                        in_order(step_writes(conn, operator, change, now)).await
+                    })
+                    .await
+            }
+        }
+        .map_err(StoreError::from)
     }
 }
 
@@ -164,17 +178,17 @@ pub(crate) async fn append_step(
     .map(drop)
 }
 
-/// The step's writes, pipelined in the order a reader of the step would write them one
-/// by one: the trade, the wallet operations and their steps, the pool, the position, the
-/// redemption, then the events.
-async fn apply_in(
-    conn: &AsyncPgConnection,
+/// The step's writes, to be pipelined in the order a reader of the step would write them
+/// one by one: the trade, the wallet operations and their steps, the pool, the position,
+/// the redemption, then the events.
+fn step_writes<'a>(
+    conn: &'a AsyncPgConnection,
     operator: OperatorId,
-    change: &TradingChange,
+    change: &'a TradingChange,
     now: OffsetDateTime,
-) -> Result<(), StepError> {
+) -> Vec<Write<'a, StepError>> {
     let op = uuid_of(operator);
-    let mut writes: Vec<Write<'_, StepError>> = Vec::with_capacity(8);
+    let mut writes: Vec<Write<'a, StepError>> = Vec::with_capacity(8);
     if let Some(new) = &change.new_trade {
         writes.push(insert_trade(conn, new).boxed());
     }
@@ -182,7 +196,7 @@ async fn apply_in(
         writes.push(update_trade(conn, op, update).boxed());
     }
     if !change.new_operations.is_empty() {
-        writes.push(async { Ok(insert_operations(conn, &change.new_operations).await?) }.boxed());
+        writes.push(async move { Ok(insert_operations(conn, &change.new_operations).await?) }.boxed());
     }
     if let Some(update) = &change.operation {
         writes.push(update_operation(conn, operator, update).boxed());
@@ -197,9 +211,9 @@ async fn apply_in(
         writes.push(update_redemption(conn, op, redemption).boxed());
     }
     if !change.events.is_empty() {
-        writes.push(async { Ok(enqueue_events(conn, &change.events).await?) }.boxed());
+        writes.push(async move { Ok(enqueue_events(conn, &change.events).await?) }.boxed());
     }
-    in_order(writes).await
+    writes
 }
 
 async fn insert_trade(mut conn: &AsyncPgConnection, new: &NewTrade) -> Result<(), StepError> {

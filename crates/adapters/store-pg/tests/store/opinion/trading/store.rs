@@ -4,6 +4,7 @@
 
 use std::collections::BTreeMap;
 
+use opinion_app::access::ports::OperatorStore;
 use opinion_app::model::{Launch, Market, NewEvent, Trade, User, WalletOperationRecord};
 use opinion_app::opinion::ports::{MarketStore, VisibilitySettings, VisibilityWrite};
 use opinion_app::opinion::settlement::ports::SettlementStore;
@@ -11,7 +12,7 @@ use opinion_app::opinion::trading::ports::{
     NewOperation, NewTrade, OperationUpdate, PoolChange, PositionChange, TradeStore, TradeUpdate, TradingChange,
 };
 use opinion_app::players::ports::PlayerStore;
-use opinion_app::ports::{ChangedRecord, StoreError, UniqueKey};
+use opinion_app::ports::{ChangedRecord, StoreError, Transactions, UniqueKey};
 use opinion_app::webhooks::store::WebhookStore;
 use opinion_core::{EventId, LaunchId, MarketId, PlayerSessionId, TradeId, UserId, WalletOperationId};
 use opinion_market::{
@@ -461,4 +462,61 @@ async fn launching_again_keeps_the_player_and_updates_what_was_given() {
     assert_eq!(stored.id, USER, "the same external id is the same player");
     assert_eq!(stored.display_name.as_deref(), Some("Ana"), "an omitted name is kept");
     assert_eq!(stored.language.as_deref(), Some("pt-BR"));
+}
+
+#[tokio::test]
+async fn inside_a_step_a_refused_change_leaves_nothing_and_the_step_goes_on() {
+    let (_db, store) = store().await;
+    given_player(&store).await;
+    let operator = operator_id(1);
+    store.apply(operator, &opened(1, "a")).await.expect("opened");
+    store.apply(operator, &executed(1)).await.expect("executed");
+    store.apply(operator, &opened(2, "b")).await.expect("opened");
+    let mut answers = Vec::new();
+    store
+        .run(Box::pin(async {
+            // Stale: refused by the pool's compare-and-set, after the trade, operation
+            // and step writes before it in the pipeline had run.
+            answers.push(store.apply(operator, &executed(2)).await);
+            // A client order id already used: refused by the database itself.
+            answers.push(store.apply(operator, &opened(3, "a")).await);
+            given_operator(&store, 3).await;
+            true
+        }))
+        .await
+        .expect("committed");
+    assert!(
+        matches!(
+            answers.as_slice(),
+            [
+                Err(StoreError::Conflict(ChangedRecord::Pool)),
+                Err(StoreError::Duplicate(_))
+            ]
+        ),
+        "{answers:?}"
+    );
+    let trade = store
+        .find_trade(operator, TradeId::from_u128(2))
+        .await
+        .expect("find")
+        .expect("trade");
+    assert_eq!(trade.trade.status, TradeStatus::Pending);
+    assert!(
+        store
+            .find_trade(operator, TradeId::from_u128(3))
+            .await
+            .expect("find")
+            .is_none()
+    );
+    assert!(
+        store
+            .find_event(operator, EventId::from_u128(102))
+            .await
+            .expect("find")
+            .is_none()
+    );
+    assert!(
+        store.find_operator(operator_id(3)).await.expect("find").is_some(),
+        "the step went on and committed"
+    );
 }
