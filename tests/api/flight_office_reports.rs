@@ -9,9 +9,9 @@ use sha2::{Digest, Sha256};
 use time::macros::datetime;
 
 use crate::admin_settlement::admin;
-use crate::flight_reads_seed::{Chain, given_flights, given_player, lost_ticket};
+use crate::flight_reads_seed::{Chain, given_flights, given_player, lost_ticket, this_month};
 use crate::helpers::{TestApp, assert_problem, json_with_status, spawn_app};
-use crate::trading_seed::{T0, bits, seeder};
+use crate::trading_seed::{bits, seeder};
 
 const REPORTS: &str = "/api/operator/flight/settlement-reports";
 
@@ -34,7 +34,8 @@ pub async fn given_two_periods(app: &TestApp) -> UserSeed {
         seed.flight_ticket(&lost_ticket(&player, terms, 1, 100 + n, bought))
             .await;
     }
-    seed.flight_ticket(&lost_ticket(&player, terms, 2, 200, T0)).await;
+    seed.flight_ticket(&lost_ticket(&player, terms, 2, 200, this_month().1))
+        .await;
     player
 }
 
@@ -70,7 +71,7 @@ async fn open_reports_are_computed_on_read_and_a_finalized_one_carries_its_signe
         .iter()
         .map(|report| report["period"].as_str().expect("period"))
         .collect();
-    assert_eq!(periods, ["2026-11", "2026-10"]);
+    assert_eq!(periods, [this_month().0.as_str(), "2026-10"]);
     let current = &listed["data"][0];
     assert_eq!(current["status"], "open");
     assert_eq!(current["id"], Value::Null);

@@ -153,3 +153,15 @@ pub async fn given_game(app: &TestApp) -> (Seeder, Chain, UserSeed, u128) {
     let player = given_player(&mut seed, &app.operator, 1, "p-1").await;
     (seed, chain, player, terms)
 }
+
+/// The month the service's clock is in now (`YYYY-MM`), and an instant inside it no later
+/// than now: the open settlement period follows the real clock, not the fixtures' dates.
+pub fn this_month() -> (String, OffsetDateTime) {
+    let now = OffsetDateTime::now_utc();
+    let start = now
+        .replace_day(1)
+        .expect("the first of a month")
+        .replace_time(time::Time::MIDNIGHT);
+    let period = format!("{:04}-{:02}", now.year(), u8::from(now.month()));
+    (period, start + (now - start) / 2)
+}

@@ -9,7 +9,7 @@ use serde_json::Value;
 use time::macros::datetime;
 
 use crate::admin_settlement::{admin, admin_fails};
-use crate::flight_reads_seed::{Chain, given_flights, given_player, lost_ticket};
+use crate::flight_reads_seed::{Chain, given_flights, given_player, lost_ticket, this_month};
 use crate::helpers::spawn_app;
 use crate::trading_seed::{bits, seeder};
 
@@ -36,7 +36,14 @@ async fn a_past_period_is_finalized_once_into_a_signed_statement_and_an_open_one
 
     let refused = admin_fails(
         &app,
-        &["flight", "finalize", "--operator", &operator, "--period", "2026-11"],
+        &[
+            "flight",
+            "finalize",
+            "--operator",
+            &operator,
+            "--period",
+            &this_month().0,
+        ],
     )
     .await;
     assert!(refused.contains("period_open"), "{refused}");

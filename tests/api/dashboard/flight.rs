@@ -19,7 +19,7 @@ use crate::admin_settlement::admin;
 use crate::flight_db::connect;
 use crate::flight_office_reports::export_bytes;
 use crate::flight_office_verify::given_three_statements;
-use crate::flight_reads_seed::{flight_id, given_player, lost_ticket};
+use crate::flight_reads_seed::{flight_id, given_player, lost_ticket, this_month};
 use crate::helpers::{TestApp, json_with_status, spawn_app};
 use crate::trading_seed::{bits, seeder};
 
@@ -28,7 +28,7 @@ const FLIGHT_SCOPES: [&str; 3] = ["flight:read", "flight_terms:read", "flight_se
 
 /// Tickets bought by `p-2` in the running month, beside `p-1`'s one a month in August,
 /// September and October: more than a dashboard page holds.
-const NOVEMBER_TICKETS: u16 = 26;
+const THIS_MONTH_TICKETS: u16 = 26;
 
 /// Every flight page a member with every flight scope is shown.
 const FLIGHT_PAGES: [&str; 7] = [
@@ -56,15 +56,15 @@ async fn enabled(app: &TestApp) {
 }
 
 /// The flight data every test reads: statements of August, September and October (one
-/// lost ticket of `p-1` each), `NOVEMBER_TICKETS` lost tickets of `p-2` this month, a
+/// lost ticket of `p-1` each), `THIS_MONTH_TICKETS` lost tickets of `p-2` this month, a
 /// correction of October and a payment settling September. Answers the report ids.
 async fn given_flight_data(app: &TestApp) -> Vec<String> {
     let reports = given_three_statements(app).await;
     let mut seed = seeder(app).await;
     let second = given_player(&mut seed, &app.operator, 2, "p-2").await;
     let terms = ulid_at(datetime!(2026-07-01 00:00 UTC), 901) + bits(&app.operator);
-    for n in 0..NOVEMBER_TICKETS {
-        let bought = datetime!(2026-11-02 10:00 UTC) + time::Duration::minutes(i64::from(n));
+    for n in 0..THIS_MONTH_TICKETS {
+        let bought = this_month().1 + time::Duration::seconds(i64::from(n));
         let flight = 1 + u32::from(n % 3);
         seed.flight_ticket(&lost_ticket(&second, terms, flight, 400 + n, bought))
             .await;
@@ -225,7 +225,7 @@ async fn each_flight_page_shows_what_its_api_route_answers() {
     .await;
     let (_, second_page) = page(&app, &next_link(&first_page), &cookie).await;
     let second_ids = ids(&following);
-    assert_eq!(second_ids.len(), usize::from(NOVEMBER_TICKETS) + 3 - 25);
+    assert_eq!(second_ids.len(), usize::from(THIS_MONTH_TICKETS) + 3 - 25);
     assert!(second_ids.iter().all(|id| second_page.contains(id.as_str())));
     assert!(first_ids.iter().all(|id| !second_page.contains(id.as_str())));
     let (_, mine) = page(
@@ -265,8 +265,9 @@ async fn each_flight_page_shows_what_its_api_route_answers() {
     for report in &reports {
         assert!(statements.contains(&format!("/dashboard/flight/statements/{report}")));
     }
+    let running_month = this_month().0;
     assert!(
-        statements.contains("/dashboard/flight/statements/2026-11"),
+        statements.contains(&format!("/dashboard/flight/statements/{running_month}")),
         "the running month, open"
     );
     let october = &reports[2];
@@ -283,7 +284,7 @@ async fn each_flight_page_shows_what_its_api_route_answers() {
     );
     let (_, september) = page(&app, &format!("/dashboard/flight/statements/{}", reports[1]), &cookie).await;
     assert!(september.contains("BCA-TRX-0042"), "its payment");
-    let (status, open) = page(&app, "/dashboard/flight/statements/2026-11", &cookie).await;
+    let (status, open) = page(&app, &format!("/dashboard/flight/statements/{running_month}"), &cookie).await;
     assert_eq!(status, 200);
     assert!(open.contains("period_open") && !open.contains("Verification"));
     let (_, from_api) = export_bytes(
