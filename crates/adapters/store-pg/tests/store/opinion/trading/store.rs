@@ -298,6 +298,34 @@ async fn a_pool_row_made_before_any_trade_is_moved_by_the_first_placement() {
     ));
 }
 
+/// Trade 2's settlement (`executed(2)`) was refused: the trade is still pending, its
+/// operation still sent, and its event, sent after the refused pool move in the same
+/// pipeline, gone with it.
+async fn the_stale_settlement_of_trade_2_left_nothing(
+    store: &opinion_store_pg::PgStore,
+    operator: opinion_core::OperatorId,
+) {
+    let found = store
+        .find_trade(operator, TradeId::from_u128(2))
+        .await
+        .expect("find")
+        .expect("trade");
+    assert_eq!(found.trade.status, TradeStatus::Pending);
+    let operation = store
+        .find_operation_by_id(WalletOperationId::from_u128(2))
+        .await
+        .expect("find")
+        .expect("operation");
+    assert_eq!(operation.state, OperationState::Sent);
+    assert!(
+        store
+            .find_event(operator, EventId::from_u128(102))
+            .await
+            .expect("find")
+            .is_none()
+    );
+}
+
 #[tokio::test]
 async fn a_stale_read_rolls_the_whole_step_back() {
     let (_db, store) = store().await;
@@ -312,26 +340,7 @@ async fn a_stale_read_rolls_the_whole_step_back() {
         store.apply(operator, &stale).await,
         Err(StoreError::Conflict(_))
     ));
-    let found = store
-        .find_trade(operator, TradeId::from_u128(2))
-        .await
-        .expect("find")
-        .expect("trade");
-    assert_eq!(found.trade.status, TradeStatus::Pending);
-    let operation = store
-        .find_operation_by_id(WalletOperationId::from_u128(2))
-        .await
-        .expect("find")
-        .expect("operation");
-    assert_eq!(operation.state, OperationState::Sent);
-    // Its event was sent after the refused pool move, in the same pipeline: gone with it.
-    assert!(
-        store
-            .find_event(operator, EventId::from_u128(102))
-            .await
-            .expect("find")
-            .is_none()
-    );
+    the_stale_settlement_of_trade_2_left_nothing(&store, operator).await;
     assert!(
         store
             .find_event(operator, EventId::from_u128(101))
@@ -495,22 +504,10 @@ async fn inside_a_step_a_refused_change_leaves_nothing_and_the_step_goes_on() {
         ),
         "{answers:?}"
     );
-    let trade = store
-        .find_trade(operator, TradeId::from_u128(2))
-        .await
-        .expect("find")
-        .expect("trade");
-    assert_eq!(trade.trade.status, TradeStatus::Pending);
+    the_stale_settlement_of_trade_2_left_nothing(&store, operator).await;
     assert!(
         store
             .find_trade(operator, TradeId::from_u128(3))
-            .await
-            .expect("find")
-            .is_none()
-    );
-    assert!(
-        store
-            .find_event(operator, EventId::from_u128(102))
             .await
             .expect("find")
             .is_none()
