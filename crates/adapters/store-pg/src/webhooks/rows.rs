@@ -188,11 +188,11 @@ impl DeliveryRow {
     }
 }
 
-/// A `webhook_attempts` row, read and written whole.
-#[derive(Debug, Queryable, Selectable, Insertable)]
+/// A `webhook_attempts` row as the delivery log reads it, for a caller that knows its
+/// operator (the statement that records an attempt writes it: `attempts.rs`).
+#[derive(Debug, Queryable, Selectable)]
 #[diesel(table_name = webhook_attempts, check_for_backend(diesel::pg::Pg))]
 pub(crate) struct AttemptRow {
-    pub(crate) operator_id: Uuid,
     pub(crate) delivery_id: Uuid,
     pub(crate) number: i32,
     trigger: String,
@@ -209,35 +209,6 @@ pub(crate) struct AttemptRow {
 }
 
 impl AttemptRow {
-    /// The row that stores `attempt` as number `number` of a delivery.
-    pub(crate) fn new(operator_id: Uuid, delivery_id: Uuid, number: i32, attempt: &AttemptRecord) -> Self {
-        Self {
-            operator_id,
-            delivery_id,
-            number,
-            trigger: attempt.trigger.as_str().to_owned(),
-            started_at: attempt.started_at,
-            duration_ms: i32::try_from(attempt.duration_ms).unwrap_or(i32::MAX),
-            status_code: attempt.status_code.map(i32::from),
-            error: attempt.error.clone(),
-            response_body: attempt.response_body.clone(),
-            next_attempt_at: attempt.next_attempt_at,
-            request_url: attempt.request.as_ref().map(|request| request.url.clone()),
-            request_webhook_id: attempt
-                .request
-                .as_ref()
-                .map(|request| request.headers.webhook_id.clone()),
-            request_webhook_timestamp: attempt
-                .request
-                .as_ref()
-                .map(|request| request.headers.webhook_timestamp.clone()),
-            request_webhook_signature: attempt
-                .request
-                .as_ref()
-                .map(|request| request.headers.webhook_signature.clone()),
-        }
-    }
-
     /// The attempt this row stores.
     pub(crate) fn into_record(self) -> Result<AttemptRecord, StoreError> {
         let table = "webhook_attempts";

@@ -4,6 +4,7 @@
 //! `launch_metadata.rs`, and the migrations that renamed stored events in
 //! `renamed_events.rs`.
 
+mod attempt_records;
 mod attempt_requests;
 mod delivery_settings;
 mod launch_metadata;
