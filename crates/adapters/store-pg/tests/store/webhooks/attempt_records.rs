@@ -8,9 +8,9 @@ use opinion_app::model::{AttemptReport, AttemptTarget};
 use opinion_app::webhooks::store::WebhookStore;
 use opinion_core::{WebhookDeliveryId, WebhookEndpointId};
 use opinion_store_pg::PgStore;
-use opinion_webhook::{AttemptTrigger, DeliveryStatus, EventType};
+use opinion_webhook::{AttemptTrigger, DeliveryStatus};
 
-use super::{arranged, attempt, claim, commit_events, endpoint, event};
+use super::{arranged, attempt, claimed_for_ten, one_delivery_claimed_for_ten};
 use crate::fixtures::*;
 
 /// A report of an attempt at `target` that proposes `delivery`.
@@ -52,24 +52,20 @@ async fn delivery(store: &PgStore, id: WebhookDeliveryId) -> (DeliveryStatus, Op
     )
 }
 
-/// The one delivery to endpoint 10 a claim at `now` with `token` takes, if any.
-async fn claimed_for_ten(store: &PgStore, now: i64, token: u128) -> Option<AttemptTarget> {
-    let claimed = store.claim_due_deliveries(&claim(now, token, 10)).await.expect("claim");
-    claimed
-        .into_iter()
-        .find(|t| t.endpoint_id == WebhookEndpointId::from_u128(10))
+/// Since when endpoint 10 has been failing, if it is.
+async fn streak_of_ten(store: &PgStore) -> Option<time::OffsetDateTime> {
+    let ten = store
+        .find_endpoint(operator_id(1), WebhookEndpointId::from_u128(10))
+        .await
+        .expect("find")
+        .expect("exists");
+    ten.failing_since
 }
 
 #[tokio::test]
 async fn an_attempt_is_always_counted_and_moves_its_delivery_only_as_its_trigger_allows() {
     let (_db, store) = arranged().await;
-    commit_events(
-        &store,
-        &endpoint(1, 12, &[EventType::MarketResolved]),
-        vec![event(1, 100, EventType::TradeProcessed)],
-    )
-    .await;
-    let first = claimed_for_ten(&store, 200, 7).await.expect("due at once");
+    let first = one_delivery_claimed_for_ten(&store).await;
     assert_eq!(first.scheduled_attempts, 0);
 
     let retried = AttemptReport {
@@ -124,24 +120,13 @@ async fn an_attempt_is_always_counted_and_moves_its_delivery_only_as_its_trigger
         (DeliveryStatus::Delivered, None, vec![1, 2, 3, 4, 5, 6]),
         "a delivered replay settles it whatever its state"
     );
-    let healed = store
-        .find_endpoint(operator_id(1), WebhookEndpointId::from_u128(10))
-        .await
-        .expect("find")
-        .expect("exists");
-    assert_eq!(healed.failing_since, None, "a report without a streak ends it");
+    assert_eq!(streak_of_ten(&store).await, None, "a report without a streak ends it");
 }
 
 #[tokio::test]
 async fn an_attempt_at_a_delivery_that_does_not_exist_is_refused_and_logs_nothing() {
     let (_db, store) = arranged().await;
-    commit_events(
-        &store,
-        &endpoint(1, 12, &[EventType::MarketResolved]),
-        vec![event(1, 100, EventType::TradeProcessed)],
-    )
-    .await;
-    let target = claimed_for_ten(&store, 200, 7).await.expect("due at once");
+    let target = one_delivery_claimed_for_ten(&store).await;
     let elsewhere = AttemptReport {
         delivery_id: WebhookDeliveryId::from_u128(404),
         failing_since: Some(at(200)),
@@ -149,13 +134,9 @@ async fn an_attempt_at_a_delivery_that_does_not_exist_is_refused_and_logs_nothin
     };
     assert!(store.record_attempt(&elsewhere).await.is_err());
     assert_eq!(delivery(&store, target.delivery_id).await.2, Vec::<u32>::new());
-    let untouched = store
-        .find_endpoint(operator_id(1), WebhookEndpointId::from_u128(10))
-        .await
-        .expect("find")
-        .expect("exists");
     assert_eq!(
-        untouched.failing_since, None,
+        streak_of_ten(&store).await,
+        None,
         "the refused report's streak is not written"
     );
 }

@@ -4,26 +4,16 @@
 
 use opinion_app::model::{AttemptReport, AttemptRequest};
 use opinion_app::webhooks::store::WebhookStore;
-use opinion_core::{EventId, WebhookEndpointId};
-use opinion_webhook::{DeliveryStatus, EventType, SignatureHeaders};
+use opinion_core::EventId;
+use opinion_webhook::{DeliveryStatus, SignatureHeaders};
 
-use super::{arranged, attempt, claim, commit_events, endpoint, event};
+use super::{arranged, attempt, one_delivery_claimed_for_ten};
 use crate::fixtures::*;
 
 #[tokio::test]
 async fn an_attempts_request_is_kept_and_its_body_is_the_event_kept_once() {
     let (_db, store) = arranged().await;
-    commit_events(
-        &store,
-        &endpoint(1, 12, &[EventType::MarketResolved]),
-        vec![event(1, 100, EventType::TradeProcessed)],
-    )
-    .await;
-    let claimed = store.claim_due_deliveries(&claim(200, 7, 10)).await.expect("claim");
-    let target = claimed
-        .iter()
-        .find(|t| t.endpoint_id == WebhookEndpointId::from_u128(10))
-        .expect("a delivery to endpoint 10");
+    let target = one_delivery_claimed_for_ten(&store).await;
     let request = AttemptRequest {
         url: "https://hooks10.example.com/".into(),
         headers: SignatureHeaders {

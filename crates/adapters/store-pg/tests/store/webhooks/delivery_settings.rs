@@ -7,7 +7,7 @@ use opinion_app::webhooks::store::WebhookStore;
 use opinion_core::{PageRequest, WebhookEndpointId};
 use opinion_webhook::{AttemptTimeout, AttemptTrigger, DeliveryStatus, EventType, MaxAttempts};
 
-use super::{arranged, attempt, claim, commit_events, endpoint, event};
+use super::{arranged, attempt, claim, commit_events, endpoint, event, one_delivery_claimed_for_ten};
 use crate::fixtures::*;
 
 #[tokio::test]
@@ -58,17 +58,7 @@ async fn an_endpoints_settings_are_stored_changed_and_claimed_with_its_deliverie
 #[tokio::test]
 async fn a_dead_letter_is_listed_never_claimed_again_and_delivered_by_a_replay() {
     let (_db, store) = arranged().await;
-    commit_events(
-        &store,
-        &endpoint(1, 12, &[EventType::MarketResolved]),
-        vec![event(1, 100, EventType::TradeProcessed)],
-    )
-    .await;
-    let claimed = store.claim_due_deliveries(&claim(200, 7, 10)).await.expect("claim");
-    let target = claimed
-        .iter()
-        .find(|t| t.endpoint_id == WebhookEndpointId::from_u128(10))
-        .expect("claimed");
+    let target = one_delivery_claimed_for_ten(&store).await;
     let exhausted = AttemptReport {
         operator_id: operator_id(1),
         delivery_id: target.delivery_id,

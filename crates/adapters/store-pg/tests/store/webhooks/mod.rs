@@ -14,8 +14,8 @@ use std::collections::HashSet;
 
 use opinion_access::OperatorCap;
 use opinion_app::model::{
-    AttemptRecord, AttemptReport, DeliveryFilter, EndpointDisabling, EndpointSecrets, EndpointUpdate, NewEvent,
-    WebhookEndpoint,
+    AttemptRecord, AttemptReport, AttemptTarget, DeliveryFilter, EndpointDisabling, EndpointSecrets, EndpointUpdate,
+    NewEvent, WebhookEndpoint,
 };
 use opinion_app::ports::StoreError;
 use opinion_app::webhooks::store::{Claim, WebhookStore};
@@ -88,6 +88,26 @@ fn claim(now_offset: i64, token: u128, limit: u32) -> Claim {
         token,
         limit,
     }
+}
+
+/// The delivery to endpoint 10 that a claim at `now` with `token` takes, if any.
+async fn claimed_for_ten(store: &PgStore, now: i64, token: u128) -> Option<AttemptTarget> {
+    let claimed = store.claim_due_deliveries(&claim(now, token, 10)).await.expect("claim");
+    claimed
+        .into_iter()
+        .find(|t| t.endpoint_id == WebhookEndpointId::from_u128(10))
+}
+
+/// Event 100 committed, and its delivery to endpoint 10 claimed at once (at 200, with
+/// claim token 7).
+async fn one_delivery_claimed_for_ten(store: &PgStore) -> AttemptTarget {
+    commit_events(
+        store,
+        &endpoint(1, 12, &[EventType::MarketResolved]),
+        vec![event(1, 100, EventType::TradeProcessed)],
+    )
+    .await;
+    claimed_for_ten(store, 200, 7).await.expect("due at once")
 }
 
 /// Operator 1 with endpoints 10 (trades), 11 (trades and disabled events) and a carrier

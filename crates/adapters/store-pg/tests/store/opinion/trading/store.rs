@@ -298,6 +298,18 @@ async fn a_pool_row_made_before_any_trade_is_moved_by_the_first_placement() {
     ));
 }
 
+/// The player's first buy opened and placed, then a second opened whose settlement
+/// (`executed(2)`) read the pool as it was before the first: a stale step to refuse.
+/// Returns the operator.
+async fn given_buy_1_placed_and_buy_2_opened(store: &opinion_store_pg::PgStore) -> opinion_core::OperatorId {
+    given_player(store).await;
+    let operator = operator_id(1);
+    store.apply(operator, &opened(1, "a")).await.expect("opened");
+    store.apply(operator, &executed(1)).await.expect("executed");
+    store.apply(operator, &opened(2, "b")).await.expect("opened");
+    operator
+}
+
 /// Trade 2's settlement (`executed(2)`) was refused: the trade is still pending, its
 /// operation still sent, and its event, sent after the refused pool move in the same
 /// pipeline, gone with it.
@@ -329,11 +341,7 @@ async fn the_stale_settlement_of_trade_2_left_nothing(
 #[tokio::test]
 async fn a_stale_read_rolls_the_whole_step_back() {
     let (_db, store) = store().await;
-    given_player(&store).await;
-    let operator = operator_id(1);
-    store.apply(operator, &opened(1, "a")).await.expect("opened");
-    store.apply(operator, &executed(1)).await.expect("executed");
-    store.apply(operator, &opened(2, "b")).await.expect("opened");
+    let operator = given_buy_1_placed_and_buy_2_opened(&store).await;
     // The second buy read the pool before the first was placed: refused, nothing written.
     let stale = executed(2);
     assert!(matches!(
@@ -476,11 +484,7 @@ async fn launching_again_keeps_the_player_and_updates_what_was_given() {
 #[tokio::test]
 async fn inside_a_step_a_refused_change_leaves_nothing_and_the_step_goes_on() {
     let (_db, store) = store().await;
-    given_player(&store).await;
-    let operator = operator_id(1);
-    store.apply(operator, &opened(1, "a")).await.expect("opened");
-    store.apply(operator, &executed(1)).await.expect("executed");
-    store.apply(operator, &opened(2, "b")).await.expect("opened");
+    let operator = given_buy_1_placed_and_buy_2_opened(&store).await;
     let mut answers = Vec::new();
     store
         .run(Box::pin(async {
