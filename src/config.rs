@@ -187,7 +187,7 @@ impl Default for Config {
             login_max_lock_seconds: 15 * 60,
             launch_token_ttl_seconds: LAUNCH_TOKEN_TTL_DEFAULT_SECS,
             log_format: LogFormat::Text,
-            webhook_workers: 8,
+            webhook_workers: 16,
             webhook_poll_interval_ms: 1_000,
             wallet_worker_interval_ms: 1_000,
             session_sweep_interval_ms: 10_000,

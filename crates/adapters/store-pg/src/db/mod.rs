@@ -3,7 +3,8 @@
 //! the diesel schema, the mapping of diesel errors, ids as stored, the sealing of secrets
 //! at rest (`sealing`), where sealed values live (`sealed_places`) and re-sealing them
 //! under a new data key (`resealing`), creating within an operator's caps (`caps`), and
-//! running a use case's step in one transaction (`transactions`), hand-written SQL
+//! running a use case's step in one transaction (`transactions`), a transaction begun
+//! with its session settings in one round trip (`tuned_transaction`), hand-written SQL
 //! kept prepared (`prepared`), and keyset pages whose plans are kept (`keyset_page`).
 
 pub(crate) mod caps;
@@ -24,3 +25,4 @@ pub(crate) mod session_limits;
 pub(crate) mod target;
 pub(crate) mod tls;
 pub(crate) mod transactions;
+pub(crate) mod tuned_transaction;

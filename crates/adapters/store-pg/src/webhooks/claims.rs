@@ -1,24 +1,26 @@
 //! `WebhookStore`, the workers' side: claiming due deliveries across all operators and
 //! instances, and reserving rate-limited endpoints' send slots.
 //!
-//! A claim is one transaction: count the attempts in flight per endpoint, lock due
-//! candidates of the endpoints below their cap with `FOR UPDATE SKIP LOCKED` (rows
-//! another worker is claiming are skipped, not waited for), keep at most the cap in
-//! flight per endpoint, reserve each rate-limited endpoint's next slot (a conditional update
-//! of its `next_send_at`, so two instances can never both take it), then stamp the kept
-//! ones with this claim's token and lease. A worker that dies leaves its lease to expire,
-//! and the delivery is claimed again.
+//! A claim is one transaction of one statement (`CLAIM`) in the common case: count the
+//! attempts in flight per endpoint, lock due candidates of the endpoints below their cap
+//! with `FOR UPDATE SKIP LOCKED` (rows another worker is claiming are skipped, not waited
+//! for), keep at most the cap in flight per endpoint and at most the claim's limit, and
+//! stamp the kept ones with this claim's token and lease. A rate-limited endpoint's
+//! delivery is kept, one per claim, but leased only once its endpoint's next send slot is
+//! reserved (a conditional update of its `next_send_at`, so two instances can never both
+//! take it), in the same transaction. A worker that dies leaves its lease to expire, and
+//! the delivery is claimed again.
 //!
-//! Every statement of a claim finds its rows by an index whatever the statistics say
-//! (see `PLANNER`), and the kept deliveries are named by their whole key, operator and
+//! Every part of a claim finds its rows by an index whatever the statistics say (see
+//! `BEGIN_CLAIM`), and the kept deliveries are named by their whole key, operator and
 //! id, so nothing a claim does grows with the deliveries' history.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 
 use diesel::prelude::*;
 use diesel::result::Error as DieselError;
-use diesel::sql_types::{Array, BigInt, Int4, Nullable, Timestamptz, Uuid as SqlUuid};
-use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl, SimpleAsyncConnection};
+use diesel::sql_types::{BigInt, Int4, Nullable, Timestamptz, Uuid as SqlUuid};
+use diesel_async::{AsyncPgConnection, RunQueryDsl};
 use opinion_app::model::AttemptTarget;
 use opinion_app::ports::StoreError;
 use opinion_app::webhooks::store::Claim;
@@ -32,65 +34,87 @@ use crate::db::ids::uuid_of;
 use crate::db::pool::PgStore;
 use crate::db::prepared::prepared;
 use crate::db::schema::{webhook_deliveries, webhook_endpoints};
+use crate::db::tuned_transaction::tuned_transaction;
 use crate::webhooks::deliveries::load_targets;
 
-/// The claim transaction's planner settings: no sequential or bitmap scan, so every
-/// statement reads its index, the due deliveries in the claim's order. A connection
-/// keeps a claim's statements prepared with the plans it made for them first; made while
-/// the tables were small, a sequential scan of the endpoints for each candidate and of
-/// the deliveries for the counts was the cheaper plan then, and stayed cached as both
-/// tables grew (a claim took 250 ms with 1,000 endpoints).
-const PLANNER: &str = "SET LOCAL enable_seqscan = off; SET LOCAL enable_bitmapscan = off";
+/// Begins a claim's transaction with its planner settings, in one round trip: no
+/// sequential or bitmap scan, so every part of the claim reads its index, the due
+/// deliveries in the claim's order. A connection keeps a claim's statement prepared with
+/// the plan it made for it first; made while the tables were small, a sequential scan of
+/// the endpoints for each candidate and of the deliveries for the counts was the cheaper
+/// plan then, and stayed cached as both tables grew (a claim took 250 ms with 1,000
+/// endpoints).
+const BEGIN_CLAIM: &str = "BEGIN; SET LOCAL enable_seqscan = off; SET LOCAL enable_bitmapscan = off";
 
 /// How many candidates a claim locks per delivery it may take: room for skipping those
-/// of an endpoint that reaches its in-flight cap within the claim, or whose rate-limited
-/// slot another worker just took.
+/// of an endpoint that reaches its in-flight cap within the claim, and a rate-limited
+/// endpoint's after its first.
 const CANDIDATES_PER_CLAIM: i64 = 4;
 
-/// The attempts in flight per endpoint, from the small index of leased deliveries:
-/// counted once per claim, however large the backlog of due deliveries.
-const IN_FLIGHT: &str = "\
-SELECT endpoint_id, count(*) AS in_flight
-FROM webhook_deliveries
-WHERE status = 'pending' AND lease_expires_at IS NOT NULL AND lease_expires_at > $1
-GROUP BY operator_id, endpoint_id";
-
-/// Due deliveries of enabled endpoints whose slot is open, except those of the endpoints
-/// at their in-flight cap ($3), oldest due first, locked. A capped endpoint is left out
-/// here, not skipped after the fact, so however many of its deliveries are due they
-/// never fill the candidates and starve other endpoints.
+/// The claim itself. `$1` now, `$2` the claim's limit, `$3` the candidates to lock, `$4`
+/// the in-flight cap per endpoint, `$5` the lease token, `$6` the lease's end.
 ///
-/// The endpoint's conditions and rate limit are scalar subqueries, which the planner
-/// keeps per candidate and never turns into a join: with `PLANNER`'s settings the one
-/// plan left reads the due index in its order, each candidate's endpoint by its key,
-/// and stops at the limit. (A join leaves the planner its order and method to choose,
-/// and a stale choice hashed and sorted every due delivery at every claim.)
-const CANDIDATES: &str = "\
-SELECT d.operator_id, d.id, d.endpoint_id,
-       (SELECT e.rate_limit_per_minute FROM webhook_endpoints e
-        WHERE e.operator_id = d.operator_id AND e.id = d.endpoint_id) AS rate_limit_per_minute
-FROM webhook_deliveries d
-WHERE d.status = 'pending' AND d.next_attempt_at <= $1
-  AND (d.lease_expires_at IS NULL OR d.lease_expires_at <= $1)
-  AND d.endpoint_id <> ALL ($3)
-  AND (SELECT e.enabled AND e.deleted_at IS NULL AND (e.next_send_at IS NULL OR e.next_send_at <= $1)
-       FROM webhook_endpoints e
-       WHERE e.operator_id = d.operator_id AND e.id = d.endpoint_id)
-ORDER BY d.next_attempt_at, d.id
-LIMIT $2
-FOR UPDATE OF d SKIP LOCKED";
+/// - `in_flight`: the attempts in flight per endpoint, from the small index of leased
+///   deliveries, counted once per claim however large the backlog of due deliveries.
+/// - `candidates`: due deliveries of enabled endpoints whose slot is open, except those
+///   of the endpoints already at their cap, oldest due first, locked. A capped endpoint
+///   is left out here, not skipped after the fact, so however many of its deliveries are
+///   due they never fill the candidates and starve other endpoints. The endpoint's
+///   conditions and rate limit are scalar subqueries, which the planner keeps per
+///   candidate and never turns into a join: with `BEGIN_CLAIM`'s settings the one plan
+///   left reads the due index in its order, each candidate's endpoint by its key, and
+///   stops at the limit. (A join leaves the planner its order and method to choose, and
+///   a stale choice hashed and sorted every due delivery at every claim.)
+/// - `kept`: in the claim's order, each candidate's turn at its endpoint added to the
+///   endpoint's attempts in flight stays within the cap, a rate-limited endpoint's first
+///   candidate only, and no more than the limit.
+/// - `leased`: the kept deliveries of endpoints without a rate limit, leased here. The
+///   rate-limited ones are answered unleased, for their slot to be taken first.
+const CLAIM: &str = "\
+WITH in_flight AS (
+    SELECT endpoint_id, count(*) AS in_flight
+    FROM webhook_deliveries
+    WHERE status = 'pending' AND lease_expires_at IS NOT NULL AND lease_expires_at > $1
+    GROUP BY operator_id, endpoint_id
+), candidates AS (
+    SELECT d.operator_id, d.id, d.endpoint_id, d.next_attempt_at,
+           (SELECT e.rate_limit_per_minute FROM webhook_endpoints e
+            WHERE e.operator_id = d.operator_id AND e.id = d.endpoint_id) AS rate_limit_per_minute
+    FROM webhook_deliveries d
+    WHERE d.status = 'pending' AND d.next_attempt_at <= $1
+      AND (d.lease_expires_at IS NULL OR d.lease_expires_at <= $1)
+      AND d.endpoint_id <> ALL (ARRAY(SELECT endpoint_id FROM in_flight WHERE in_flight >= $4))
+      AND (SELECT e.enabled AND e.deleted_at IS NULL AND (e.next_send_at IS NULL OR e.next_send_at <= $1)
+           FROM webhook_endpoints e
+           WHERE e.operator_id = d.operator_id AND e.id = d.endpoint_id)
+    ORDER BY d.next_attempt_at, d.id
+    LIMIT $3
+    FOR UPDATE OF d SKIP LOCKED
+), kept AS (
+    SELECT c.operator_id, c.id, c.endpoint_id, c.rate_limit_per_minute
+    FROM (
+        SELECT c.*,
+               row_number() OVER (PARTITION BY c.operator_id, c.endpoint_id
+                                  ORDER BY c.next_attempt_at, c.id) AS turn
+        FROM candidates c
+    ) c
+    LEFT JOIN in_flight f ON f.endpoint_id = c.endpoint_id
+    WHERE coalesce(f.in_flight, 0) + c.turn <= $4
+      AND (c.rate_limit_per_minute IS NULL OR c.turn = 1)
+    ORDER BY c.next_attempt_at, c.id
+    LIMIT $2
+), leased AS (
+    UPDATE webhook_deliveries d
+    SET lease_token = $5, lease_expires_at = $6
+    FROM kept k
+    WHERE d.operator_id = k.operator_id AND d.id = k.id AND k.rate_limit_per_minute IS NULL
+)
+SELECT operator_id, id, endpoint_id, rate_limit_per_minute FROM kept";
 
-/// One endpoint's attempts in flight.
+/// A delivery the claim keeps: leased already, or waiting for its endpoint's slot when
+/// the endpoint has a rate limit.
 #[derive(Debug, QueryableByName)]
-struct InFlight {
-    #[diesel(sql_type = SqlUuid)]
-    endpoint_id: Uuid,
-    #[diesel(sql_type = BigInt)]
-    in_flight: i64,
-}
-
-#[derive(Debug, QueryableByName)]
-struct Candidate {
+struct Kept {
     #[diesel(sql_type = SqlUuid)]
     operator_id: Uuid,
     #[diesel(sql_type = SqlUuid)]
@@ -122,7 +146,7 @@ async fn take_slot(
     Ok(taken == 1)
 }
 
-/// The spacing of a stored per-minute limit.
+/// The spacing of a stored per-minute limit; none for a number the domain refuses.
 fn spacing_of(per_minute: i32) -> Option<i64> {
     u32::try_from(per_minute)
         .ok()
@@ -130,74 +154,57 @@ fn spacing_of(per_minute: i32) -> Option<i64> {
         .map(opinion_webhook::RateLimit::spacing_micros)
 }
 
+/// Leases a rate-limited endpoint's kept delivery once its slot is taken (or at once, for a
+/// stored limit that is not one, which sets no spacing).
+async fn lease(conn: &mut AsyncPgConnection, delivery: &Kept, claim: &Claim) -> Result<(), DieselError> {
+    diesel::update(webhook_deliveries::table.find((delivery.operator_id, delivery.id)))
+        .set((
+            webhook_deliveries::lease_token.eq(Uuid::from_u128(claim.token)),
+            webhook_deliveries::lease_expires_at.eq(claim.lease_until),
+        ))
+        .execute(conn)
+        .await?;
+    Ok(())
+}
+
 impl PgStore {
     pub(crate) async fn claim_due(&self, claim: &Claim) -> Result<Vec<AttemptTarget>, StoreError> {
         let key = self.data_key()?;
         let mut conn = self.conn().await?;
-        let lease = Uuid::from_u128(claim.token);
-        let (operators, claimed) = conn
-            .transaction::<_, DieselError, _>(async |conn| {
-                conn.batch_execute(PLANNER).await?;
-                let cap = i64::from(MAX_IN_FLIGHT_PER_ENDPOINT);
-                let busy: Vec<InFlight> = prepared(diesel::sql_query(IN_FLIGHT).bind::<Timestamptz, _>(claim.now))
-                    .load(conn)
-                    .await?;
-                let capped: Vec<Uuid> = busy
-                    .iter()
-                    .filter(|endpoint| endpoint.in_flight >= cap)
-                    .map(|endpoint| endpoint.endpoint_id)
-                    .collect();
-                let mut in_flight: HashMap<Uuid, i64> = busy
-                    .iter()
-                    .map(|endpoint| (endpoint.endpoint_id, endpoint.in_flight))
-                    .collect();
-                let candidates: Vec<Candidate> = prepared(
-                    diesel::sql_query(CANDIDATES)
-                        .bind::<Timestamptz, _>(claim.now)
-                        .bind::<BigInt, _>(i64::from(claim.limit) * CANDIDATES_PER_CLAIM)
-                        .bind::<Array<SqlUuid>, _>(&capped),
-                )
-                .load(conn)
-                .await?;
-                let mut kept = Vec::new();
-                let mut operators = HashSet::new();
-                for candidate in candidates {
-                    if kept.len() >= claim.limit as usize {
-                        break;
-                    }
-                    let count = in_flight.entry(candidate.endpoint_id).or_insert(0);
-                    if *count >= cap {
+        let (operators, claimed) = tuned_transaction(&mut conn, BEGIN_CLAIM, async |conn| {
+            let kept: Vec<Kept> = prepared(
+                diesel::sql_query(CLAIM)
+                    .bind::<Timestamptz, _>(claim.now)
+                    .bind::<BigInt, _>(i64::from(claim.limit))
+                    .bind::<BigInt, _>(i64::from(claim.limit) * CANDIDATES_PER_CLAIM)
+                    .bind::<BigInt, _>(i64::from(MAX_IN_FLIGHT_PER_ENDPOINT))
+                    .bind::<SqlUuid, _>(Uuid::from_u128(claim.token))
+                    .bind::<Timestamptz, _>(claim.lease_until),
+            )
+            .load(conn)
+            .await?;
+            let mut claimed = Vec::with_capacity(kept.len());
+            let mut operators = HashSet::new();
+            for delivery in kept {
+                if let Some(per_minute) = delivery.rate_limit_per_minute {
+                    let open = match spacing_of(per_minute) {
+                        Some(spacing) => {
+                            take_slot(conn, delivery.operator_id, delivery.endpoint_id, claim.now, spacing).await?
+                        }
+                        None => true,
+                    };
+                    if !open {
                         continue;
                     }
-                    if let Some(spacing) = candidate.rate_limit_per_minute.and_then(spacing_of)
-                        && !take_slot(conn, candidate.operator_id, candidate.endpoint_id, claim.now, spacing).await?
-                    {
-                        continue;
-                    }
-                    *count += 1;
-                    kept.push(candidate.id);
-                    operators.insert(candidate.operator_id);
+                    lease(conn, &delivery, claim).await?;
                 }
-                let operators: Vec<Uuid> = operators.into_iter().collect();
-                if !kept.is_empty() {
-                    prepared(
-                        diesel::update(
-                            webhook_deliveries::table
-                                .filter(webhook_deliveries::operator_id.eq_any(&operators))
-                                .filter(webhook_deliveries::id.eq_any(&kept)),
-                        )
-                        .set((
-                            webhook_deliveries::lease_token.eq(lease),
-                            webhook_deliveries::lease_expires_at.eq(claim.lease_until),
-                        )),
-                    )
-                    .execute(conn)
-                    .await?;
-                }
-                Ok((operators, kept))
-            })
-            .await
-            .map_err(from_diesel)?;
+                claimed.push(delivery.id);
+                operators.insert(delivery.operator_id);
+            }
+            Ok::<_, DieselError>((operators.into_iter().collect::<Vec<Uuid>>(), claimed))
+        })
+        .await
+        .map_err(from_diesel)?;
         if claimed.is_empty() {
             return Ok(Vec::new());
         }

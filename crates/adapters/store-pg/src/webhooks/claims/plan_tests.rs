@@ -1,16 +1,17 @@
-//! A claim's statements keep their index plans, whatever the planner's statistics say
-//! and however much the tables grew since the connection prepared them: the due index
-//! read in the claim's order and stopped at the limit, each candidate's endpoint by its
-//! key, the attempts in flight from their own index. A plan that scans, joins, hashes
-//! or sorts the deliveries or the endpoints costs a claim in proportion to the backlog
-//! or to the endpoints, and the backlog grows fastest exactly when the plans are stale.
+//! A claim keeps its index plan, whatever the planner's statistics say and however much
+//! the tables grew since the connection prepared it: the due index read in the claim's
+//! order and stopped at the limit, each candidate's endpoint by its key, the attempts in
+//! flight from their own index, the kept deliveries leased by their key. A plan that
+//! scans, joins, hashes or sorts the deliveries or the endpoints costs a claim in
+//! proportion to the backlog or to the endpoints, and the backlog grows fastest exactly
+//! when the plans are stale.
 
 use diesel::sql_types::Text;
 use diesel::{QueryableByName, sql_query};
 use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl, SimpleAsyncConnection};
 use opinion_testkit::TestDatabase;
 
-use super::{CANDIDATES, IN_FLIGHT, PLANNER};
+use super::{BEGIN_CLAIM, CLAIM};
 
 /// Ten operators, and the tables kept out of autovacuum's reach so that the statistics
 /// are the test's alone. `endpoints(n)` adds n endpoints to each operator; `backlog(n)`
@@ -50,62 +51,77 @@ struct PlanLine {
     line: String,
 }
 
-/// Runs `sql`, then checks both statements' plans: generic (the plan the connection
-/// cached when it first prepared them, on the smallest tables) and custom (planned now).
+/// Runs `sql`, then checks the claim's plans: generic (the plan the connection cached
+/// when it first prepared it, on the smallest tables) and custom (planned now).
 async fn after(conn: &mut AsyncPgConnection, sql: &str, when: &str) {
     conn.batch_execute(sql)
         .await
         .unwrap_or_else(|err| panic!("{when}: {err}"));
     for mode in ["force_generic_plan", "force_custom_plan"] {
-        let candidates = plan(conn, mode, "candidates(now(), 128, ARRAY[gen_random_uuid()])").await;
-        assert_reads_the_due_index_in_order(&candidates, &format!("{when}, {mode}"));
-        let in_flight = plan(conn, mode, "in_flight(now())").await;
-        assert!(
-            in_flight.iter().all(|line| !line.contains("Seq Scan")),
-            "{when}, {mode}: the attempts in flight are counted from their index: {in_flight:#?}"
-        );
+        let plan = plan(conn, mode).await;
+        assert_claims_by_index(&plan, &format!("{when}, {mode}"));
     }
 }
 
-/// Prepares the claim's statements on the connection, once.
+/// Prepares the claim on the connection, once.
 async fn prepare(conn: &mut AsyncPgConnection) {
     conn.batch_execute(&format!(
-        "PREPARE candidates(timestamptz, bigint, uuid[]) AS {CANDIDATES};
-         PREPARE in_flight(timestamptz) AS {IN_FLIGHT};"
+        "PREPARE claim(timestamptz, bigint, bigint, bigint, uuid, timestamptz) AS {CLAIM};"
     ))
     .await
-    .expect("prepare the claim's statements");
+    .expect("prepare the claim");
 }
 
-/// The plan of the prepared `execution` under `mode` (`plan_cache_mode`), in a
-/// transaction with the claim's planner settings.
-async fn plan(conn: &mut AsyncPgConnection, mode: &str, execution: &str) -> Vec<String> {
-    conn.batch_execute(&format!("BEGIN; {PLANNER}; SET LOCAL plan_cache_mode = {mode};"))
+/// The plan of the prepared claim under `mode` (`plan_cache_mode`), in a transaction
+/// begun as a claim's is.
+async fn plan(conn: &mut AsyncPgConnection, mode: &str) -> Vec<String> {
+    conn.batch_execute(&format!("{BEGIN_CLAIM}; SET LOCAL plan_cache_mode = {mode};"))
         .await
         .expect("open a claim's transaction");
-    let lines: Vec<PlanLine> = sql_query(format!("EXPLAIN EXECUTE {execution}"))
-        .load(conn)
-        .await
-        .unwrap_or_else(|err| panic!("explain {execution}: {err}"));
+    let lines: Vec<PlanLine> =
+        sql_query("EXPLAIN EXECUTE claim(now(), 8, 32, 16, gen_random_uuid(), now() + interval '1 minute')")
+            .load(conn)
+            .await
+            .unwrap_or_else(|err| panic!("explain the claim: {err}"));
     conn.batch_execute("COMMIT").await.expect("commit");
     lines.into_iter().map(|line| line.line).collect()
 }
 
-/// Fails with the plan unless it reads the due index in order, and each candidate's
-/// endpoint by its key, without a scan, a sort, a hash or a join.
-fn assert_reads_the_due_index_in_order(plan: &[String], when: &str) {
-    let scan = plan
-        .iter()
-        .any(|line| line.contains("Index Scan using webhook_deliveries_due_idx"));
-    let costly = plan.iter().find(|line| {
-        ["Seq Scan", "Sort", "Hash", "Join", "Nested Loop", "Bitmap"]
-            .iter()
-            .any(|node| line.contains(node))
-    });
+/// The lines of the plan's part named `name` (`CTE candidates`): the line itself and the
+/// ones indented below it.
+fn part<'a>(plan: &'a [String], name: &str) -> &'a [String] {
+    let indent = |line: &str| line.len() - line.trim_start().len();
+    let Some(start) = plan.iter().position(|line| line.trim() == name) else {
+        panic!("the plan has no {name}: {plan:#?}");
+    };
+    let depth = indent(&plan[start]);
+    let len = plan[start + 1..].iter().take_while(|line| indent(line) > depth).count();
+    &plan[start..=start + len]
+}
+
+/// Whether any line of `lines` names one of `nodes`.
+fn has_any(lines: &[String], nodes: &[&str]) -> bool {
+    lines.iter().any(|line| nodes.iter().any(|node| line.contains(node)))
+}
+
+/// Fails with the plan unless no part of it scans a table or bitmap, the candidates read
+/// the due index in order and each candidate's endpoint by its key without a sort, a
+/// hash or a join, and the lease reaches the kept deliveries by their key.
+fn assert_claims_by_index(plan: &[String], when: &str) {
     assert!(
-        scan && costly.is_none(),
-        "{when}: a claim must read the due index in its order and stop at its limit, \
-         not {costly:?}: {plan:#?}"
+        !has_any(plan, &["Seq Scan", "Bitmap"]),
+        "{when}: no part of a claim scans a table: {plan:#?}"
+    );
+    let candidates = part(plan, "CTE candidates");
+    assert!(
+        has_any(candidates, &["Index Scan using webhook_deliveries_due_idx"])
+            && !has_any(candidates, &["Sort", "Hash", "Join", "Nested Loop", "Merge"]),
+        "{when}: a claim must read the due index in its order and stop at its limit: {plan:#?}"
+    );
+    let leased = part(plan, "CTE leased");
+    assert!(
+        has_any(leased, &["Index Scan using webhook_deliveries_pkey"]) && !has_any(leased, &["Hash", "Merge"]),
+        "{when}: the kept deliveries are leased by their key: {plan:#?}"
     );
 }
 

@@ -261,6 +261,10 @@ async fn a_rate_limited_endpoint_gives_one_slot_per_spacing() {
     assert_eq!(replay_slot, Some(at(210)));
     let next = store.claim_due_deliveries(&claim(210, 3, 10)).await.expect("claim");
     assert_eq!(next.len(), 1);
+    assert_ne!(
+        next[0].delivery_id, first[0].delivery_id,
+        "the first claim's delivery stays leased: the next slot takes the next one"
+    );
 }
 
 #[tokio::test]
