@@ -118,6 +118,33 @@ impl Api {
         }
     }
 
+    /// The service's `GET /metrics` exposition (served without a token outside
+    /// production, as the bench runs it).
+    pub async fn metrics_text(&self) -> Result<String, CallError> {
+        let response = self
+            .client
+            .get(format!("{}/metrics", self.base))
+            .send()
+            .await
+            .map_err(|e| CallError {
+                status: None,
+                detail: e.to_string(),
+            })?;
+        let status = response.status();
+        let text = response.text().await.map_err(|e| CallError {
+            status: Some(status),
+            detail: e.to_string(),
+        })?;
+        if status.is_success() {
+            Ok(text)
+        } else {
+            Err(CallError {
+                status: Some(status),
+                detail: problem_summary(text.as_bytes()),
+            })
+        }
+    }
+
     /// Launches (creating or updating) the player `external_user_id`; its launch token.
     pub async fn launch(&self, operator_key: &str, external_user_id: &str) -> Result<String, CallError> {
         self.launch_into(operator_key, external_user_id, None).await

@@ -19,7 +19,7 @@ use std::path::Path;
 use std::time::Instant;
 
 use anyhow::Context;
-use opinion_bench::{api, database, local_http, memory, seed, service};
+use opinion_bench::{api, database, local_http, memory, pool_waits, seed, service};
 use time::OffsetDateTime;
 use time::format_description::well_known::Rfc3339;
 

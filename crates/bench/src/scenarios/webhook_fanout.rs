@@ -13,6 +13,7 @@ use tokio::time::MissedTickBehavior;
 use crate::load::LoadReport;
 use crate::local_http::LocalServer;
 use crate::memory::MemoryWatch;
+use crate::pool_waits::PoolCounters;
 use crate::report::Scenario;
 use crate::scenarios::trading::{NewBuy, Traders};
 use crate::scenarios::webhooks::drain;
@@ -213,6 +214,7 @@ pub async fn many_endpoints(
         }
     }
     let watch = MemoryWatch::start(bench.service_pid);
+    let pool_before = PoolCounters::read(&bench.api).await;
     let mut plan = bench.plan();
     plan.warmup = Duration::ZERO;
     let buys = NewBuy {
@@ -222,6 +224,10 @@ pub async fn many_endpoints(
     };
     let bought = crate::load::run(plan, buys).await?;
     let received = sink.snapshot();
+    let pool_wait_ms = match (pool_before, PoolCounters::read(&bench.api).await) {
+        (Some(before), Some(after)) => after.mean_wait_ms_since(&before),
+        _ => None,
+    };
     endpoints.delete_all().await;
     let rss = watch.finish();
     let per_event = count.div_ceil(operators.len()) as f64;
@@ -236,11 +242,15 @@ pub async fn many_endpoints(
         max_ms: received.lag_max_ms,
     };
     announce(GROWTH, &load);
-    Ok(Scenario::measured(GROWTH, GROWTH_DESCRIPTION, load, rss, None)
+    let scenario = Scenario::measured(GROWTH, GROWTH_DESCRIPTION, load, rss, None)
         .counting_other_than_requests()
         .with_figure("endpoints", count as f64)
         .with_figure("operators", operators.len() as f64)
         .with_figure("endpoints_per_event", per_event)
         .with_figure("buys_per_second", bought.per_second)
-        .with_figure("deliveries_produced_per_second", bought.per_second * per_event))
+        .with_figure("deliveries_produced_per_second", bought.per_second * per_event);
+    Ok(match pool_wait_ms {
+        Some(wait) => scenario.with_figure("pool_wait_ms_per_checkout", wait),
+        None => scenario,
+    })
 }
