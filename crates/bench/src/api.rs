@@ -95,6 +95,21 @@ impl Api {
 
     /// `GET path` reading only the status, for the cheapest possible request.
     pub async fn get_status(&self, path: &str, bearer: Option<&str>) -> Result<(), CallError> {
+        self.get_body(path, bearer).await.map(drop)
+    }
+
+    /// The service's `GET /metrics` exposition (served without a token outside
+    /// production, as the bench runs it).
+    pub async fn metrics_text(&self) -> Result<String, CallError> {
+        let body = self.get_body("/metrics", None).await?;
+        String::from_utf8(body.as_ref().to_vec()).map_err(|e| CallError {
+            status: None,
+            detail: format!("not UTF-8: {e}"),
+        })
+    }
+
+    /// `GET path` with an optional bearer credential: the body of a successful answer.
+    async fn get_body(&self, path: &str, bearer: Option<&str>) -> Result<impl AsRef<[u8]>, CallError> {
         let mut request = self.client.get(format!("{}{path}", self.base));
         if let Some(bearer) = bearer {
             request = request.bearer_auth(bearer);
@@ -109,38 +124,11 @@ impl Api {
             detail: e.to_string(),
         })?;
         if status.is_success() {
-            Ok(())
+            Ok(body)
         } else {
             Err(CallError {
                 status: Some(status),
                 detail: problem_summary(&body),
-            })
-        }
-    }
-
-    /// The service's `GET /metrics` exposition (served without a token outside
-    /// production, as the bench runs it).
-    pub async fn metrics_text(&self) -> Result<String, CallError> {
-        let response = self
-            .client
-            .get(format!("{}/metrics", self.base))
-            .send()
-            .await
-            .map_err(|e| CallError {
-                status: None,
-                detail: e.to_string(),
-            })?;
-        let status = response.status();
-        let text = response.text().await.map_err(|e| CallError {
-            status: Some(status),
-            detail: e.to_string(),
-        })?;
-        if status.is_success() {
-            Ok(text)
-        } else {
-            Err(CallError {
-                status: Some(status),
-                detail: problem_summary(text.as_bytes()),
             })
         }
     }
