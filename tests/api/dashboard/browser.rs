@@ -55,6 +55,23 @@ impl Walk<'_> {
         target.click().await.expect("click");
     }
 
+    /// Submits the form of the button `css` and waits until the browser has replaced the
+    /// page that held it, so the next step finds the answer's elements and not the
+    /// same-named ones of the page being left.
+    async fn submit(&self, css: &str) {
+        self.element(css).await;
+        let button = self.browser.client().find(Locator::Css(css)).await.expect("button");
+        button.click().await.expect("submit");
+        let deadline = std::time::Instant::now() + Duration::from_secs(20);
+        while button.tag_name().await.is_ok() {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "submitting `{css}` never left the page"
+            );
+            tokio::time::sleep(Duration::from_millis(25)).await;
+        }
+    }
+
     async fn text(&self, css: &str) -> String {
         self.element(css).await;
         let target = self.browser.client().find(Locator::Css(css)).await.expect("element");
@@ -88,7 +105,7 @@ impl Walk<'_> {
         self.open("/dashboard/sign-in").await;
         self.fill("email", email).await;
         self.fill("password", PASSWORD).await;
-        self.click("form.card button[type=submit]").await;
+        self.submit("form.card button[type=submit]").await;
         self.element("nav.side").await;
     }
 
@@ -135,7 +152,7 @@ async fn staff_work_through_the_dashboard_and_a_restricted_member_is_kept_out() 
     walk.open("/dashboard/api-keys").await;
     walk.fill("name", "reporting server").await;
     walk.click("input[name=scopes][value='users:read']").await;
-    walk.click("form[action='/dashboard/api-keys'] button[type=submit]")
+    walk.submit("form[action='/dashboard/api-keys'] button[type=submit]")
         .await;
     let secret = walk.text("#new-secret").await;
     assert!(secret.starts_with("opk_"), "{secret}");
@@ -145,7 +162,7 @@ async fn staff_work_through_the_dashboard_and_a_restricted_member_is_kept_out() 
     walk.click("a[aria-label='Revoke reporting server']").await;
     walk.element("section.confirm").await;
     walk.shot("api-key-revoke").await;
-    walk.click("section.confirm button[type=submit]").await;
+    walk.submit("section.confirm button[type=submit]").await;
     walk.element("span.badge.bad").await;
     assert_eq!(
         app.get("/api/operator/users", &secret).await.status(),
@@ -157,7 +174,7 @@ async fn staff_work_through_the_dashboard_and_a_restricted_member_is_kept_out() 
     walk.open("/dashboard/webhooks").await;
     walk.fill("url", &sink.url("dashboard")).await;
     walk.click(&format!("input[name=eventTypes][value='{DISABLED}']")).await;
-    walk.click("form[action='/dashboard/webhooks'] button[type=submit]")
+    walk.submit("form[action='/dashboard/webhooks'] button[type=submit]")
         .await;
     assert!(walk.text("#new-secret").await.starts_with("whsec_"));
     walk.shot("webhooks-registered").await;
@@ -168,7 +185,7 @@ async fn staff_work_through_the_dashboard_and_a_restricted_member_is_kept_out() 
     emit_events(&app, 1).await;
     walk.open("/dashboard/deliveries").await;
     walk.click("article.delivery summary").await;
-    walk.click("article.delivery form button").await;
+    walk.submit("article.delivery form button").await;
     walk.element("p.notice").await;
     let received = sink.wait_for(1, Duration::from_secs(10)).await;
     assert_eq!(received.len(), 1, "the replay reached the receiver");
@@ -182,10 +199,11 @@ async fn staff_work_through_the_dashboard_and_a_restricted_member_is_kept_out() 
     wallet.set_balance("opinion-wallet-test", 10_000);
     walk.open("/dashboard/wallet").await;
     walk.fill("baseUrl", &wallet.url()).await;
-    walk.click("form[action='/dashboard/wallet'] button[type=submit]").await;
+    walk.submit("form[action='/dashboard/wallet'] button[type=submit]")
+        .await;
     wallet.set_secret(&walk.text("#new-secret").await);
     walk.shot("wallet-configured").await;
-    walk.click("form[action='/dashboard/wallet/test'] button[type=submit]")
+    walk.submit("form[action='/dashboard/wallet/test'] button[type=submit]")
         .await;
     let verdict = walk.text("#report h2").await;
     walk.shot("wallet-test-report").await;
@@ -224,7 +242,7 @@ async fn staff_work_through_the_dashboard_and_a_restricted_member_is_kept_out() 
     walk.element("svg.chart, table").await;
     assert!(walk.text("main").await.contains("Trade history"));
     walk.shot("player").await;
-    walk.click("form[action='/dashboard/users/portfolio-link'] button[type=submit]")
+    walk.submit("form[action='/dashboard/users/portfolio-link'] button[type=submit]")
         .await;
     let link = walk.text("#new-secret").await;
     assert!(
@@ -233,11 +251,11 @@ async fn staff_work_through_the_dashboard_and_a_restricted_member_is_kept_out() 
     );
     walk.shot("portfolio-link").await;
     walk.open("/dashboard/markets").await;
-    walk.click("form[action$='/visibility'] button").await;
+    walk.submit("form[action$='/visibility'] button").await;
     assert_eq!(walk.text("td .badge").await, "hidden");
     walk.shot("markets").await;
     walk.click("#mode option[value=allowlist]").await;
-    walk.click("form[action='/dashboard/markets/visibility-mode'] button[type=submit]")
+    walk.submit("form[action='/dashboard/markets/visibility-mode'] button[type=submit]")
         .await;
     assert!(walk.text("#visibility-mode p.notice").await.contains("allowlist"));
     walk.shot("markets-visibility-mode").await;
@@ -255,7 +273,7 @@ async fn staff_work_through_the_dashboard_and_a_restricted_member_is_kept_out() 
     walk.fill("email", "support@example.com").await;
     walk.fill("name", "Support desk").await;
     walk.click("input[name=scopes][value='users:read']").await;
-    walk.click("form[action='/dashboard/staff'] button[type=submit]").await;
+    walk.submit("form[action='/dashboard/staff'] button[type=submit]").await;
     assert_eq!(
         walk.text("#new-secret").await.len(),
         32,
@@ -268,24 +286,24 @@ async fn staff_work_through_the_dashboard_and_a_restricted_member_is_kept_out() 
 
     walk.open("/dashboard/simulator").await;
     walk.fill("question", "Will the dashboard ship?").await;
-    walk.click("form[action='/dashboard/simulator/scenarios'] button[type=submit]")
+    walk.submit("form[action='/dashboard/simulator/scenarios'] button[type=submit]")
         .await;
     assert!(walk.text("#report h2").await.contains("completed"));
     walk.fill("externalUserId", "sim-player-1").await;
     walk.fill("startingBalance", "50000").await;
-    walk.click("form[action='/dashboard/simulator'] button[type=submit]")
+    walk.submit("form[action='/dashboard/simulator'] button[type=submit]")
         .await;
     walk.shot("simulator").await;
     walk.click("table a[href^='/dashboard/simulator/users/']").await;
     walk.click("input[name=faults][value=timeout]").await;
-    walk.click("form[action^='/dashboard/simulator/users/'] button[type=submit]")
+    walk.submit("form[action^='/dashboard/simulator/users/'] button[type=submit]")
         .await;
     assert!(walk.text("#report h2").await.contains("launch"));
     walk.shot("simulator-operation").await;
     walk.fill("balance", "75000").await;
-    walk.click("form[action$='/balance'] button[type=submit]").await;
+    walk.submit("form[action$='/balance'] button[type=submit]").await;
     walk.fill("displayName", "Simulated Sam").await;
-    walk.click("form[action$='/change'] button[type=submit]").await;
+    walk.submit("form[action$='/change'] button[type=submit]").await;
     assert!(walk.text("dl.facts").await.contains("Simulated Sam"));
     let simulated = json_with_status(
         app.get("/api/operator/simulator/wallets/sim-player-1", &app.operator.key)
@@ -296,7 +314,7 @@ async fn staff_work_through_the_dashboard_and_a_restricted_member_is_kept_out() 
     assert_eq!(simulated["balance"], "75000", "{simulated}");
     walk.shot("simulator-user-settings").await;
 
-    walk.click("form.sign-out button").await;
+    walk.submit("form.sign-out button").await;
     assert!(walk.text("p.notice").await.contains("signed out"));
 
     walk.sign_in("viewer@example.com").await;
