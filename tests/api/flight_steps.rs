@@ -153,6 +153,7 @@ pub fn rupiah_of(amount: &Value) -> i64 {
 pub async fn suitable_flight(app: &TestApp, session: &str, flying: Range<Duration>, left: Duration) -> (String, Plan) {
     let mut db = flight_db::connect(app).await;
     let deadline = tokio::time::Instant::now() + Duration::from_secs(240);
+    let mut passed = Vec::new();
     loop {
         let flight = live(app, session).await;
         if flight["phase"] == "boarding" {
@@ -163,11 +164,13 @@ pub async fn suitable_flight(app: &TestApp, session: &str, flying: Range<Duratio
             if flying.contains(&flies) && boards >= left {
                 return (id, plan);
             }
+            passed.push(format!("flies {flies:?} with {boards:?} of boarding left"));
             wait_take_off(app, session, &flight["id"]).await;
         }
         assert!(
             tokio::time::Instant::now() < deadline,
-            "no suitable flight in four minutes"
+            "no suitable flight in four minutes (flying {flying:?}, boarding left at least {left:?}); \
+             the flights seen: {passed:#?}"
         );
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
