@@ -97,6 +97,9 @@ pub struct Config {
     pub log_format: LogFormat,
     /// Webhook delivery workers per instance; 0 runs none (`OPINION_WEBHOOK_WORKERS`).
     pub webhook_workers: usize,
+    /// Size of the delivery workers' own connection pool per instance, beside the
+    /// requests' (`OPINION_WEBHOOK_DATABASE_CONNECTIONS`).
+    pub webhook_database_connections: usize,
     /// How long an idle delivery worker waits before looking again, in milliseconds
     /// (`OPINION_WEBHOOK_POLL_INTERVAL_MS`).
     pub webhook_poll_interval_ms: u64,
@@ -188,6 +191,7 @@ impl Default for Config {
             launch_token_ttl_seconds: LAUNCH_TOKEN_TTL_DEFAULT_SECS,
             log_format: LogFormat::Text,
             webhook_workers: 16,
+            webhook_database_connections: 16,
             webhook_poll_interval_ms: 1_000,
             wallet_worker_interval_ms: 1_000,
             session_sweep_interval_ms: 10_000,
@@ -352,6 +356,9 @@ impl Config {
         }
         if self.webhook_workers > 64 {
             problems.push("OPINION_WEBHOOK_WORKERS must be between 0 and 64".into());
+        }
+        if !(1..=1000).contains(&self.webhook_database_connections) {
+            problems.push("OPINION_WEBHOOK_DATABASE_CONNECTIONS must be between 1 and 1000".into());
         }
         if !(10..=60_000).contains(&self.webhook_poll_interval_ms) {
             problems.push("OPINION_WEBHOOK_POLL_INTERVAL_MS must be between 10 and 60000".into());
@@ -578,11 +585,12 @@ mod tests {
             session_ttl_minutes: 0,
             database_max_connections: 0,
             webhook_workers: 65,
+            webhook_database_connections: 0,
             webhook_poll_interval_ms: 0,
             session_sweep_interval_ms: 5,
             ..Config::default()
         };
-        assert_eq!(config.validate().expect_err("refused").0.len(), 8);
+        assert_eq!(config.validate().expect_err("refused").0.len(), 9);
     }
 
     #[test]

@@ -18,6 +18,7 @@ use opinion_app::flight::ports::DriverLock;
 use opinion_app::flight::reads::{FlightReadPorts, FlightReads};
 use opinion_app::flight::{FlightGame, FlightPorts, FlightSettings};
 use opinion_app::operations::Operations;
+use opinion_app::operations::ports::PoolRole;
 use opinion_app::opinion::reads::{OperatorReads, PortfolioLinks, ReadPorts};
 use opinion_app::opinion::settlement::{MarketSettlement, WorkerSettings};
 use opinion_app::opinion::trading::{Trading, TradingPorts};
@@ -34,7 +35,7 @@ use opinion_exchange_http::{HttpExchangeRates, NoExchangeRates};
 use opinion_flight::{AuthorizationRequirement, ChainLength, FlightTiming};
 use opinion_metrics::{MeasuredTransport, MeasuredWallet, Metrics};
 use opinion_statement::StatementKey;
-use opinion_store_pg::{DataKey, PgStore};
+use opinion_store_pg::{DataKey, DatabaseTarget, PgStore};
 use opinion_wallet_http::{AddressPolicy, HttpWalletGateway};
 use opinion_webhook_http::{HttpWebhookTransport, TransportSettings};
 use time::Duration;
@@ -87,6 +88,10 @@ pub struct Services {
     pub flight_reads: FlightReads,
     /// Webhook endpoints, deliveries, replays and the delivery step.
     pub webhooks: Webhooks,
+    /// The same use cases over the delivery workers' own connection pool: what the
+    /// workers deliver with, so requests and deliveries never wait for each other's
+    /// connections.
+    pub deliveries: Webhooks,
     /// The full-contract test of operators' wallet adapters.
     pub wallet_test: WalletAdapterTest,
     /// The staging simulator; none in production.
@@ -168,13 +173,8 @@ pub async fn services_reaching(
     opinion_store_pg::run_migrations_on(&target)
         .await
         .context("migrating the database")?;
-    let store = Arc::new(
-        PgStore::connect_to(&target, config.database_max_connections)
-            .await
-            .context("connecting to the database")?
-            .with_acquire_timeout(config.acquire_timeout())
-            .with_data_key(data_key(keys)?),
-    );
+    let store = Arc::new(pool(config, &target, config.database_max_connections, keys).await?);
+    let delivery_store = Arc::new(pool(config, &target, config.webhook_database_connections, keys).await?);
     let encrypted = store.uses_tls().await.context("asking the database about TLS")?;
     tracing::info!(
         sslmode = %target.ssl_mode(),
@@ -268,10 +268,23 @@ pub async fn services_reaching(
             clock: clock.clone(),
         })
         .with_production_authorization(authorization_requirement(config.env)),
-        operations: Operations::new(store.clone(), clock.clone()),
-        webhooks: webhooks(config, store, clock, &metrics)?,
+        operations: Operations::new(store.clone(), clock.clone())
+            .watching(PoolRole::Requests, store.clone())
+            .watching(PoolRole::Deliveries, delivery_store.clone()),
+        webhooks: webhooks(config, store, clock.clone(), &metrics)?,
+        deliveries: webhooks(config, delivery_store, clock, &metrics)?,
         metrics,
     })
+}
+
+/// A store over a pool of at most `connections` connections to `target`, waiting for a
+/// connection as configured and sealing secrets with the data key.
+async fn pool(config: &Config, target: &DatabaseTarget, connections: usize, keys: &Keys) -> anyhow::Result<PgStore> {
+    Ok(PgStore::connect_to(target, connections)
+        .await
+        .context("connecting to the database")?
+        .with_acquire_timeout(config.acquire_timeout())
+        .with_data_key(data_key(keys)?))
 }
 
 /// The webhook use cases over `store`, reading time from `clock`, sending over HTTP,
@@ -406,7 +419,7 @@ fn trading(public_wallets_only: bool, store: Arc<PgStore>, clock: Arc<dyn Clock>
 pub struct Application {
     server: Server,
     port: u16,
-    webhooks: Webhooks,
+    deliveries: Webhooks,
     settlement: MarketSettlement,
     players: Players,
     flight: FlightGame,
@@ -426,7 +439,7 @@ impl Application {
             .with_context(|| format!("binding {}:{}", config.host, config.port))?;
         let port = listener.local_addr()?.port();
         let public_url = config.public_url_for(port);
-        let webhooks = services.webhooks.clone();
+        let deliveries = services.deliveries;
         let settlement = services.settlement.clone();
         let players = services.players.clone();
         let flight_tick = StdDuration::from_millis(config.flight_tick_ms);
@@ -461,7 +474,7 @@ impl Application {
         Ok(Self {
             server,
             port,
-            webhooks,
+            deliveries,
             settlement,
             players,
             flight: services.flight,
@@ -492,7 +505,7 @@ impl Application {
     /// aborted) closes the listener and aborts every background loop, as the process's
     /// death would: the flight driver's lease goes with its loop.
     pub async fn run(self) -> std::io::Result<()> {
-        let webhook_workers = WebhookWorkers::start(&self.webhooks, self.webhook_workers, self.webhook_poll);
+        let webhook_workers = WebhookWorkers::start(&self.deliveries, self.webhook_workers, self.webhook_poll);
         let wallet_worker = (!self.wallet_worker_interval.is_zero())
             .then(|| WalletWorker::start(self.settlement, self.wallet_worker_interval));
         let session_sweeper = (!self.session_sweep_interval.is_zero())

@@ -126,6 +126,7 @@ pub fn test_config(database_url: &str, workers: usize) -> Config {
         statement_signing_key: Some(TEST_STATEMENT_KEY.into()),
         database_max_connections: 4,
         webhook_workers: workers,
+        webhook_database_connections: 2,
         webhook_poll_interval_ms: 20,
         // Tests run the wallet worker's passes themselves (`TestApp::settlement`), and
         // sweep expired player sessions with a clock of their own (`players_with_clock`).

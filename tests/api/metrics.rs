@@ -1,6 +1,6 @@
 //! `GET /metrics` as a scraper reads it: requests counted by route pattern, wallet calls
 //! by outcome, webhook attempts by result, the backlog and the review queue read from the
-//! database at the scrape; a configured token is required, and production without one
+//! database at the scrape, each connection pool under its own label; a configured token is required, and production without one
 //! serves nothing.
 
 use std::time::Duration;
@@ -41,6 +41,7 @@ fn value(text: &str, series: &str) -> f64 {
 #[tokio::test]
 async fn requests_are_counted_by_route_pattern_and_wallet_calls_by_outcome() {
     let app = spawn_app().await;
+    let before = scrape_at(&app.address, None).await;
     let market = open_market(&app).await;
     let wallet = wallet(&app).await;
     wallet.set_balance("p", 10_000);
@@ -105,7 +106,14 @@ async fn requests_are_counted_by_route_pattern_and_wallet_calls_by_outcome() {
         ),
         1.0
     );
-    assert!(value(&text, "opinion_db_pool_acquired_total") > 0.0);
+    let requests_pool = r#"opinion_db_pool_acquired_total{pool="requests"}"#;
+    let deliveries_pool = r#"opinion_db_pool_acquired_total{pool="deliveries"}"#;
+    assert!(value(&text, requests_pool) > value(&before, requests_pool), "{text}");
+    assert_eq!(
+        value(&text, deliveries_pool),
+        value(&before, deliveries_pool),
+        "requests never draw from the delivery workers' pool"
+    );
     assert!(value(&text, "process_resident_memory_bytes") > 0.0);
 }
 
@@ -150,6 +158,15 @@ async fn the_backlog_the_oldest_wait_and_open_reviews_come_from_the_database() {
     assert_eq!(
         value(&delivered, r#"opinion_webhook_attempts_total{result="2xx"}"#),
         1.0
+    );
+    assert_eq!(
+        value(&delivered, r#"opinion_db_pool_max_connections{pool="deliveries"}"#),
+        2.0,
+        "the delivery workers' pool is sized by OPINION_WEBHOOK_DATABASE_CONNECTIONS"
+    );
+    assert!(
+        value(&delivered, r#"opinion_db_pool_acquired_total{pool="deliveries"}"#) > 1.0,
+        "the workers claim and record over their own pool (beyond its start-up check): {delivered}"
     );
 }
 

@@ -1,11 +1,11 @@
-//! The service's database pool as its `GET /metrics` reports it, read around a scenario:
-//! how long a checkout waited on average while the scenario ran. A scenario whose pace
-//! is set by waiting for connections (webhook delivery behind the buys' requests, in the
-//! one pool) says so in its figures, instead of looking CPU-bound.
+//! The service's database pools as its `GET /metrics` reports them, read around a
+//! scenario: how long a checkout of each pool waited on average while the scenario ran.
+//! A scenario whose pace is set by waiting for connections says so in its figures,
+//! instead of looking CPU-bound.
 
 use crate::api::Api;
 
-/// The pool's two counters at one moment.
+/// One pool's two counters at one moment.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct PoolCounters {
     /// Connections handed out since start-up (`opinion_db_pool_acquired_total`).
@@ -15,17 +15,19 @@ pub struct PoolCounters {
 }
 
 impl PoolCounters {
-    /// The counters in a Prometheus text exposition; `None` when either is missing.
-    pub fn parse(exposition: &str) -> Option<Self> {
+    /// The counters of the pool labelled `pool` in a Prometheus text exposition; `None`
+    /// when either is missing.
+    pub fn parse(exposition: &str, pool: &str) -> Option<Self> {
         Some(Self {
-            acquired: sample(exposition, "opinion_db_pool_acquired_total")?,
-            waited_seconds: sample(exposition, "opinion_db_pool_wait_seconds_total")?,
+            acquired: sample(exposition, "opinion_db_pool_acquired_total", pool)?,
+            waited_seconds: sample(exposition, "opinion_db_pool_wait_seconds_total", pool)?,
         })
     }
 
-    /// The counters the service reports now; `None` when its metrics cannot be read.
-    pub async fn read(api: &Api) -> Option<Self> {
-        Self::parse(&api.metrics_text().await.ok()?)
+    /// The counters of the pool labelled `pool` the service reports now; `None` when its
+    /// metrics cannot be read.
+    pub async fn read(api: &Api, pool: &str) -> Option<Self> {
+        Self::parse(&api.metrics_text().await.ok()?, pool)
     }
 
     /// The mean wait of the checkouts made since `earlier`, in milliseconds; `None`
@@ -36,30 +38,31 @@ impl PoolCounters {
     }
 }
 
-/// The value of the unlabelled series `name`.
-fn sample(exposition: &str, name: &str) -> Option<f64> {
-    exposition.lines().find_map(|line| {
-        let value = line.strip_prefix(name)?.strip_prefix(' ')?;
-        value.trim().parse().ok()
-    })
+/// The value of the series `name` of the pool labelled `pool`.
+fn sample(exposition: &str, name: &str, pool: &str) -> Option<f64> {
+    let series = format!("{name}{{pool=\"{pool}\"}} ");
+    exposition
+        .lines()
+        .find_map(|line| line.strip_prefix(&series)?.trim().parse().ok())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    const EXPOSITION: &str = "\
-# HELP opinion_db_pool_acquired_total Connections handed out.
+    const EXPOSITION: &str = r#"# HELP opinion_db_pool_acquired_total Connections handed out.
 # TYPE opinion_db_pool_acquired_total counter
-opinion_db_pool_acquired_total 1200
-opinion_db_pool_acquired_total_other 7
+opinion_db_pool_acquired_total{pool="deliveries"} 1200
+opinion_db_pool_acquired_total{pool="requests"} 90
+opinion_db_pool_acquired_total_other{pool="deliveries"} 7
 # TYPE opinion_db_pool_wait_seconds_total counter
-opinion_db_pool_wait_seconds_total 3.5
-";
+opinion_db_pool_wait_seconds_total{pool="deliveries"} 3.5
+opinion_db_pool_wait_seconds_total{pool="requests"} 0.25
+"#;
 
     #[test]
-    fn the_counters_are_read_from_their_own_series_only() {
-        let counters = PoolCounters::parse(EXPOSITION).expect("both series");
+    fn the_counters_are_read_from_their_own_pools_series_only() {
+        let counters = PoolCounters::parse(EXPOSITION, "deliveries").expect("both series");
         assert_eq!(
             counters,
             PoolCounters {
@@ -67,7 +70,13 @@ opinion_db_pool_wait_seconds_total 3.5
                 waited_seconds: 3.5
             }
         );
-        assert_eq!(PoolCounters::parse("opinion_db_pool_acquired_total 3\n"), None);
+        let requests = PoolCounters::parse(EXPOSITION, "requests").expect("both series");
+        assert_eq!(requests.acquired, 90.0);
+        assert_eq!(PoolCounters::parse(EXPOSITION, "other"), None);
+        assert_eq!(
+            PoolCounters::parse("opinion_db_pool_acquired_total{pool=\"requests\"} 3\n", "requests"),
+            None
+        );
     }
 
     #[test]

@@ -4,12 +4,11 @@
 
 use std::time::Duration;
 
-use opinion_app::operations::OperationalReadings;
-use opinion_app::operations::ports::PoolFigures;
+use opinion_app::operations::{OperationalReadings, PoolReading};
 use prometheus::process_collector::ProcessCollector;
 use prometheus::{
-    Encoder, Gauge, Histogram, HistogramOpts, HistogramVec, IntCounter, IntCounterVec, IntGauge, Opts, Registry,
-    TextEncoder,
+    CounterVec, Encoder, Gauge, Histogram, HistogramOpts, HistogramVec, IntCounterVec, IntGauge, IntGaugeVec, Opts,
+    Registry, TextEncoder,
 };
 
 /// The `Content-Type` of a scrape's answer.
@@ -39,16 +38,19 @@ pub struct Metrics {
     pool: PoolGauges,
 }
 
-/// The connection pool's series: gauges of its state, and counters that follow the
-/// store's own totals.
+/// The label naming the connection pool a series is about (`requests`, `deliveries`).
+const POOL_LABEL: &str = "pool";
+
+/// The connection pools' series, one per pool: gauges of its state, and counters that
+/// follow the store's own totals.
 struct PoolGauges {
-    max: IntGauge,
-    open: IntGauge,
-    idle: IntGauge,
-    waiting: IntGauge,
-    acquired: IntCounter,
-    timed_out: IntCounter,
-    wait_seconds: prometheus::Counter,
+    max: IntGaugeVec,
+    open: IntGaugeVec,
+    idle: IntGaugeVec,
+    waiting: IntGaugeVec,
+    acquired: IntCounterVec,
+    timed_out: IntCounterVec,
+    wait_seconds: CounterVec,
 }
 
 impl Metrics {
@@ -180,7 +182,9 @@ impl Metrics {
             .set(readings.oldest_undelivered_age.as_seconds_f64());
         self.manual_reviews
             .set(i64::try_from(readings.manual_reviews_open).unwrap_or(i64::MAX));
-        self.pool.follow(&readings.pool);
+        for pool in &readings.pools {
+            self.pool.follow(pool);
+        }
         let mut text = Vec::new();
         TextEncoder::new().encode(&self.registry.gather(), &mut text)?;
         String::from_utf8(text).map_err(|error| MetricsError(prometheus::Error::Msg(error.to_string())))
@@ -189,64 +193,58 @@ impl Metrics {
 
 impl PoolGauges {
     fn register(registry: &Registry) -> Result<Self, MetricsError> {
+        let gauge = |name: &str, help: &str| -> Result<IntGaugeVec, MetricsError> {
+            register(registry, IntGaugeVec::new(Opts::new(name, help), &[POOL_LABEL])?)
+        };
+        let counter = |name: &str, help: &str| -> Result<IntCounterVec, MetricsError> {
+            register(registry, IntCounterVec::new(Opts::new(name, help), &[POOL_LABEL])?)
+        };
         Ok(Self {
-            max: register(
-                registry,
-                IntGauge::new(
-                    "opinion_db_pool_max_connections",
-                    "The most connections the pool opens.",
-                )?,
+            max: gauge(
+                "opinion_db_pool_max_connections",
+                "The most connections the pool opens.",
             )?,
-            open: register(
-                registry,
-                IntGauge::new("opinion_db_pool_open_connections", "Connections the pool holds open.")?,
+            open: gauge("opinion_db_pool_open_connections", "Connections the pool holds open.")?,
+            idle: gauge("opinion_db_pool_idle_connections", "Open connections no request holds.")?,
+            waiting: gauge(
+                "opinion_db_pool_waiting_requests",
+                "Requests waiting for a connection now.",
             )?,
-            idle: register(
-                registry,
-                IntGauge::new("opinion_db_pool_idle_connections", "Open connections no request holds.")?,
-            )?,
-            waiting: register(
-                registry,
-                IntGauge::new(
-                    "opinion_db_pool_waiting_requests",
-                    "Requests waiting for a connection now.",
-                )?,
-            )?,
-            acquired: register(
-                registry,
-                IntCounter::new("opinion_db_pool_acquired_total", "Connections handed out.")?,
-            )?,
-            timed_out: register(
-                registry,
-                IntCounter::new(
-                    "opinion_db_pool_timeouts_total",
-                    "Requests that gave up waiting for a connection.",
-                )?,
+            acquired: counter("opinion_db_pool_acquired_total", "Connections handed out.")?,
+            timed_out: counter(
+                "opinion_db_pool_timeouts_total",
+                "Requests that gave up waiting for a connection.",
             )?,
             wait_seconds: register(
                 registry,
-                prometheus::Counter::new(
-                    "opinion_db_pool_wait_seconds_total",
-                    "Time spent waiting for a connection, summed over every request.",
+                CounterVec::new(
+                    Opts::new(
+                        "opinion_db_pool_wait_seconds_total",
+                        "Time spent waiting for a connection, summed over every request.",
+                    ),
+                    &[POOL_LABEL],
                 )?,
             )?,
         })
     }
 
-    /// Sets the gauges, and moves each counter up to the store's total (the totals only
-    /// grow, and only this instance's store feeds them).
-    fn follow(&self, pool: &PoolFigures) {
-        self.max.set(gauge(pool.max_size));
-        self.open.set(gauge(pool.open));
-        self.idle.set(gauge(pool.idle));
-        self.waiting.set(gauge(pool.waiting));
-        self.acquired
-            .inc_by(pool.acquired_total.saturating_sub(self.acquired.get()));
-        self.timed_out
-            .inc_by(pool.timed_out_total.saturating_sub(self.timed_out.get()));
-        let waited = pool.wait_total.as_secs_f64() - self.wait_seconds.get();
+    /// Sets the gauges of the pool `reading` is about, and moves each of its counters up
+    /// to the store's total (the totals only grow, and only this instance's store feeds
+    /// them).
+    fn follow(&self, reading: &PoolReading) {
+        let (label, pool) = ([reading.role.label()], &reading.figures);
+        self.max.with_label_values(&label).set(gauge(pool.max_size));
+        self.open.with_label_values(&label).set(gauge(pool.open));
+        self.idle.with_label_values(&label).set(gauge(pool.idle));
+        self.waiting.with_label_values(&label).set(gauge(pool.waiting));
+        let acquired = self.acquired.with_label_values(&label);
+        acquired.inc_by(pool.acquired_total.saturating_sub(acquired.get()));
+        let timed_out = self.timed_out.with_label_values(&label);
+        timed_out.inc_by(pool.timed_out_total.saturating_sub(timed_out.get()));
+        let wait_seconds = self.wait_seconds.with_label_values(&label);
+        let waited = pool.wait_total.as_secs_f64() - wait_seconds.get();
         if waited > 0.0 {
-            self.wait_seconds.inc_by(waited);
+            wait_seconds.inc_by(waited);
         }
     }
 }

@@ -4,20 +4,35 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use opinion_app::operations::OperationalReadings;
-use opinion_app::operations::ports::PoolFigures;
+use opinion_app::operations::ports::{PoolFigures, PoolRole};
+use opinion_app::operations::{OperationalReadings, PoolReading};
 use opinion_app::wallet::ports::{BalanceOutcome, MockWalletGateway, WalletAdapterTarget, WalletGateway};
 use opinion_app::webhooks::transport::{MockWebhookTransport, OutboundRequest, TransportResponse, WebhookTransport};
 use opinion_metrics::{MeasuredTransport, MeasuredWallet, Metrics};
 use opinion_wallet::{BalanceFailure, BalanceReading};
 use opinion_webhook::{AttemptResult, SignatureHeaders, SigningSecret};
 
-fn readings(pool: PoolFigures) -> OperationalReadings {
+/// Readings with the request pool `requests` and a delivery pool of 8 that handed out
+/// `deliveries_acquired` connections.
+fn readings(requests: PoolFigures, deliveries_acquired: u64) -> OperationalReadings {
     OperationalReadings {
         webhook_backlog: 7,
         oldest_undelivered_age: time::Duration::seconds(42),
         manual_reviews_open: 2,
-        pool,
+        pools: vec![
+            PoolReading {
+                role: PoolRole::Requests,
+                figures: requests,
+            },
+            PoolReading {
+                role: PoolRole::Deliveries,
+                figures: PoolFigures {
+                    max_size: 8,
+                    acquired_total: deliveries_acquired,
+                    ..PoolFigures::default()
+                },
+            },
+        ],
     }
 }
 
@@ -44,32 +59,66 @@ fn value(text: &str, series: &str) -> f64 {
 }
 
 #[test]
-fn a_scrape_shows_the_platform_figures_and_the_pool() {
+fn a_scrape_shows_the_platform_figures_and_each_pool_under_its_label() {
     let metrics = Metrics::new().expect("metrics");
-    let text = metrics.render(&readings(pool(100, 250))).expect("render");
+    let text = metrics.render(&readings(pool(100, 250), 900)).expect("render");
 
     assert!(text.contains("# TYPE opinion_webhook_backlog gauge"), "{text}");
     assert_eq!(value(&text, "opinion_webhook_backlog"), 7.0);
     assert_eq!(value(&text, "opinion_webhook_oldest_undelivered_age_seconds"), 42.0);
     assert_eq!(value(&text, "opinion_manual_reviews_open"), 2.0);
-    assert_eq!(value(&text, "opinion_db_pool_max_connections"), 16.0);
-    assert_eq!(value(&text, "opinion_db_pool_idle_connections"), 4.0);
-    assert_eq!(value(&text, "opinion_db_pool_waiting_requests"), 1.0);
-    assert_eq!(value(&text, "opinion_db_pool_acquired_total"), 100.0);
-    assert_eq!(value(&text, "opinion_db_pool_wait_seconds_total"), 0.25);
+    assert_eq!(
+        value(&text, r#"opinion_db_pool_max_connections{pool="requests"}"#),
+        16.0
+    );
+    assert_eq!(
+        value(&text, r#"opinion_db_pool_idle_connections{pool="requests"}"#),
+        4.0
+    );
+    assert_eq!(
+        value(&text, r#"opinion_db_pool_waiting_requests{pool="requests"}"#),
+        1.0
+    );
+    assert_eq!(
+        value(&text, r#"opinion_db_pool_acquired_total{pool="requests"}"#),
+        100.0
+    );
+    assert_eq!(
+        value(&text, r#"opinion_db_pool_wait_seconds_total{pool="requests"}"#),
+        0.25
+    );
+    assert_eq!(
+        value(&text, r#"opinion_db_pool_max_connections{pool="deliveries"}"#),
+        8.0
+    );
+    assert_eq!(
+        value(&text, r#"opinion_db_pool_acquired_total{pool="deliveries"}"#),
+        900.0
+    );
+    assert_eq!(
+        value(&text, r#"opinion_db_pool_wait_seconds_total{pool="deliveries"}"#),
+        0.0
+    );
     assert!(value(&text, "process_resident_memory_bytes") > 0.0, "{text}");
 }
 
 #[test]
 fn the_pool_counters_follow_the_store_totals_without_counting_twice() {
     let metrics = Metrics::new().expect("metrics");
-    metrics.render(&readings(pool(100, 250))).expect("render");
-    metrics.render(&readings(pool(100, 250))).expect("render again");
-    let text = metrics.render(&readings(pool(130, 400))).expect("render later");
+    metrics.render(&readings(pool(100, 250), 900)).expect("render");
+    metrics.render(&readings(pool(100, 250), 900)).expect("render again");
+    let text = metrics.render(&readings(pool(130, 400), 950)).expect("render later");
 
-    assert_eq!(value(&text, "opinion_db_pool_acquired_total"), 130.0);
+    assert_eq!(
+        value(&text, r#"opinion_db_pool_acquired_total{pool="requests"}"#),
+        130.0
+    );
+    assert_eq!(
+        value(&text, r#"opinion_db_pool_acquired_total{pool="deliveries"}"#),
+        950.0
+    );
     assert!(
-        (value(&text, "opinion_db_pool_wait_seconds_total") - 0.4).abs() < 1e-9,
+        (value(&text, r#"opinion_db_pool_wait_seconds_total{pool="requests"}"#) - 0.4).abs() < 1e-9,
         "{text}"
     );
 }
@@ -91,7 +140,7 @@ fn a_request_is_labelled_by_its_route_pattern_and_an_unmatched_one_by_one_label(
     );
     metrics.http_request(None, "GET", 404, Duration::from_millis(1));
     metrics.http_request(None, "POST", 404, Duration::from_millis(1));
-    let text = metrics.render(&readings(PoolFigures::default())).expect("render");
+    let text = metrics.render(&readings(PoolFigures::default(), 0)).expect("render");
 
     assert_eq!(
         value(
@@ -149,7 +198,7 @@ async fn a_measured_wallet_counts_each_call_by_outcome_and_passes_its_answer_thr
     wallet.balance(&target(), "p").await;
 
     assert!(matches!(first.reading, BalanceReading::Balance { balance: 5_000, .. }));
-    let text = metrics.render(&readings(PoolFigures::default())).expect("render");
+    let text = metrics.render(&readings(PoolFigures::default(), 0)).expect("render");
     assert_eq!(
         value(&text, r#"opinion_wallet_calls_total{call="balance",outcome="read"}"#),
         1.0
@@ -197,7 +246,7 @@ async fn a_measured_transport_counts_each_attempt_by_result() {
     transport.send(&request).await;
 
     assert_eq!(first.result, AttemptResult::Status(200));
-    let text = metrics.render(&readings(PoolFigures::default())).expect("render");
+    let text = metrics.render(&readings(PoolFigures::default(), 0)).expect("render");
     for result in ["2xx", "5xx", "timeout"] {
         let series = format!(r#"opinion_webhook_attempts_total{{result="{result}"}}"#);
         assert_eq!(value(&text, &series), 1.0, "{result}");

@@ -1,5 +1,5 @@
 //! `OperationalStore`: the platform-wide figures a metrics scrape reads, in one round
-//! trip. Both counts use partial indexes (`webhook_deliveries_due_idx`,
+//! trip; `PoolWatch`: the store's connection pool. Both counts use partial indexes (`webhook_deliveries_due_idx`,
 //! `wallet_operations_in_review`), so a scrape costs what the backlog and the review
 //! queue hold, not what the tables hold.
 
@@ -7,7 +7,7 @@ use async_trait::async_trait;
 use diesel::QueryableByName;
 use diesel::sql_types::{BigInt, Nullable, Timestamptz};
 use diesel_async::RunQueryDsl;
-use opinion_app::operations::ports::{OperationalStore, PlatformFigures, PoolFigures};
+use opinion_app::operations::ports::{OperationalStore, PlatformFigures, PoolFigures, PoolWatch};
 use opinion_app::ports::StoreError;
 use time::OffsetDateTime;
 
@@ -44,7 +44,9 @@ impl OperationalStore for PgStore {
             manual_reviews_open: row.manual_reviews_open.unsigned_abs(),
         })
     }
+}
 
+impl PoolWatch for PgStore {
     fn pool_figures(&self) -> PoolFigures {
         self.checkout_figures()
     }

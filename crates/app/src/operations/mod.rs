@@ -1,6 +1,6 @@
 //! What the people running the platform watch: the figures a scrape of `GET /metrics`
 //! reads from the database and the pool (webhook backlog, the oldest undelivered
-//! event, open manual reviews, pool pressure), as opposed to the counters each instance
+//! event, open manual reviews, the pressure on each connection pool), as opposed to the counters each instance
 //! keeps of its own requests and calls.
 
 pub mod ports;
@@ -13,7 +13,7 @@ use std::sync::Arc;
 use time::Duration;
 
 use crate::error::AppError;
-use crate::operations::ports::{OperationalStore, PlatformFigures, PoolFigures};
+use crate::operations::ports::{OperationalStore, PlatformFigures, PoolFigures, PoolRole, PoolWatch};
 use crate::ports::Clock;
 
 /// The platform's state as operations staff watch it, read once per scrape.
@@ -25,8 +25,17 @@ pub struct OperationalReadings {
     pub oldest_undelivered_age: Duration,
     /// Wallet operations waiting for staff in manual review.
     pub manual_reviews_open: u64,
-    /// This instance's connection pool.
-    pub pool: PoolFigures,
+    /// This instance's connection pools, each with its role.
+    pub pools: Vec<PoolReading>,
+}
+
+/// One connection pool's figures and what the pool serves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PoolReading {
+    /// What the pool serves.
+    pub role: PoolRole,
+    /// Its figures at the reading.
+    pub figures: PoolFigures,
 }
 
 /// Reads the platform's operational figures.
@@ -34,12 +43,23 @@ pub struct OperationalReadings {
 pub struct Operations {
     store: Arc<dyn OperationalStore>,
     clock: Arc<dyn Clock>,
+    pools: Vec<(PoolRole, Arc<dyn PoolWatch>)>,
 }
 
 impl Operations {
-    /// The use case over `store`, measuring ages against `clock`.
+    /// The use case over `store`, measuring ages against `clock`, watching no pool yet.
     pub fn new(store: Arc<dyn OperationalStore>, clock: Arc<dyn Clock>) -> Self {
-        Self { store, clock }
+        Self {
+            store,
+            clock,
+            pools: Vec::new(),
+        }
+    }
+
+    /// The same use case, also reading the pool `watch` as the pool serving `role`.
+    pub fn watching(mut self, role: PoolRole, watch: Arc<dyn PoolWatch>) -> Self {
+        self.pools.push((role, watch));
+        self
     }
 
     /// The figures now. An age is never negative, even when a row was written by an
@@ -57,7 +77,14 @@ impl Operations {
             webhook_backlog,
             oldest_undelivered_age,
             manual_reviews_open,
-            pool: self.store.pool_figures(),
+            pools: self
+                .pools
+                .iter()
+                .map(|(role, watch)| PoolReading {
+                    role: *role,
+                    figures: watch.pool_figures(),
+                })
+                .collect(),
         })
     }
 }

@@ -16,8 +16,8 @@ pub struct PlatformFigures {
     pub manual_reviews_open: u64,
 }
 
-/// This instance's connection pool: its size now and what waiting for a connection has
-/// cost since start-up.
+/// One of this instance's connection pools: its size now and what waiting for a
+/// connection has cost since start-up.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct PoolFigures {
     /// The most connections the pool opens.
@@ -36,13 +36,38 @@ pub struct PoolFigures {
     pub wait_total: std::time::Duration,
 }
 
-/// Reads platform-wide figures across every operator, and this instance's pool.
+/// Which of an instance's connection pools a figure is about. The delivery workers have a
+/// pool of their own, so neither the requests nor the deliveries can take every
+/// connection from the other.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PoolRole {
+    /// Requests, and every background worker but webhook delivery.
+    Requests,
+    /// The webhook delivery workers.
+    Deliveries,
+}
+
+impl PoolRole {
+    /// The pool's name as a metrics label.
+    pub fn label(self) -> &'static str {
+        match self {
+            PoolRole::Requests => "requests",
+            PoolRole::Deliveries => "deliveries",
+        }
+    }
+}
+
+/// Reads platform-wide figures across every operator.
 #[cfg_attr(any(test, feature = "mock"), mockall::automock)]
 #[async_trait]
 pub trait OperationalStore: Send + Sync {
     /// The figures now.
     async fn platform_figures(&self) -> Result<PlatformFigures, StoreError>;
+}
 
-    /// The pool's figures; asks nothing of the database.
+/// Reads one connection pool's figures; asks nothing of the database.
+#[cfg_attr(any(test, feature = "mock"), mockall::automock)]
+pub trait PoolWatch: Send + Sync {
+    /// The pool's figures now.
     fn pool_figures(&self) -> PoolFigures;
 }

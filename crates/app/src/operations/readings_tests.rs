@@ -2,11 +2,11 @@ use std::sync::Arc;
 
 use time::Duration;
 
-use crate::operations::ports::{MockOperationalStore, PlatformFigures, PoolFigures};
-use crate::operations::{OperationalReadings, Operations};
+use crate::operations::ports::{MockOperationalStore, MockPoolWatch, PlatformFigures, PoolFigures, PoolRole};
+use crate::operations::{OperationalReadings, Operations, PoolReading};
 use crate::test_support::{FixedClock, NOW};
 
-const POOL: PoolFigures = PoolFigures {
+const REQUESTS: PoolFigures = PoolFigures {
     max_size: 16,
     open: 4,
     idle: 3,
@@ -16,15 +16,32 @@ const POOL: PoolFigures = PoolFigures {
     wait_total: std::time::Duration::from_millis(40),
 };
 
+const DELIVERIES: PoolFigures = PoolFigures {
+    max_size: 8,
+    open: 8,
+    idle: 0,
+    waiting: 2,
+    acquired_total: 900,
+    timed_out_total: 0,
+    wait_total: std::time::Duration::from_millis(700),
+};
+
+fn pool(figures: PoolFigures) -> Arc<MockPoolWatch> {
+    let mut watch = MockPoolWatch::new();
+    watch.expect_pool_figures().return_const(figures);
+    Arc::new(watch)
+}
+
 fn operations(figures: PlatformFigures) -> Operations {
     let mut store = MockOperationalStore::new();
     store.expect_platform_figures().returning(move || Ok(figures.clone()));
-    store.expect_pool_figures().return_const(POOL);
     Operations::new(Arc::new(store), Arc::new(FixedClock))
+        .watching(PoolRole::Requests, pool(REQUESTS))
+        .watching(PoolRole::Deliveries, pool(DELIVERIES))
 }
 
 #[tokio::test]
-async fn the_oldest_pending_delivery_is_aged_against_the_clock() {
+async fn the_oldest_pending_delivery_is_aged_against_the_clock_and_each_pool_read_under_its_role() {
     let readings = operations(PlatformFigures {
         webhook_backlog: 12,
         oldest_undelivered_at: Some(NOW - Duration::seconds(90)),
@@ -40,7 +57,16 @@ async fn the_oldest_pending_delivery_is_aged_against_the_clock() {
             webhook_backlog: 12,
             oldest_undelivered_age: Duration::seconds(90),
             manual_reviews_open: 3,
-            pool: POOL,
+            pools: vec![
+                PoolReading {
+                    role: PoolRole::Requests,
+                    figures: REQUESTS,
+                },
+                PoolReading {
+                    role: PoolRole::Deliveries,
+                    figures: DELIVERIES,
+                },
+            ],
         }
     );
 }

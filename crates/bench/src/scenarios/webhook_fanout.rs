@@ -214,7 +214,7 @@ pub async fn many_endpoints(
         }
     }
     let watch = MemoryWatch::start(bench.service_pid);
-    let pool_before = PoolCounters::read(&bench.api).await;
+    let pools_before = pool_counters(bench).await;
     let mut plan = bench.plan();
     plan.warmup = Duration::ZERO;
     let buys = NewBuy {
@@ -224,10 +224,7 @@ pub async fn many_endpoints(
     };
     let bought = crate::load::run(plan, buys).await?;
     let received = sink.snapshot();
-    let pool_wait_ms = match (pool_before, PoolCounters::read(&bench.api).await) {
-        (Some(before), Some(after)) => after.mean_wait_ms_since(&before),
-        _ => None,
-    };
+    let pools_after = pool_counters(bench).await;
     endpoints.delete_all().await;
     let rss = watch.finish();
     let per_event = count.div_ceil(operators.len()) as f64;
@@ -242,15 +239,31 @@ pub async fn many_endpoints(
         max_ms: received.lag_max_ms,
     };
     announce(GROWTH, &load);
-    let scenario = Scenario::measured(GROWTH, GROWTH_DESCRIPTION, load, rss, None)
+    let mut scenario = Scenario::measured(GROWTH, GROWTH_DESCRIPTION, load, rss, None)
         .counting_other_than_requests()
         .with_figure("endpoints", count as f64)
         .with_figure("operators", operators.len() as f64)
         .with_figure("endpoints_per_event", per_event)
         .with_figure("buys_per_second", bought.per_second)
         .with_figure("deliveries_produced_per_second", bought.per_second * per_event);
-    Ok(match pool_wait_ms {
-        Some(wait) => scenario.with_figure("pool_wait_ms_per_checkout", wait),
-        None => scenario,
-    })
+    for (pool, (before, after)) in POOLS.iter().zip(pools_before.iter().zip(&pools_after)) {
+        if let (Some(before), Some(after)) = (before, after)
+            && let Some(wait) = after.mean_wait_ms_since(before)
+        {
+            scenario = scenario.with_figure(&format!("{pool}_pool_wait_ms_per_checkout"), wait);
+        }
+    }
+    Ok(scenario)
+}
+
+/// The service's connection pools, by their metrics label.
+const POOLS: [&str; 2] = ["requests", "deliveries"];
+
+/// The counters of each of `POOLS` now, in order.
+async fn pool_counters(bench: &Bench<'_>) -> Vec<Option<PoolCounters>> {
+    let mut counters = Vec::with_capacity(POOLS.len());
+    for pool in POOLS {
+        counters.push(PoolCounters::read(&bench.api, pool).await);
+    }
+    counters
 }
