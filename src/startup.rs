@@ -174,7 +174,11 @@ pub async fn services_reaching(
         .await
         .context("migrating the database")?;
     let store = Arc::new(pool(config, &target, config.database_max_connections, keys).await?);
-    let delivery_store = Arc::new(pool(config, &target, config.webhook_database_connections, keys).await?);
+    let delivery_store = Arc::new(
+        pool(config, &target, config.webhook_database_connections, keys)
+            .await?
+            .with_attempt_batches(),
+    );
     let encrypted = store.uses_tls().await.context("asking the database about TLS")?;
     tracing::info!(
         sslmode = %target.ssl_mode(),

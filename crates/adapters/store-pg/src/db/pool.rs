@@ -18,6 +18,7 @@ use crate::db::pool_waits::PoolWaits;
 use crate::db::sealing::DataKey;
 use crate::db::target::DatabaseTarget;
 use crate::db::transactions::{Conn, Pooled, step_connection};
+use crate::webhooks::AttemptBatches;
 
 /// How long a request waits for a connection (creating one included) before giving up,
 /// unless the store is given its own wait (`PgStore::with_acquire_timeout`).
@@ -39,6 +40,7 @@ pub struct PgStore {
     data_key: Option<Arc<DataKey>>,
     acquire_timeout: Duration,
     waits: Arc<PoolWaits>,
+    attempt_batches: Option<AttemptBatches>,
 }
 
 impl PgStore {
@@ -75,6 +77,7 @@ impl PgStore {
             data_key: None,
             acquire_timeout: DEFAULT_ACQUIRE_TIMEOUT,
             waits: Arc::default(),
+            attempt_batches: None,
         };
         store.select_one().await?;
         Ok(store)
@@ -94,6 +97,23 @@ impl PgStore {
             data_key: Some(Arc::new(key)),
             ..self
         }
+    }
+
+    /// The same store, recording webhook attempts together: each finished attempt waits
+    /// in a queue that a few writers, started here on the running Tokio runtime, record in
+    /// batches, one transaction each. Meant for the delivery workers' own store, whose
+    /// attempts finish in bursts; a store records each attempt alone otherwise.
+    pub fn with_attempt_batches(self) -> Self {
+        let batches = AttemptBatches::start(self.clone());
+        Self {
+            attempt_batches: Some(batches),
+            ..self
+        }
+    }
+
+    /// Where the store's attempts wait to be recorded together, if it records them so.
+    pub(crate) fn attempt_batches(&self) -> Option<&AttemptBatches> {
+        self.attempt_batches.as_ref()
     }
 
     /// The data key, or `Unavailable` when the store was built without one.
@@ -180,6 +200,7 @@ impl fmt::Debug for PgStore {
             .field("available", &status.available)
             .field("data_key", &self.data_key.is_some())
             .field("acquire_timeout", &self.acquire_timeout)
+            .field("attempt_batches", &self.attempt_batches.is_some())
             .finish()
     }
 }

@@ -81,10 +81,16 @@ SELECT attempt_count FROM delivery"
 );
 
 impl PgStore {
+    /// Records an attempt: with the store's other attempts when it records them together
+    /// (the delivery workers' store) and the attempt leaves its endpoint enabled, alone
+    /// otherwise.
     pub(crate) async fn record_attempt_rows(&self, report: &AttemptReport) -> Result<(), StoreError> {
+        if let (Some(batches), None) = (self.attempt_batches(), &report.disable) {
+            return batches.record(report).await;
+        }
         let mut conn = self.conn().await?;
         let Some(disabling) = &report.disable else {
-            return record(&mut conn, report).await.map_err(from_diesel);
+            return record(&conn, report).await.map_err(from_diesel);
         };
         let (operator, endpoint) = (uuid_of(report.operator_id), uuid_of(report.endpoint_id));
         conn.transaction::<_, DieselError, _>(async |conn| {
@@ -120,7 +126,7 @@ impl PgStore {
 }
 
 /// Runs [`RECORD_ATTEMPT`] for `report`; `NotFound` if its delivery does not exist.
-async fn record(conn: &mut AsyncPgConnection, report: &AttemptReport) -> Result<(), DieselError> {
+pub(crate) async fn record(mut conn: &AsyncPgConnection, report: &AttemptReport) -> Result<(), DieselError> {
     let attempt = &report.attempt;
     let request = attempt.request.as_ref();
     let (status, next_attempt_at) = report.delivery.unzip();
@@ -149,7 +155,7 @@ async fn record(conn: &mut AsyncPgConnection, report: &AttemptReport) -> Result<
             .bind::<Nullable<Text>, _>(request.map(|r| r.headers.webhook_timestamp.as_str()))
             .bind::<Nullable<Text>, _>(request.map(|r| r.headers.webhook_signature.as_str())),
     )
-    .execute(conn)
+    .execute(&mut conn)
     .await
     .and_then(|rows| if rows == 1 { Ok(()) } else { Err(DieselError::NotFound) })
 }

@@ -1,6 +1,8 @@
 //! Webhooks: the transactional outbox every business change writes its events to,
-//! endpoints, deliveries and their claims, attempts, and the `WebhookStore` port.
+//! endpoints, deliveries and their claims, attempts (recorded alone or together), and the
+//! `WebhookStore` port.
 
+mod attempt_batches;
 mod attempts;
 mod claims;
 mod deliveries;
@@ -8,3 +10,5 @@ mod endpoints;
 pub(crate) mod outbox;
 mod rows;
 mod store;
+
+pub(crate) use attempt_batches::AttemptBatches;

@@ -14,7 +14,7 @@ use super::{arranged, attempt, claimed_for_ten, one_delivery_claimed_for_ten};
 use crate::fixtures::*;
 
 /// A report of an attempt at `target` that proposes `delivery`.
-fn report(
+pub(super) fn report(
     target: &AttemptTarget,
     lease: Option<u128>,
     delivery: Option<(DeliveryStatus, Option<time::OffsetDateTime>)>,
@@ -39,7 +39,10 @@ fn report(
 }
 
 /// The delivery's status, next attempt and logged attempt numbers.
-async fn delivery(store: &PgStore, id: WebhookDeliveryId) -> (DeliveryStatus, Option<time::OffsetDateTime>, Vec<u32>) {
+pub(super) async fn delivery(
+    store: &PgStore,
+    id: WebhookDeliveryId,
+) -> (DeliveryStatus, Option<time::OffsetDateTime>, Vec<u32>) {
     let found = store
         .find_delivery(operator_id(1), id)
         .await

@@ -1,9 +1,11 @@
 //! Webhook endpoints, the outbox fan-out, claims, attempts and the delivery log against
-//! a real database; what each attempt sent in `attempt_requests.rs`, each endpoint's
+//! a real database; attempts recorded together in `attempt_batches.rs`, what each attempt
+//! sent in `attempt_requests.rs`, each endpoint's
 //! delivery settings and dead letters in `delivery_settings.rs`, the launch metadata player events carry in
 //! `launch_metadata.rs`, and the migrations that renamed stored events in
 //! `renamed_events.rs`.
 
+mod attempt_batches;
 mod attempt_records;
 mod attempt_requests;
 mod delivery_settings;
