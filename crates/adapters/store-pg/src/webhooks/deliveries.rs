@@ -17,6 +17,7 @@ use crate::db::error::from_diesel;
 use crate::db::ids::{first_ulid_at, id_of, uuid_of};
 use crate::db::keyset_page::keyset_page;
 use crate::db::pool::PgStore;
+use crate::db::prepared::prepared;
 use crate::db::schema::{webhook_attempts, webhook_deliveries, webhook_endpoints, webhook_events};
 use crate::db::sealing::DataKey;
 use crate::webhooks::rows::{AttemptRow, DeliveryRow, EndpointRow, EventRow};
@@ -43,17 +44,21 @@ async fn attempts_of(
     Ok(grouped)
 }
 
+/// What [`target_rows`] reads of one delivery: the delivery, its endpoint, its event and
+/// when the endpoint was deleted.
+pub(crate) type TargetRow = (DeliveryRow, EndpointRow, EventRow, Option<OffsetDateTime>);
+
 /// Deliveries `ids` of `operators` (one for a replay; for a claim, those it took
-/// deliveries from) with their endpoints and events: what an attempt needs. Also says
-/// whether each endpoint still receives deliveries. The operators let the primary key
-/// find the rows: `id` is its second column, and alone would be looked for in every
-/// delivery ever made.
-pub(crate) async fn load_targets(
+/// deliveries from) with their endpoints and events, as [`targets_of`] makes them into
+/// what an attempt needs. The operators let the primary key find the rows: `id` is its
+/// second column, and alone would be looked for in every delivery ever made. The text is
+/// the same whatever the number of ids (each list is one array), so the connection keeps
+/// it prepared.
+pub(crate) async fn target_rows(
     conn: &mut AsyncPgConnection,
-    key: &DataKey,
     operators: &[Uuid],
     ids: &[Uuid],
-) -> Result<Vec<(AttemptTarget, bool, Option<RateLimit>)>, StoreError> {
+) -> Result<Vec<TargetRow>, diesel::result::Error> {
     let query = webhook_deliveries::table
         .inner_join(
             webhook_endpoints::table.on(webhook_endpoints::operator_id
@@ -73,8 +78,15 @@ pub(crate) async fn load_targets(
             EventRow::as_select(),
             webhook_endpoints::deleted_at,
         ));
-    let rows: Vec<(DeliveryRow, EndpointRow, EventRow, Option<OffsetDateTime>)> =
-        query.load(conn).await.map_err(from_diesel)?;
+    prepared(query).load(conn).await
+}
+
+/// The attempt targets of `rows`, their endpoints' secrets opened with `key`; with each,
+/// whether its endpoint still receives deliveries, and its rate limit.
+pub(crate) fn targets_of(
+    rows: Vec<TargetRow>,
+    key: &DataKey,
+) -> Result<Vec<(AttemptTarget, bool, Option<RateLimit>)>, StoreError> {
     rows.into_iter()
         .map(|(delivery, endpoint, event, deleted_at)| {
             let endpoint = endpoint.opened(key)?;
@@ -195,7 +207,10 @@ impl PgStore {
         id: WebhookDeliveryId,
     ) -> Result<Option<ReplayTarget>, StoreError> {
         let mut conn = self.conn().await?;
-        let loaded = load_targets(&mut conn, self.data_key()?, &[uuid_of(operator)], &[uuid_of(id)]).await?;
+        let rows = target_rows(&mut conn, &[uuid_of(operator)], &[uuid_of(id)])
+            .await
+            .map_err(from_diesel)?;
+        let loaded = targets_of(rows, self.data_key()?)?;
         loaded
             .into_iter()
             .next()
