@@ -111,16 +111,22 @@ pub async fn flight_player(app: &TestApp, operator: &TestOperator, external_user
     session["sessionToken"].as_str().expect("sessionToken").to_owned()
 }
 
-/// Waits (up to 60 s) until the live flight is boarding with at least 800 ms of its
-/// boarding left (so a purchase sent now lands before take-off on a loaded machine), and
-/// answers it.
+/// The longest [`boarding_flight`] waits for a flight to board.
+const BOARDING_WAIT: std::time::Duration = std::time::Duration::from_secs(300);
+
+/// Waits until the live flight is boarding with at least 800 ms of its boarding left (so
+/// a purchase sent now lands before take-off on a loaded machine), and answers it. The
+/// flight in the air when the wait starts may fly long: the curve passes 36× at 60 s,
+/// and about one flight in 37 crashes above that, so the wait allows `BOARDING_WAIT`
+/// (the curve passes 60,000,000× at 300 s).
 pub async fn boarding_flight(app: &TestApp, session: &str) -> serde_json::Value {
     let instant = |live: &serde_json::Value, field: &str| {
         live[field]
             .as_str()
             .and_then(|text| time::OffsetDateTime::parse(text, &time::format_description::well_known::Rfc3339).ok())
     };
-    for _ in 0..3_000 {
+    let deadline = std::time::Instant::now() + BOARDING_WAIT;
+    while std::time::Instant::now() < deadline {
         let live = json_with_status(app.get("/api/player/flight", session).await, 200).await;
         let left = instant(&live, "takeOffAt")
             .zip(instant(&live, "serverTime"))
@@ -130,7 +136,10 @@ pub async fn boarding_flight(app: &TestApp, session: &str) -> serde_json::Value 
         }
         tokio::time::sleep(std::time::Duration::from_millis(20)).await;
     }
-    panic!("no flight boarded with time to buy within 60 s");
+    panic!(
+        "no flight boarded with time to buy within {} s",
+        BOARDING_WAIT.as_secs()
+    );
 }
 
 /// Buys a ticket of `stake` rupiah with an auto cash-out at 1.01× on each boarding flight
