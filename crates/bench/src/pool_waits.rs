@@ -3,8 +3,6 @@
 //! A scenario whose pace is set by waiting for connections says so in its figures,
 //! instead of looking CPU-bound.
 
-use crate::api::Api;
-
 /// One pool's two counters at one moment.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct PoolCounters {
@@ -22,12 +20,6 @@ impl PoolCounters {
             acquired: sample(exposition, "opinion_db_pool_acquired_total", pool)?,
             waited_seconds: sample(exposition, "opinion_db_pool_wait_seconds_total", pool)?,
         })
-    }
-
-    /// The counters of the pool labelled `pool` the service reports now; `None` when its
-    /// metrics cannot be read.
-    pub async fn read(api: &Api, pool: &str) -> Option<Self> {
-        Self::parse(&api.metrics_text().await.ok()?, pool)
     }
 
     /// The mean wait of the checkouts made since `earlier`, in milliseconds; `None`

@@ -67,38 +67,19 @@ fn a_scrape_shows_the_platform_figures_and_each_pool_under_its_label() {
     assert_eq!(value(&text, "opinion_webhook_backlog"), 7.0);
     assert_eq!(value(&text, "opinion_webhook_oldest_undelivered_age_seconds"), 42.0);
     assert_eq!(value(&text, "opinion_manual_reviews_open"), 2.0);
-    assert_eq!(
-        value(&text, r#"opinion_db_pool_max_connections{pool="requests"}"#),
-        16.0
-    );
-    assert_eq!(
-        value(&text, r#"opinion_db_pool_idle_connections{pool="requests"}"#),
-        4.0
-    );
-    assert_eq!(
-        value(&text, r#"opinion_db_pool_waiting_requests{pool="requests"}"#),
-        1.0
-    );
-    assert_eq!(
-        value(&text, r#"opinion_db_pool_acquired_total{pool="requests"}"#),
-        100.0
-    );
-    assert_eq!(
-        value(&text, r#"opinion_db_pool_wait_seconds_total{pool="requests"}"#),
-        0.25
-    );
-    assert_eq!(
-        value(&text, r#"opinion_db_pool_max_connections{pool="deliveries"}"#),
-        8.0
-    );
-    assert_eq!(
-        value(&text, r#"opinion_db_pool_acquired_total{pool="deliveries"}"#),
-        900.0
-    );
-    assert_eq!(
-        value(&text, r#"opinion_db_pool_wait_seconds_total{pool="deliveries"}"#),
-        0.0
-    );
+    let pools = [
+        (r#"opinion_db_pool_max_connections{pool="requests"}"#, 16.0),
+        (r#"opinion_db_pool_idle_connections{pool="requests"}"#, 4.0),
+        (r#"opinion_db_pool_waiting_requests{pool="requests"}"#, 1.0),
+        (r#"opinion_db_pool_acquired_total{pool="requests"}"#, 100.0),
+        (r#"opinion_db_pool_wait_seconds_total{pool="requests"}"#, 0.25),
+        (r#"opinion_db_pool_max_connections{pool="deliveries"}"#, 8.0),
+        (r#"opinion_db_pool_acquired_total{pool="deliveries"}"#, 900.0),
+        (r#"opinion_db_pool_wait_seconds_total{pool="deliveries"}"#, 0.0),
+    ];
+    for (series, expected) in pools {
+        assert_eq!(value(&text, series), expected, "{series}");
+    }
     assert!(value(&text, "process_resident_memory_bytes") > 0.0, "{text}");
 }
 

@@ -1,7 +1,7 @@
 //! What the people running the platform watch: the figures a scrape of `GET /metrics`
-//! reads from the database and the pool (webhook backlog, the oldest undelivered
-//! event, open manual reviews, the pressure on each connection pool), as opposed to the counters each instance
-//! keeps of its own requests and calls.
+//! reads from the database and the pools (webhook backlog, the oldest undelivered
+//! event, open manual reviews, the pressure on each connection pool), as opposed to the
+//! counters each instance keeps of its own requests and calls.
 
 pub mod ports;
 

@@ -259,11 +259,12 @@ pub async fn many_endpoints(
 /// The service's connection pools, by their metrics label.
 const POOLS: [&str; 2] = ["requests", "deliveries"];
 
-/// The counters of each of `POOLS` now, in order.
+/// The counters of each of `POOLS` now, in order, from one scrape of the service's
+/// metrics (none when the scrape fails).
 async fn pool_counters(bench: &Bench<'_>) -> Vec<Option<PoolCounters>> {
-    let mut counters = Vec::with_capacity(POOLS.len());
-    for pool in POOLS {
-        counters.push(PoolCounters::read(&bench.api, pool).await);
-    }
-    counters
+    let exposition = bench.api.metrics_text().await.ok();
+    POOLS
+        .iter()
+        .map(|pool| PoolCounters::parse(exposition.as_deref()?, pool))
+        .collect()
 }
