@@ -46,11 +46,11 @@ impl OperatorStore for PgStore {
 
     #[tracing::instrument(skip_all, fields(operator_id = %id))]
     async fn find_operator(&self, id: OperatorId) -> Result<Option<Operator>, StoreError> {
-        let mut conn = self.conn().await?;
+        let conn = self.shared_conn().await?;
         let row = operators::table
             .find(uuid_of(id))
             .select(OperatorRow::as_select())
-            .first(&mut conn)
+            .first(&mut &*conn)
             .await
             .optional()
             .map_err(from_diesel)?;

@@ -22,16 +22,22 @@ pub(crate) async fn in_order<E>(writes: Vec<Write<'_, E>>) -> Result<(), E> {
     join_all(writes).await.into_iter().collect()
 }
 
-/// The savepoint [`under_savepoint`] opens; one at a time per connection.
+/// The savepoint [`under_savepoint`] opens; the most recent of the name is the one rolled
+/// back to.
 const SAVEPOINT: &str = "SAVEPOINT pipelined_writes";
-const RELEASE: &str = "RELEASE SAVEPOINT pipelined_writes";
 const ROLLBACK: &str = "ROLLBACK TO SAVEPOINT pipelined_writes";
 
 /// Runs `writes` all or nothing inside the transaction `conn` is already in: the
-/// savepoint is opened in the same pipeline as the writes (no round trip of its own),
-/// released when every write succeeded, and rolled back to otherwise, so the
-/// transaction goes on as if none had run and the first failure is answered. If the
-/// rollback itself fails, that failure is answered: the transaction cannot go on.
+/// savepoint is opened in the same pipeline as the writes (no round trip of its own) and
+/// rolled back to when a write failed, so the transaction goes on as if none had run and
+/// the first failure is answered. If the rollback itself fails, that failure is
+/// answered: the transaction cannot go on.
+///
+/// The savepoint is not released: the transaction's end does that. Released at once it
+/// would cost a round trip; released in the pipeline it would keep the writes before a
+/// refusal the database does not see as an error (a compare-and-set that changed no
+/// row succeeds as a statement). A savepoint left open costs the rest of the transaction
+/// nothing.
 pub(crate) async fn under_savepoint<'a, E>(conn: &'a AsyncPgConnection, writes: Vec<Write<'a, E>>) -> Result<(), E>
 where
     E: From<DieselError> + Send + 'a,
@@ -39,13 +45,11 @@ where
     let mut pipeline: Vec<Write<'a, E>> = Vec::with_capacity(writes.len() + 1);
     pipeline.push(async move { Ok(simple(conn, SAVEPOINT).await?) }.boxed());
     pipeline.extend(writes);
-    match in_order(pipeline).await {
-        Ok(()) => Ok(simple(conn, RELEASE).await?),
-        Err(failure) => {
-            simple(conn, ROLLBACK).await?;
-            Err(failure)
-        }
+    if let Err(failure) = in_order(pipeline).await {
+        simple(conn, ROLLBACK).await?;
+        return Err(failure);
     }
+    Ok(())
 }
 
 /// One statement without parameters, sent in the simple query protocol.

@@ -17,7 +17,7 @@ use crate::db::error::{from_diesel, unavailable};
 use crate::db::pool_waits::PoolWaits;
 use crate::db::sealing::DataKey;
 use crate::db::target::DatabaseTarget;
-use crate::db::transactions::{Conn, Pooled, step_connection};
+use crate::db::transactions::{Conn, Pooled, SharedConn, shared_step_connection, step_connection};
 use crate::webhooks::AttemptBatches;
 
 /// How long a request waits for a connection (creating one included) before giving up,
@@ -132,6 +132,15 @@ impl PgStore {
         match step_connection().await {
             Some(conn) => Ok(conn),
             None => self.pooled().await.map(|conn| Conn::Pooled(Box::new(conn))),
+        }
+    }
+
+    /// The connection a read of one statement uses, shared with the reads its step sends
+    /// meanwhile (see [`SharedConn`]); otherwise one from the pool.
+    pub(crate) async fn shared_conn(&self) -> Result<SharedConn, StoreError> {
+        match shared_step_connection().await {
+            Some(conn) => Ok(conn),
+            None => self.pooled().await.map(|conn| SharedConn::Pooled(Box::new(conn))),
         }
     }
 

@@ -4,6 +4,11 @@
 //! its write share one transaction and one commit; the write's own `transaction` becomes
 //! a savepoint inside it. Other tasks, and tasks the step spawns, keep using the pool.
 //!
+//! A store call holds the step's connection alone (`Conn`), except a read that only
+//! sends one statement and reads its answer: it shares it (`SharedConn`), so reads the
+//! step asks for together are sent together and answered in one round trip (PostgreSQL
+//! runs a connection's statements in the order they arrive).
+//!
 //! A step dropped half-way (its request cancelled) leaves its connection inside an open
 //! transaction; the pool then finds it broken and closes it, and PostgreSQL rolls the
 //! transaction back.
@@ -15,7 +20,7 @@ use async_trait::async_trait;
 use diesel_async::pooled_connection::deadpool::Object;
 use diesel_async::{AnsiTransactionManager, AsyncPgConnection, TransactionManager};
 use opinion_app::ports::{StoreError, TransactionWork, Transactions};
-use tokio::sync::{Mutex, OwnedMutexGuard};
+use tokio::sync::{OwnedRwLockReadGuard, OwnedRwLockWriteGuard, RwLock};
 
 use crate::db::error::from_diesel;
 use crate::db::pool::PgStore;
@@ -25,7 +30,7 @@ pub(crate) type Pooled = Object<AsyncPgConnection>;
 
 tokio::task_local! {
     /// The connection of the step the current task runs, in its transaction.
-    static STEP: Arc<Mutex<Pooled>>;
+    static STEP: Arc<RwLock<Pooled>>;
 }
 
 /// The connection a store call uses: its own from the pool, or its step's.
@@ -33,8 +38,8 @@ pub(crate) enum Conn {
     /// Taken from the pool for this call (boxed: the pooled connection is large, the
     /// step's guard a pointer).
     Pooled(Box<Pooled>),
-    /// The running step's, in the step's transaction.
-    InStep(OwnedMutexGuard<Pooled>),
+    /// The running step's, in the step's transaction, held alone.
+    InStep(OwnedRwLockWriteGuard<Pooled>),
 }
 
 impl Deref for Conn {
@@ -57,10 +62,37 @@ impl DerefMut for Conn {
     }
 }
 
-/// The running step's connection, if the current task runs one.
+/// The running step's connection, held alone, if the current task runs one.
 pub(crate) async fn step_connection() -> Option<Conn> {
     let step = STEP.try_with(Arc::clone).ok()?;
-    Some(Conn::InStep(step.lock_owned().await))
+    Some(Conn::InStep(step.write_owned().await))
+}
+
+/// The connection a read uses, shared with the other reads its step sends meanwhile:
+/// one from the pool for this call, or the running step's. Pipelined through a shared
+/// reference (`&AsyncPgConnection`), it can send no transaction control of its own.
+pub(crate) enum SharedConn {
+    /// Taken from the pool for this call.
+    Pooled(Box<Pooled>),
+    /// The running step's, in the step's transaction, shared with its other reads.
+    InStep(OwnedRwLockReadGuard<Pooled>),
+}
+
+impl Deref for SharedConn {
+    type Target = AsyncPgConnection;
+
+    fn deref(&self) -> &AsyncPgConnection {
+        match self {
+            SharedConn::Pooled(conn) => conn,
+            SharedConn::InStep(conn) => conn,
+        }
+    }
+}
+
+/// The running step's connection, shared, if the current task runs one.
+pub(crate) async fn shared_step_connection() -> Option<SharedConn> {
+    let step = STEP.try_with(Arc::clone).ok()?;
+    Some(SharedConn::InStep(step.read_owned().await))
 }
 
 #[async_trait]
@@ -74,9 +106,9 @@ impl Transactions for PgStore {
         AnsiTransactionManager::begin_transaction(&mut *conn)
             .await
             .map_err(from_diesel)?;
-        let step = Arc::new(Mutex::new(conn));
+        let step = Arc::new(RwLock::new(conn));
         let commit = STEP.scope(Arc::clone(&step), work).await;
-        let mut conn = step.lock_owned().await;
+        let mut conn = step.write_owned().await;
         let conn: &mut AsyncPgConnection = &mut conn;
         if commit {
             AnsiTransactionManager::commit_transaction(conn).await
@@ -86,3 +118,6 @@ impl Transactions for PgStore {
         .map_err(from_diesel)
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -78,8 +78,7 @@ impl MarketStore for PgStore {
         operator: OperatorId,
         id: MarketId,
     ) -> Result<Option<OperatorMarket>, StoreError> {
-        let mut conn = self.conn().await?;
-        find_operator_market(&mut conn, operator, id).await
+        find_operator_market(&*self.shared_conn().await?, operator, id).await
     }
 
     async fn list_markets(&self, limit: u16) -> Result<Vec<Market>, StoreError> {

@@ -161,7 +161,7 @@ impl PgStore {
         if !recorded {
             return Ok(None);
         }
-        find_operator_market(&mut conn, operator, market).await
+        find_operator_market(&conn, operator, market).await
     }
 
     /// Sets the operator's mode with `write`.

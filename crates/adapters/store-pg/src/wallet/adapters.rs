@@ -99,11 +99,11 @@ impl WalletAdapterStore for PgStore {
     #[tracing::instrument(skip_all, fields(operator_id = %operator))]
     async fn find_wallet_adapter(&self, operator: OperatorId) -> Result<Option<WalletAdapterConfig>, StoreError> {
         let key = self.data_key()?;
-        let mut conn = self.conn().await?;
+        let conn = self.shared_conn().await?;
         let row = wallet_adapters::table
             .find(uuid_of(operator))
             .select(WalletAdapterRow::as_select())
-            .first(&mut conn)
+            .first(&mut &*conn)
             .await
             .optional()
             .map_err(from_diesel)?;

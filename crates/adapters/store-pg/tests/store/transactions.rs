@@ -1,7 +1,8 @@
 //! `Transactions`: the store calls of a step share one transaction, committed or rolled
 //! back as the step answers; other tasks see nothing of it before its commit; a write
 //! refused inside the step (its own transaction, a savepoint there) leaves the step
-//! usable; a step inside a step joins it.
+//! usable; a step inside a step joins it; reads the step asks for together read its
+//! transaction.
 
 use opinion_app::access::ports::OperatorStore;
 use opinion_app::ports::{StoreError, Transactions};
@@ -56,6 +57,24 @@ async fn a_step_that_fails_leaves_nothing() {
         seen_from_outside(&store, 1).await,
         "the connection went back to the pool usable"
     );
+}
+
+#[tokio::test]
+async fn reads_asked_for_together_inside_a_step_see_its_uncommitted_writes() {
+    let (_db, store) = store().await;
+    let mut found = (false, false);
+    store
+        .run(Box::pin(async {
+            given_operator(&store, 1).await;
+            given_operator(&store, 2).await;
+            let (one, two) = tokio::join!(store.find_operator(operator_id(1)), store.find_operator(operator_id(2)));
+            found = (one.expect("find").is_some(), two.expect("find").is_some());
+            false
+        }))
+        .await
+        .expect("rolled back");
+    assert_eq!(found, (true, true));
+    assert!(!seen_from_outside(&store, 1).await);
 }
 
 #[tokio::test]

@@ -6,10 +6,9 @@
 
 use opinion_market::{Side, TradeStatus};
 
-use crate::access::operator_currency;
 use crate::error::AppError;
 use crate::model::Trade;
-use crate::opinion::trading::opening::{self, Opening, OrderOpening};
+use crate::opinion::trading::opening::{self, Opening, OrderInputs, OrderOpening, OrderReads};
 use crate::opinion::trading::ports::{NewTrade, TradingChange};
 use crate::opinion::trading::{OrderRequest, Trading, order};
 use crate::players::{ActingPlayer, PlayerPrincipal};
@@ -45,22 +44,24 @@ impl Trading {
             .await
     }
 
-    /// Everything a buy reads and stores before its wallet call, in its opening step: the replay
-    /// check, the wallet target, the market and its quote, the currency, then the trade
-    /// with its `sent` debit and `mini_app.trade.submitted`.
+    /// Everything a buy reads and stores before its wallet call, in its opening step: the
+    /// order's reads (the replay check, the wallet target, the market, the currency), its
+    /// quote, then the trade with its `sent` debit and `mini_app.trade.submitted`.
     async fn open_buy(
         &self,
         player: &PlayerPrincipal,
         request: &OrderRequest,
         client_order_id: &str,
     ) -> Result<OrderOpening, AppError> {
-        if let Some(first) = self.first_order(player, request, client_order_id).await? {
-            return Ok(OrderOpening::Replayed(Box::new(first)));
-        }
-        let target = self.wallet_target(player.operator_id).await?;
-        let market = self.tradable_market(player, request).await?;
+        let OrderInputs {
+            target,
+            market,
+            currency,
+        } = match self.order_reads(player, request, client_order_id).await? {
+            OrderReads::New(inputs) => *inputs,
+            OrderReads::Repeated(first) => return Ok(OrderOpening::Replayed(first)),
+        };
         let quote = order::price(&market, request)?;
-        let currency = operator_currency(self.ports.operators.as_ref(), player.operator_id).await?;
         let opened = self.priced_order(player, request, client_order_id, &quote, currency, target)?;
         let trade = &opened.trade;
         let change = TradingChange {

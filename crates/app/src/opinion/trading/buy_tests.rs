@@ -231,7 +231,7 @@ async fn a_debit_never_sent_is_abandoned_and_the_trade_fails() {
 }
 
 #[tokio::test]
-async fn a_repeated_client_order_id_returns_the_first_trade_without_calling_the_wallet() {
+async fn a_repeated_client_order_id_returns_the_first_trade_without_calling_the_wallet_even_on_a_closed_market() {
     let first = {
         let (mocks, applied) = buy_mocks(applied(), Pool::new(liquidity()));
         mocks
@@ -255,6 +255,11 @@ async fn a_repeated_client_order_id_returns_the_first_trade_without_calling_the_
                 position_before: None,
             }))
         });
+    let closed_since = market_with(Pool::new(liquidity()), opinion_market::MarketStatus::Closed);
+    mocks
+        .markets
+        .expect_find_operator_market()
+        .returning(move |_, _| Ok(Some(closed_since.clone())));
     mocks.wallet.expect_mutate().never();
     mocks.trades.expect_apply().never();
     let trading = mocks.build();

@@ -14,8 +14,9 @@ use opinion_wallet::{
 };
 use time::OffsetDateTime;
 
+use crate::access::operator_currency;
 use crate::error::{AppError, ProblemCode};
-use crate::model::Trade;
+use crate::model::{OperatorMarket, Trade};
 use crate::opinion::trading::buy::same_order;
 use crate::opinion::trading::ports::{NewOperation, OperationUpdate, TradingChange};
 use crate::opinion::trading::wallet_call::OperationSubject;
@@ -93,6 +94,33 @@ impl Trading {
         Ok(current)
     }
 
+    /// What an order reads before it is priced: the replay check, the wallet target, the
+    /// market (refused unless tradable) and the operator's currency. They need nothing
+    /// from each other, so they are asked for together (one round trip in the opening's
+    /// step) and judged in that order: a repeated client order id is answered with its
+    /// first trade whatever the rest says, otherwise the first refusal is the answer.
+    pub(crate) async fn order_reads(
+        &self,
+        player: &PlayerPrincipal,
+        request: &OrderRequest,
+        client_order_id: &str,
+    ) -> Result<OrderReads, AppError> {
+        let (first, target, market, currency) = tokio::join!(
+            self.first_order(player, request, client_order_id),
+            self.wallet_target(player.operator_id),
+            self.tradable_market(player, request),
+            operator_currency(self.ports.operators.as_ref(), player.operator_id),
+        );
+        if let Some(first) = first? {
+            return Ok(OrderReads::Repeated(Box::new(first)));
+        }
+        Ok(OrderReads::New(Box::new(OrderInputs {
+            target: target?,
+            market: market?,
+            currency: currency?,
+        })))
+    }
+
     /// The operator's wallet adapter, or a refusal saying it must be configured first.
     pub(crate) async fn wallet_target(&self, operator: OperatorId) -> Result<WalletAdapterTarget, AppError> {
         self.ports
@@ -135,6 +163,26 @@ impl Trading {
             Err(other) => Err(other.into()),
         }
     }
+}
+
+/// What a new order is priced and sent with ([`Trading::order_reads`]).
+#[derive(Debug)]
+pub(crate) struct OrderInputs {
+    /// The operator's wallet adapter.
+    pub target: WalletAdapterTarget,
+    /// The market, tradable when it was read.
+    pub market: OperatorMarket,
+    /// The operator's currency.
+    pub currency: Currency,
+}
+
+/// What an order's reads found ([`Trading::order_reads`]).
+#[derive(Debug)]
+pub(crate) enum OrderReads {
+    /// A new order.
+    New(Box<OrderInputs>),
+    /// A repeated client order id: its first trade, as it is now.
+    Repeated(Box<Trade>),
 }
 
 /// An order stored with its `sent` operation: what its wallet call needs.

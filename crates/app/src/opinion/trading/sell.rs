@@ -5,10 +5,9 @@
 
 use opinion_market::{Side, TradeStatus};
 
-use crate::access::operator_currency;
 use crate::error::{AppError, ProblemCode};
 use crate::model::Trade;
-use crate::opinion::trading::opening::{self, Opening, OrderOpening};
+use crate::opinion::trading::opening::{self, Opening, OrderInputs, OrderOpening, OrderReads};
 use crate::opinion::trading::ports::{NewTrade, PoolChange, TradingChange};
 use crate::opinion::trading::settle_buy::position_change;
 use crate::opinion::trading::{OrderRequest, Trading, order};
@@ -56,8 +55,7 @@ impl Trading {
     }
 
     /// One try at everything a sale reads and stores before its wallet call, as one step:
-    /// the replay check, the wallet target, the currency, the market and the position,
-    /// then the trade with the pool and position already changed, its `sent` credit and
+    /// the order's reads and the position, asked for together, then the trade with the pool and position already changed, its `sent` credit and
     /// `mini_app.trade.submitted`. `None` when the pool or the position changed under it.
     async fn open_sale(
         &self,
@@ -65,18 +63,21 @@ impl Trading {
         request: &OrderRequest,
         client_order_id: &str,
     ) -> Result<Option<OrderOpening>, AppError> {
-        if let Some(first) = self.first_order(player, request, client_order_id).await? {
-            return Ok(Some(OrderOpening::Replayed(Box::new(first))));
-        }
-        let target = self.wallet_target(player.operator_id).await?;
-        let currency = operator_currency(self.ports.operators.as_ref(), player.operator_id).await?;
-        let market = self.tradable_market(player, request).await?;
-        let before = self
-            .ports
-            .trades
-            .find_position(player.operator_id, player.user.id, request.market_id)
-            .await?
-            .map(|record| record.position);
+        let (reads, position) = tokio::join!(
+            self.order_reads(player, request, client_order_id),
+            self.ports
+                .trades
+                .find_position(player.operator_id, player.user.id, request.market_id),
+        );
+        let OrderInputs {
+            target,
+            market,
+            currency,
+        } = match reads? {
+            OrderReads::New(inputs) => *inputs,
+            OrderReads::Repeated(first) => return Ok(Some(OrderOpening::Replayed(first))),
+        };
+        let before = position?.map(|record| record.position);
         let held = before.unwrap_or_default();
         held.check_sale(request.outcome, request.value).map_err(insufficient)?;
         let quote = order::price(&market, request)?;

@@ -44,7 +44,7 @@ impl Trading {
 
     /// Places an applied debit at the pool as it is now, or fails the trade and prepares
     /// the compensation that gives the debit back. Each try reads the pool and the
-    /// position and writes the step in one transaction.
+    /// position (asked for together) and writes the step in one transaction.
     pub(crate) async fn place_buy(
         &self,
         trade: Trade,
@@ -74,12 +74,15 @@ impl Trading {
         expected: TradeStatus,
         also: &[NewEvent],
     ) -> Result<Option<Trade>, AppError> {
-        let market = self
-            .ports
-            .markets
-            .find_operator_market(trade.operator_id, trade.market_id)
-            .await?
-            .ok_or(AppError::NotFound("market"))?;
+        let (market, position) = tokio::join!(
+            self.ports
+                .markets
+                .find_operator_market(trade.operator_id, trade.market_id),
+            self.ports
+                .trades
+                .find_position(trade.operator_id, trade.user_id, trade.market_id),
+        );
+        let market = market?.ok_or(AppError::NotFound("market"))?;
         let buy = DebitedBuy {
             outcome: trade.outcome,
             order_kind: trade.order_kind,
@@ -96,12 +99,7 @@ impl Trading {
                 return Ok(Some(compensated));
             }
         };
-        let before = self
-            .ports
-            .trades
-            .find_position(trade.operator_id, trade.user_id, trade.market_id)
-            .await?
-            .map(|record| record.position);
+        let before = position?.map(|record| record.position);
         let after = before
             .unwrap_or_default()
             .apply(&placed)

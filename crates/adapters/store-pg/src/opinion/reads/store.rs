@@ -60,7 +60,7 @@ impl OperatorReadStore for PgStore {
         user: UserId,
         market: MarketId,
     ) -> Result<Option<PositionRecord>, StoreError> {
-        find_position(&mut *self.conn().await?, operator, user, market).await
+        find_position(&*self.shared_conn().await?, operator, user, market).await
     }
 
     #[tracing::instrument(skip_all, fields(operator_id = %operator))]
@@ -75,7 +75,7 @@ impl OperatorReadStore for PgStore {
 
     #[tracing::instrument(skip_all, fields(operator_id = %operator, market_id = %id))]
     async fn find_market(&self, operator: OperatorId, id: MarketId) -> Result<Option<OperatorMarket>, StoreError> {
-        find_operator_market(&mut *self.conn().await?, operator, id).await
+        find_operator_market(&*self.shared_conn().await?, operator, id).await
     }
 
     #[tracing::instrument(skip_all, fields(operator_id = %operator))]

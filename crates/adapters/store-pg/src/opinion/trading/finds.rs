@@ -31,7 +31,7 @@ pub(crate) fn operator_visibility(operator: Uuid) -> _ {
 
 /// One market with the operator's pool and visibility mode.
 pub(crate) async fn find_operator_market(
-    conn: &mut AsyncPgConnection,
+    mut conn: &AsyncPgConnection,
     operator: OperatorId,
     id: MarketId,
 ) -> Result<Option<OperatorMarket>, StoreError> {
@@ -40,7 +40,7 @@ pub(crate) async fn find_operator_market(
         .left_join(operator_visibility(uuid_of(operator)))
         .filter(markets::id.eq(uuid_of(id)))
         .select(OperatorMarketRow::as_select())
-        .first(conn)
+        .first(&mut conn)
         .await
         .optional()
         .map_err(from_diesel)?
@@ -50,7 +50,7 @@ pub(crate) async fn find_operator_market(
 
 /// The player's position in one market.
 pub(crate) async fn find_position(
-    conn: &mut AsyncPgConnection,
+    mut conn: &AsyncPgConnection,
     operator: OperatorId,
     user: UserId,
     market: MarketId,
@@ -58,7 +58,7 @@ pub(crate) async fn find_position(
     positions::table
         .find((uuid_of(operator), uuid_of(user), uuid_of(market)))
         .select(PositionRow::as_select())
-        .first(conn)
+        .first(&mut conn)
         .await
         .optional()
         .map_err(from_diesel)?

@@ -40,8 +40,7 @@ impl TradeStore for PgStore {
         user: UserId,
         market: MarketId,
     ) -> Result<Option<PositionRecord>, StoreError> {
-        let mut conn = self.conn().await?;
-        find_position(&mut conn, operator, user, market).await
+        find_position(&*self.shared_conn().await?, operator, user, market).await
     }
 
     #[tracing::instrument(skip_all, fields(operator_id = %operator))]
@@ -51,13 +50,13 @@ impl TradeStore for PgStore {
         user: UserId,
         client_order_id: &str,
     ) -> Result<Option<OpenTrade>, StoreError> {
-        let mut conn = self.conn().await?;
+        let conn = self.shared_conn().await?;
         trades::table
             .filter(trades::operator_id.eq(uuid_of(operator)))
             .filter(trades::user_id.eq(uuid_of(user)))
             .filter(trades::client_order_id.eq(client_order_id))
             .select((TradeRow::as_select(), trades::position_before))
-            .first(&mut conn)
+            .first(&mut &*conn)
             .await
             .optional()
             .map_err(from_diesel)?
