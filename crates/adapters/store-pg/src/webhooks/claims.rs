@@ -55,8 +55,10 @@ const BEGIN_CLAIM: &str = "BEGIN; SET LOCAL enable_seqscan = off; SET LOCAL enab
 
 /// How many candidates a claim locks per delivery it may take: room for skipping those
 /// of an endpoint that reaches its in-flight cap within the claim, and a rate-limited
-/// endpoint's after its first.
-const CANDIDATES_PER_CLAIM: i64 = 4;
+/// endpoint's after its first. Every locked row is a write (its lock is logged), and the
+/// endpoints already at their cap are left out before locking, so two is enough room:
+/// four locked twice the rows for the same deliveries.
+const CANDIDATES_PER_CLAIM: i64 = 2;
 
 /// The claim itself. `$1` now, `$2` the claim's limit, `$3` the candidates to lock, `$4`
 /// the in-flight cap per endpoint, `$5` the lease token, `$6` the lease's end.
