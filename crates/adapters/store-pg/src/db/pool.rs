@@ -17,7 +17,7 @@ use crate::db::error::{from_diesel, unavailable};
 use crate::db::pool_waits::PoolWaits;
 use crate::db::sealing::DataKey;
 use crate::db::target::DatabaseTarget;
-use crate::db::transactions::{Conn, Pooled, SharedConn, shared_step_connection, step_connection};
+use crate::db::transactions::{Conn, Pooled, SharedConn, StoreConn, shared_step_connection, step_connection};
 use crate::webhooks::AttemptBatches;
 
 /// How long a request waits for a connection (creating one included) before giving up,
@@ -129,18 +129,20 @@ impl PgStore {
     /// The connection a store call uses: the running step's when the task runs one
     /// (`Transactions`), otherwise one from the pool.
     pub(crate) async fn conn(&self) -> Result<Conn, StoreError> {
-        match step_connection().await {
-            Some(conn) => Ok(conn),
-            None => self.pooled().await.map(|conn| Conn::Pooled(Box::new(conn))),
-        }
+        self.step_or_pooled(step_connection().await).await
     }
 
     /// The connection a read of one statement uses, shared with the reads its step sends
     /// meanwhile (see [`SharedConn`]); otherwise one from the pool.
     pub(crate) async fn shared_conn(&self) -> Result<SharedConn, StoreError> {
-        match shared_step_connection().await {
-            Some(conn) => Ok(conn),
-            None => self.pooled().await.map(|conn| SharedConn::Pooled(Box::new(conn))),
+        self.step_or_pooled(shared_step_connection().await).await
+    }
+
+    /// The step's connection as `step` holds it, or one from the pool when there is none.
+    async fn step_or_pooled<G>(&self, step: Option<G>) -> Result<StoreConn<G>, StoreError> {
+        match step {
+            Some(held) => Ok(StoreConn::InStep(held)),
+            None => self.pooled().await.map(|conn| StoreConn::Pooled(Box::new(conn))),
         }
     }
 

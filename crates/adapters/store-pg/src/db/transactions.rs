@@ -33,66 +33,55 @@ tokio::task_local! {
     static STEP: Arc<RwLock<Pooled>>;
 }
 
-/// The connection a store call uses: its own from the pool, or its step's.
-pub(crate) enum Conn {
+/// The connection a store call uses: its own from the pool, or its step's, held as the
+/// guard `G` holds it.
+pub(crate) enum StoreConn<G> {
     /// Taken from the pool for this call (boxed: the pooled connection is large, the
     /// step's guard a pointer).
     Pooled(Box<Pooled>),
-    /// The running step's, in the step's transaction, held alone.
-    InStep(OwnedRwLockWriteGuard<Pooled>),
+    /// The running step's, in the step's transaction.
+    InStep(G),
 }
 
-impl Deref for Conn {
+/// A connection held alone: for anything that may open a savepoint or a transaction.
+pub(crate) type Conn = StoreConn<OwnedRwLockWriteGuard<Pooled>>;
+
+/// A connection a read of one statement shares with the other reads its step sends
+/// meanwhile. Pipelined through a shared reference (`&AsyncPgConnection`), it can send
+/// no transaction control of its own.
+pub(crate) type SharedConn = StoreConn<OwnedRwLockReadGuard<Pooled>>;
+
+impl<G: Deref<Target = Pooled>> Deref for StoreConn<G> {
     type Target = AsyncPgConnection;
 
     fn deref(&self) -> &AsyncPgConnection {
         match self {
-            Conn::Pooled(conn) => conn,
-            Conn::InStep(conn) => conn,
+            StoreConn::Pooled(conn) => conn,
+            StoreConn::InStep(conn) => conn,
         }
     }
 }
 
-impl DerefMut for Conn {
+impl<G: DerefMut<Target = Pooled>> DerefMut for StoreConn<G> {
     fn deref_mut(&mut self) -> &mut AsyncPgConnection {
         match self {
-            Conn::Pooled(conn) => conn,
-            Conn::InStep(conn) => conn,
+            StoreConn::Pooled(conn) => conn,
+            StoreConn::InStep(conn) => conn,
         }
     }
 }
 
 /// The running step's connection, held alone, if the current task runs one.
-pub(crate) async fn step_connection() -> Option<Conn> {
+pub(crate) async fn step_connection() -> Option<OwnedRwLockWriteGuard<Pooled>> {
     let step = STEP.try_with(Arc::clone).ok()?;
-    Some(Conn::InStep(step.write_owned().await))
+    Some(step.write_owned().await)
 }
 
-/// The connection a read uses, shared with the other reads its step sends meanwhile:
-/// one from the pool for this call, or the running step's. Pipelined through a shared
-/// reference (`&AsyncPgConnection`), it can send no transaction control of its own.
-pub(crate) enum SharedConn {
-    /// Taken from the pool for this call.
-    Pooled(Box<Pooled>),
-    /// The running step's, in the step's transaction, shared with its other reads.
-    InStep(OwnedRwLockReadGuard<Pooled>),
-}
-
-impl Deref for SharedConn {
-    type Target = AsyncPgConnection;
-
-    fn deref(&self) -> &AsyncPgConnection {
-        match self {
-            SharedConn::Pooled(conn) => conn,
-            SharedConn::InStep(conn) => conn,
-        }
-    }
-}
-
-/// The running step's connection, shared, if the current task runs one.
-pub(crate) async fn shared_step_connection() -> Option<SharedConn> {
+/// The running step's connection, shared with its other reads, if the current task runs
+/// one.
+pub(crate) async fn shared_step_connection() -> Option<OwnedRwLockReadGuard<Pooled>> {
     let step = STEP.try_with(Arc::clone).ok()?;
-    Some(SharedConn::InStep(step.read_owned().await))
+    Some(step.read_owned().await)
 }
 
 #[async_trait]
