@@ -147,12 +147,17 @@ pub fn rupiah_of(amount: &Value) -> i64 {
         .expect("integer rupiah")
 }
 
-/// Waits (up to four minutes) for a boarding flight whose crash instant falls `flying`
-/// after its take-off and whose boarding has at least `left` to go; answers its id and
-/// plan (read from the database: no route shows a crash before it happens).
+/// How long [`suitable_flight`] waits. Flights are drawn at random and a long one takes
+/// minutes: a wait of four minutes once saw only four flights (96 s, 31 s, 1 s and 86 s
+/// in the air), none of them between the 1.5 and 15 s a test asked for.
+const SUITABLE_FLIGHT_WAIT: Duration = Duration::from_secs(600);
+
+/// Waits (up to [`SUITABLE_FLIGHT_WAIT`]) for a boarding flight whose crash instant falls
+/// `flying` after its take-off and whose boarding has at least `left` to go; answers its
+/// id and plan (read from the database: no route shows a crash before it happens).
 pub async fn suitable_flight(app: &TestApp, session: &str, flying: Range<Duration>, left: Duration) -> (String, Plan) {
     let mut db = flight_db::connect(app).await;
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(240);
+    let deadline = tokio::time::Instant::now() + SUITABLE_FLIGHT_WAIT;
     let mut passed = Vec::new();
     loop {
         let flight = live(app, session).await;
@@ -169,8 +174,8 @@ pub async fn suitable_flight(app: &TestApp, session: &str, flying: Range<Duratio
         }
         assert!(
             tokio::time::Instant::now() < deadline,
-            "no suitable flight in four minutes (flying {flying:?}, boarding left at least {left:?}); \
-             the flights seen: {passed:#?}"
+            "no suitable flight in {SUITABLE_FLIGHT_WAIT:?} (flying {flying:?}, boarding left at least \
+             {left:?}); the flights seen: {passed:#?}"
         );
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
