@@ -21,12 +21,12 @@ use crate::test_support::trading::{TradingMocks, applied, player};
 use crate::test_support::{NOW, OPERATOR, counting_random};
 use crate::wallet::ports::{FlightMoneyGate, MockWalletGateway};
 
-const STAFF: &str = "compliance@platform.example";
+pub(super) const STAFF: &str = "compliance@platform.example";
 
 pub(super) struct Game {
     pub(super) game: FlightGame,
     pub(super) store: MemoryFlightStore,
-    clock: Arc<ManualClock>,
+    pub(super) clock: Arc<ManualClock>,
     /// The flow of every wallet call, in order.
     calls: Arc<Mutex<Vec<WalletFlow>>>,
 }
@@ -121,7 +121,7 @@ pub(super) fn order(client_ticket_id: &str) -> TicketOrder {
     }
 }
 
-fn authorization(reference: &str, expires_at: Option<time::OffsetDateTime>) -> NewProductionAuthorization {
+pub(super) fn authorization(reference: &str, expires_at: Option<time::OffsetDateTime>) -> NewProductionAuthorization {
     NewProductionAuthorization {
         reference: reference.into(),
         expires_at,

@@ -8,7 +8,7 @@
 //! the transaction that stores the ticket: a debit is sent only for a ticket stored while
 //! the operator was authorized.
 
-use opinion_core::{TicketId, WalletOperationId};
+use opinion_core::{OperatorId, TicketId, WalletOperationId};
 use opinion_flight::{FlightPhase, Multiplier, Rupiah, TicketEvent, TicketStatus, check_ticket};
 use opinion_wallet::{Classification, OperationState, RetryLimit, WalletMutation};
 use time::OffsetDateTime;
@@ -48,6 +48,13 @@ struct OpenedPurchase {
     purchase: NewOperation,
 }
 
+/// What a purchase is decided on, read before anything is stored.
+struct PurchaseInputs {
+    target: WalletAdapterTarget,
+    flight: FlightRecord,
+    terms: TermsRecord,
+}
+
 /// How a purchase's opening ended: stored and ready for its debit, or the repeat of a
 /// ticket already bought under its client ticket id.
 enum PurchaseOpening {
@@ -85,22 +92,12 @@ impl FlightGame {
             .await
     }
 
-    /// Everything a purchase reads and stores before its debit, as one step: enablement,
-    /// production authorization, the wallet target, the boarding flight, the terms and
-    /// the tickets held, then the ticket with its `sent` debit.
+    /// Everything a purchase reads and stores before its debit, as one step: what it is
+    /// decided on ([`Self::purchase_reads`]) and the tickets held, then the ticket with its
+    /// `sent` debit.
     async fn open_purchase(&self, player: &PlayerPrincipal, order: &TicketOrder) -> Result<PurchaseOpening, AppError> {
-        self.ensure_enabled(player.operator_id).await?;
-        self.ensure_production_authorized(player.operator_id).await?;
-        let target = self.wallet_target(player.operator_id).await?;
         let now = self.ports.clock.now();
-        let flight = self.boarding_flight(now).await?;
-        let terms = self
-            .current_terms(player.operator_id)
-            .await?
-            .ok_or_else(|| AppError::Conflict {
-                code: ProblemCode::ProductNotEnabled,
-                detail: "the flight product has no terms in force for this operator".into(),
-            })?;
+        let PurchaseInputs { target, flight, terms } = self.purchase_reads(player.operator_id, now).await?;
         let limits = terms.version.terms.limits();
         let held = self
             .ports
@@ -137,6 +134,28 @@ impl FlightGame {
             TicketOpening::BoardingClosed => Err(boarding_closed()),
             TicketOpening::NotAuthorized => Err(production_authorization::missing()),
         }
+    }
+
+    /// What a purchase is decided on: enablement, production authorization, the wallet
+    /// target, the flight boarding at `now` and the terms in force. They need nothing from
+    /// each other, so they are asked for together (one round trip in the opening's step)
+    /// and judged in that order: the first refusal is the answer.
+    async fn purchase_reads(&self, operator: OperatorId, now: OffsetDateTime) -> Result<PurchaseInputs, AppError> {
+        let (enabled, authorized, target, flight, terms) = tokio::join!(
+            self.ensure_enabled(operator),
+            self.ensure_production_authorized(operator),
+            self.wallet_target(operator),
+            self.boarding_flight(now),
+            self.current_terms(operator),
+        );
+        enabled?;
+        authorized?;
+        let (target, flight) = (target?, flight?);
+        let terms = terms?.ok_or_else(|| AppError::Conflict {
+            code: ProblemCode::ProductNotEnabled,
+            detail: "the flight product has no terms in force for this operator".into(),
+        })?;
+        Ok(PurchaseInputs { target, flight, terms })
     }
 
     /// Stores the debit's answer with its consequence for the ticket; returns the ticket.
@@ -258,10 +277,7 @@ impl FlightGame {
     }
 
     /// The operator's wallet adapter, which every ticket needs.
-    pub(crate) async fn wallet_target(
-        &self,
-        operator: opinion_core::OperatorId,
-    ) -> Result<WalletAdapterTarget, AppError> {
+    pub(crate) async fn wallet_target(&self, operator: OperatorId) -> Result<WalletAdapterTarget, AppError> {
         self.ports
             .wallet_adapters
             .find_wallet_target(operator)

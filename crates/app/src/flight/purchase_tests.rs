@@ -1,6 +1,7 @@
 //! A ticket purchase makes sure of its player inside its opening step, so the session's
 //! read shares the purchase's transaction, and refuses an ended session before judging
-//! the order. The purchase's other rules are tested with the game that drives it
+//! the order; what it is decided on, read together, is judged in a fixed order. The
+//! purchase's other rules are tested with the game that drives it
 //! (`production_authorization_tests`, the HTTP tests).
 
 use std::sync::Arc;
@@ -9,9 +10,11 @@ use std::sync::atomic::Ordering;
 use opinion_flight::{AuthorizationRequirement, TicketStatus};
 
 use crate::access::AuthFailure;
-use crate::error::AppError;
-use crate::flight::production_authorization_tests::{game, order};
-use crate::test_support::trading::{EndedSession, PlayerInSteps, WatchedSteps};
+use crate::error::{AppError, ProblemCode};
+use crate::flight::model::Enablement;
+use crate::flight::production_authorization_tests::{STAFF, authorization, game, order};
+use crate::test_support::trading::{EndedSession, PlayerInSteps, WatchedSteps, player};
+use crate::test_support::{NOW, OPERATOR};
 
 #[tokio::test]
 async fn the_player_is_made_sure_of_inside_the_purchase_step() {
@@ -48,4 +51,36 @@ async fn an_ended_session_is_refused_before_the_order_is_judged_and_nothing_is_s
     let memory = t.store.memory();
     assert!(memory.tickets.is_empty());
     assert!(memory.operations.is_empty());
+}
+
+#[tokio::test]
+async fn a_purchase_refused_on_several_counts_answers_enablement_then_authorization_then_boarding() {
+    let t = game(AuthorizationRequirement::Required).await;
+    let switched = |enabled| {
+        t.store.memory().enablements.insert(
+            OPERATOR,
+            Enablement {
+                operator_id: OPERATOR,
+                enabled,
+                changed_at: NOW,
+                changed_by: STAFF.into(),
+            },
+        );
+    };
+    let refusal = async || match t.game.buy_ticket(&player(), &order("c-1")).await {
+        Err(AppError::Conflict { code, .. }) => code,
+        other => panic!("expected a refusal, got {other:?}"),
+    };
+    t.clock.advance_ms(60_000);
+    switched(false);
+
+    assert_eq!(refusal().await, ProblemCode::ProductNotEnabled);
+    switched(true);
+    assert_eq!(refusal().await, ProblemCode::ProductionAuthorizationMissing);
+    t.game
+        .authorize_production(OPERATOR, &authorization("CHG-7", None), STAFF)
+        .await
+        .expect("authorized");
+    assert_eq!(refusal().await, ProblemCode::BoardingClosed);
+    assert!(t.store.memory().tickets.is_empty());
 }

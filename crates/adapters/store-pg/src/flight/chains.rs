@@ -105,12 +105,14 @@ pub(crate) async fn chains(store: &PgStore, limit: u32) -> Result<Vec<ChainRecor
     rows.into_iter().map(ChainRow::into_record).collect()
 }
 
+/// The flight that boarded last, whatever its phase; a read of one statement, shared
+/// with the reads asked for together with it.
 pub(crate) async fn latest_flight(store: &PgStore) -> Result<Option<FlightRecord>, StoreError> {
-    let mut conn = store.conn().await?;
+    let conn = store.shared_conn().await?;
     let row: Option<(FlightRow, ChainRow)> = flights_with_chains()
         .order((flights::boarding_at.desc(), flights::id.desc()))
         .select((FlightRow::as_select(), ChainRow::as_select()))
-        .first(&mut conn)
+        .first(&mut &*conn)
         .await
         .optional()
         .map_err(from_diesel)?;

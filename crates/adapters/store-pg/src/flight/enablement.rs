@@ -13,12 +13,14 @@ use crate::db::pool::PgStore;
 use crate::db::schema::flight_enablements;
 use crate::flight::rows::EnablementRow;
 
+/// The operator's stored switch; a read of one statement, so it shares the step's
+/// connection with the reads asked for together with it (a purchase's opening).
 pub(crate) async fn find_enablement(store: &PgStore, operator: OperatorId) -> Result<Option<Enablement>, StoreError> {
-    let mut conn = store.conn().await?;
+    let conn = store.shared_conn().await?;
     let row: Option<EnablementRow> = flight_enablements::table
         .find(uuid_of(operator))
         .select(EnablementRow::as_select())
-        .first(&mut conn)
+        .first(&mut &*conn)
         .await
         .optional()
         .map_err(from_diesel)?;

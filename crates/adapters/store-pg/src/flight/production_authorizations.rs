@@ -67,16 +67,18 @@ impl AuthorizationRow {
     }
 }
 
+/// The operator's authorizations, oldest first; a read of one statement, shared with the
+/// reads asked for together with it.
 pub(crate) async fn production_authorizations(
     store: &PgStore,
     operator: OperatorId,
 ) -> Result<Vec<ProductionAuthorization>, StoreError> {
-    let mut conn = store.conn().await?;
+    let conn = store.shared_conn().await?;
     let rows: Vec<AuthorizationRow> = authorizations::table
         .filter(authorizations::operator_id.eq(uuid_of(operator)))
         .order((authorizations::recorded_at, authorizations::id))
         .select(AuthorizationRow::as_select())
-        .load(&mut conn)
+        .load(&mut &*conn)
         .await
         .map_err(from_diesel)?;
     rows.into_iter().map(AuthorizationRow::into_record).collect()

@@ -16,13 +16,15 @@ use crate::db::schema::flight_terms;
 use crate::flight::rows::TermsRow;
 use crate::webhooks::outbox::enqueue_events;
 
+/// Every terms version of the operator, oldest first; a read of one statement, shared
+/// with the reads asked for together with it.
 pub(crate) async fn terms_versions(store: &PgStore, operator: OperatorId) -> Result<Vec<TermsRecord>, StoreError> {
-    let mut conn = store.conn().await?;
+    let conn = store.shared_conn().await?;
     let rows: Vec<TermsRow> = flight_terms::table
         .filter(flight_terms::operator_id.eq(uuid_of(operator)))
         .order((flight_terms::effective_from, flight_terms::id))
         .select(TermsRow::as_select())
-        .load(&mut conn)
+        .load(&mut &*conn)
         .await
         .map_err(from_diesel)?;
     rows.into_iter().map(TermsRow::into_record).collect()

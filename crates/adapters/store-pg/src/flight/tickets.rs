@@ -112,16 +112,18 @@ fn held_query(op: Uuid, user: Uuid, flight: Uuid) -> _ {
         .filter(flight_tickets::status.ne(rejected))
 }
 
+/// How many tickets of the flight the player holds (rejected ones aside); a read of one
+/// statement, shared with the reads asked for together with it.
 pub(crate) async fn tickets_held(
     store: &PgStore,
     operator: OperatorId,
     user: UserId,
     flight: FlightId,
 ) -> Result<u32, StoreError> {
-    let mut conn = store.conn().await?;
+    let conn = store.shared_conn().await?;
     let held: i64 = held_query(uuid_of(operator), uuid_of(user), uuid_of(flight))
         .select(count_star())
-        .first(&mut conn)
+        .first(&mut &*conn)
         .await
         .map_err(from_diesel)?;
     Ok(u32::try_from(held).unwrap_or(u32::MAX))

@@ -9,7 +9,8 @@ use time::Duration;
 
 use super::*;
 
-fn authorization(
+/// Authorization `n` of operator 1.
+pub(super) fn authorization(
     n: u128,
     recorded_at: time::OffsetDateTime,
     expires_at: Option<time::OffsetDateTime>,

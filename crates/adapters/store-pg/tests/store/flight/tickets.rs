@@ -1,10 +1,14 @@
-//! New tickets (replay, boarding closed, the cap under concurrency) and ticket reads
-//! (scoped to their operator, newest first).
+//! New tickets (replay, boarding closed, the cap under concurrency), ticket reads
+//! (scoped to their operator, newest first) and a purchase's reads asked for together
+//! inside its step.
 
 use std::sync::Arc;
 
+use opinion_app::flight::model::Enablement;
 use opinion_app::flight::ports::{FlightChange, FlightStore, FlightUpdate, TicketFilter, TicketOpening};
+use opinion_app::ports::Transactions;
 
+use super::production_authorizations::authorization;
 use super::*;
 
 async fn opened(store: &PgStore, ticket: &TicketRecord) {
@@ -173,5 +177,52 @@ async fn tickets_are_read_per_operator_newest_first() {
             .await
             .expect("none"),
         vec![]
+    );
+}
+
+#[tokio::test]
+async fn a_purchases_reads_asked_for_together_inside_a_step_see_its_uncommitted_writes() {
+    let (_db, store) = flight_store().await;
+    let mut read = None;
+    store
+        .run(Box::pin(async {
+            given_operator_with_players(&store, 1, 1).await;
+            let flight = given_flight(&store, 1).await;
+            let enablement = Enablement {
+                operator_id: operator_id(1),
+                enabled: true,
+                changed_at: T0,
+                changed_by: "staff@platform.example".into(),
+            };
+            store.save_enablement(&enablement).await.expect("enable");
+            store
+                .add_production_authorization(&authorization(1, T0, None))
+                .await
+                .expect("authorize");
+            opened(&store, &ticket(1, 1, 1, &flight)).await;
+            let op = operator_id(1);
+            let (enablement, authorizations, latest, terms, held) = tokio::join!(
+                store.find_enablement(op),
+                store.production_authorizations(op),
+                store.latest_flight(),
+                store.terms_versions(op),
+                store.tickets_held(op, user_id(1, 1), flight.id),
+            );
+            read = Some((
+                enablement.expect("enablement").is_some_and(|found| found.enabled),
+                authorizations.expect("authorizations").len(),
+                latest.expect("latest").map(|found| found.id),
+                terms.expect("terms").len(),
+                held.expect("held"),
+            ));
+            false
+        }))
+        .await
+        .expect("rolled back");
+    assert_eq!(read, Some((true, 1, Some(flight(1).id), 1, 1)));
+    assert_eq!(
+        store.latest_flight().await.expect("latest"),
+        None,
+        "nothing was committed"
     );
 }
