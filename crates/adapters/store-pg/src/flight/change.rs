@@ -17,6 +17,7 @@ use uuid::Uuid;
 use crate::db::error::from_diesel;
 use crate::db::ids::uuid_of;
 use crate::db::pool::PgStore;
+use crate::db::prepared::prepared;
 use crate::db::schema::{flight_tickets, flights};
 use crate::flight::rows::{FlightRow, TicketRow};
 use crate::opinion::trading::apply::{StepError, insert_operations, update_operation};
@@ -112,12 +113,16 @@ async fn update_flight(conn: &mut AsyncPgConnection, update: &FlightUpdate) -> R
 
 async fn update_ticket(conn: &mut AsyncPgConnection, update: &TicketUpdate) -> Result<(), Refusal> {
     let ticket = &update.ticket;
-    let changed = diesel::update(
-        flight_tickets::table
-            .find((uuid_of(ticket.operator_id), uuid_of(ticket.id)))
-            .filter(flight_tickets::status.eq(update.expected.as_str())),
+    // Kept prepared (its text is constant: every column is written, `None` as null);
+    // diesel would plan it afresh on every call.
+    let changed = prepared(
+        diesel::update(
+            flight_tickets::table
+                .find((uuid_of(ticket.operator_id), uuid_of(ticket.id)))
+                .filter(flight_tickets::status.eq(update.expected.as_str())),
+        )
+        .set(&TicketRow::new(ticket)),
     )
-    .set(&TicketRow::new(ticket))
     .execute(conn)
     .await?;
     exactly_one(changed, "ticket")

@@ -20,6 +20,7 @@ use uuid::Uuid;
 use crate::db::error::from_diesel;
 use crate::db::ids::uuid_of;
 use crate::db::pool::PgStore;
+use crate::db::prepared::prepared;
 use crate::db::schema::{flight_tickets, flights, users};
 use crate::flight::production_authorizations::authorized_in;
 use crate::flight::rows::TicketRow;
@@ -93,8 +94,9 @@ async fn open_in(conn: &mut AsyncPgConnection, new: &NewTicket) -> QueryResult<F
     if held >= i64::from(new.cap) {
         return Ok(Found::CapReached);
     }
-    diesel::insert_into(flight_tickets::table)
-        .values(TicketRow::new(ticket))
+    // Kept prepared (by its text, which its unset columns vary): diesel would prepare and
+    // plan an insert with optional columns afresh on every purchase.
+    prepared(diesel::insert_into(flight_tickets::table).values(TicketRow::new(ticket)))
         .execute(conn)
         .await?;
     insert_operations(conn, std::slice::from_ref(&new.purchase)).await?;
