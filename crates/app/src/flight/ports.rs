@@ -182,8 +182,6 @@ pub trait FlightStore: Send + Sync {
         before: Option<TicketId>,
         limit: u32,
     ) -> Result<Vec<TicketRecord>, StoreError>;
-    /// How many tickets the player holds on the flight (every status but rejected).
-    async fn tickets_held(&self, operator: OperatorId, user: UserId, flight: FlightId) -> Result<u32, StoreError>;
 
     /// Operators with flight payouts or refunds due at `now`, or flight calls sent
     /// before `lost_before` and never answered.

@@ -9,7 +9,7 @@
 //! the operator was authorized.
 
 use opinion_core::{OperatorId, TicketId, WalletOperationId};
-use opinion_flight::{FlightPhase, Multiplier, Rupiah, TicketEvent, TicketStatus, check_ticket};
+use opinion_flight::{FlightPhase, Multiplier, Rupiah, TicketEvent, TicketStatus, check_order};
 use opinion_wallet::{Classification, OperationState, RetryLimit, WalletMutation};
 use time::OffsetDateTime;
 
@@ -93,19 +93,13 @@ impl FlightGame {
     }
 
     /// Everything a purchase reads and stores before its debit, as one step: what it is
-    /// decided on ([`Self::purchase_reads`]) and the tickets held, then the ticket with its
-    /// `sent` debit.
+    /// decided on ([`Self::purchase_reads`]), then the ticket with its `sent` debit. The
+    /// cap is counted where the ticket is stored, after a repeated purchase is answered.
     async fn open_purchase(&self, player: &PlayerPrincipal, order: &TicketOrder) -> Result<PurchaseOpening, AppError> {
         let now = self.ports.clock.now();
         let PurchaseInputs { target, flight, terms } = self.purchase_reads(player.operator_id, now).await?;
         let limits = terms.version.terms.limits();
-        let held = self
-            .ports
-            .store
-            .tickets_held(player.operator_id, player.user.id, flight.id)
-            .await?;
-        let held = u8::try_from(held).unwrap_or(u8::MAX);
-        check_ticket(limits, order.stake, order.auto_cash_out, held).map_err(|refusal| refused(&refusal))?;
+        check_order(limits, order.stake, order.auto_cash_out).map_err(|refusal| refused(&refusal))?;
         let ticket = self.pending_ticket(player, order, &flight, &terms, now);
         let mutation = purchase_mutation(&ticket)?;
         let purchase = self.operation(

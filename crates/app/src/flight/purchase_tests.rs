@@ -1,6 +1,7 @@
 //! A ticket purchase makes sure of its player inside its opening step, so the session's
 //! read shares the purchase's transaction, and refuses an ended session before judging
-//! the order; what it is decided on, read together, is judged in a fixed order. The
+//! the order; what it is decided on, read together, is judged in a fixed order; a
+//! repeat of the purchase that reached the cap returns its ticket. The
 //! purchase's other rules are tested with the game that drives it
 //! (`production_authorization_tests`, the HTTP tests).
 
@@ -83,4 +84,15 @@ async fn a_purchase_refused_on_several_counts_answers_enablement_then_authorizat
         .expect("authorized");
     assert_eq!(refusal().await, ProblemCode::BoardingClosed);
     assert!(t.store.memory().tickets.is_empty());
+}
+
+#[tokio::test]
+async fn repeating_the_purchase_that_reached_the_cap_returns_its_ticket() {
+    let t = game(AuthorizationRequirement::NotRequired).await;
+    t.game.buy_ticket(&player(), &order("c-1")).await.expect("first");
+    let second = t.game.buy_ticket(&player(), &order("c-2")).await.expect("second");
+
+    let repeated = t.game.buy_ticket(&player(), &order("c-2")).await.expect("repeated");
+
+    assert_eq!(repeated.id, second.id);
 }

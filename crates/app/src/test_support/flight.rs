@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex, PoisonError};
 
 use async_trait::async_trait;
-use opinion_core::{FlightChainId, FlightId, FlightTermsId, OperatorId, TicketId, UserId, WalletOperationId};
+use opinion_core::{FlightChainId, FlightId, FlightTermsId, OperatorId, TicketId, WalletOperationId};
 use opinion_flight::{
     AuthorizationRequirement, ChainLength, FlightPhase, FlightTiming, ProductionAuthorization, Revocation, Seed,
     TicketStatus, authorizes_purchase,
@@ -343,17 +343,6 @@ impl FlightStore for MemoryFlightStore {
                 && before.is_none_or(|before| ticket.id < before)
         });
         Ok(matching.take(limit as usize).cloned().collect())
-    }
-
-    async fn tickets_held(&self, operator: OperatorId, user: UserId, flight: FlightId) -> Result<u32, StoreError> {
-        let memory = self.memory();
-        let held = memory.tickets.values().filter(|ticket| {
-            ticket.operator_id == operator
-                && ticket.user_id == user
-                && ticket.flight_id == flight
-                && ticket.status != TicketStatus::Rejected
-        });
-        Ok(u32::try_from(held.count()).unwrap_or(u32::MAX))
     }
 
     async fn operators_with_flight_wallet_work(

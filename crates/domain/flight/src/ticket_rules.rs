@@ -168,6 +168,19 @@ pub fn check_ticket(
     auto: Option<Multiplier>,
     tickets_already_held: u8,
 ) -> Result<(), TicketRefusal> {
+    check_order(limits, stake, auto)?;
+    if tickets_already_held >= limits.tickets_per_flight {
+        return Err(TicketRefusal::TooManyTickets {
+            cap: limits.tickets_per_flight,
+        });
+    }
+    Ok(())
+}
+
+/// The rules of [`check_ticket`] that the order alone decides (stake, then auto
+/// cash-out): judged before anything is stored, while the cap is counted where the
+/// ticket is stored, under the player's lock and after a repeated purchase is answered.
+pub fn check_order(limits: &TicketLimits, stake: Rupiah, auto: Option<Multiplier>) -> Result<(), TicketRefusal> {
     if stake < limits.min_stake {
         return Err(TicketRefusal::StakeBelowMinimum { min: limits.min_stake });
     }
@@ -178,11 +191,6 @@ pub fn check_ticket(
         return Err(TicketRefusal::AutoCashOutOutOfRange {
             min: Multiplier::MIN_CASH_OUT,
             max: MAX_AUTO_CASH_OUT,
-        });
-    }
-    if tickets_already_held >= limits.tickets_per_flight {
-        return Err(TicketRefusal::TooManyTickets {
-            cap: limits.tickets_per_flight,
         });
     }
     Ok(())

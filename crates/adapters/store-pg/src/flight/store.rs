@@ -8,7 +8,7 @@ use opinion_app::flight::ports::{
 };
 use opinion_app::model::{NewEvent, WalletOperationRecord};
 use opinion_app::ports::StoreError;
-use opinion_core::{FlightChainId, FlightId, FlightTermsId, OperatorId, TicketId, UserId, WalletOperationId};
+use opinion_core::{FlightChainId, FlightId, FlightTermsId, OperatorId, TicketId, WalletOperationId};
 use opinion_flight::{ProductionAuthorization, Revocation, Seed, TicketStatus};
 use opinion_wallet::Product;
 use time::OffsetDateTime;
@@ -102,10 +102,6 @@ impl FlightStore for PgStore {
         limit: u32,
     ) -> Result<Vec<TicketRecord>, StoreError> {
         tickets::tickets(self, operator, filter, before, limit).await
-    }
-
-    async fn tickets_held(&self, operator: OperatorId, user: UserId, flight: FlightId) -> Result<u32, StoreError> {
-        tickets::tickets_held(self, operator, user, flight).await
     }
 
     async fn operators_with_flight_wallet_work(

@@ -13,7 +13,7 @@ use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl};
 use opinion_app::flight::model::TicketRecord;
 use opinion_app::flight::ports::{NewTicket, TicketFilter, TicketOpening};
 use opinion_app::ports::StoreError;
-use opinion_core::{FlightId, OperatorId, TicketId, UserId};
+use opinion_core::{FlightId, OperatorId, TicketId};
 use opinion_flight::{FlightPhase, TicketStatus};
 use uuid::Uuid;
 
@@ -112,23 +112,6 @@ fn held_query(op: Uuid, user: Uuid, flight: Uuid) -> _ {
         .filter(flight_tickets::user_id.eq(user))
         .filter(flight_tickets::flight_id.eq(flight))
         .filter(flight_tickets::status.ne(rejected))
-}
-
-/// How many tickets of the flight the player holds (rejected ones aside); a read of one
-/// statement, shared with the reads asked for together with it.
-pub(crate) async fn tickets_held(
-    store: &PgStore,
-    operator: OperatorId,
-    user: UserId,
-    flight: FlightId,
-) -> Result<u32, StoreError> {
-    let conn = store.shared_conn().await?;
-    let held: i64 = held_query(uuid_of(operator), uuid_of(user), uuid_of(flight))
-        .select(count_star())
-        .first(&mut &*conn)
-        .await
-        .map_err(from_diesel)?;
-    Ok(u32::try_from(held).unwrap_or(u32::MAX))
 }
 
 /// Every operator's tickets of the flight in `statuses`: the driver settles a flight
