@@ -78,21 +78,23 @@ pub(super) async fn game(requirement: AuthorizationRequirement) -> Game {
     };
     let game = FlightGame::new(ports, settings);
     game.set_first_terms(OPERATOR, terms(), STAFF).await.expect("terms");
-    store.memory().enablements.insert(
-        OPERATOR,
-        Enablement {
-            operator_id: OPERATOR,
-            enabled: true,
-            changed_at: NOW,
-            changed_by: STAFF.into(),
-        },
-    );
+    store.memory().enablements.insert(OPERATOR, enablement(true));
     game.drive(false).await.expect("board");
     Game {
         game,
         store,
         clock,
         calls,
+    }
+}
+
+/// Flight switched on or off for the operator by staff at `NOW`.
+pub(super) fn enablement(enabled: bool) -> Enablement {
+    Enablement {
+        operator_id: OPERATOR,
+        enabled,
+        changed_at: NOW,
+        changed_by: STAFF.into(),
     }
 }
 

@@ -12,10 +12,9 @@ use opinion_flight::{AuthorizationRequirement, TicketStatus};
 
 use crate::access::AuthFailure;
 use crate::error::{AppError, ProblemCode};
-use crate::flight::model::Enablement;
-use crate::flight::production_authorization_tests::{STAFF, authorization, game, order};
+use crate::flight::production_authorization_tests::{STAFF, authorization, enablement, game, order};
+use crate::test_support::OPERATOR;
 use crate::test_support::trading::{EndedSession, PlayerInSteps, WatchedSteps, player};
-use crate::test_support::{NOW, OPERATOR};
 
 #[tokio::test]
 async fn the_player_is_made_sure_of_inside_the_purchase_step() {
@@ -58,15 +57,7 @@ async fn an_ended_session_is_refused_before_the_order_is_judged_and_nothing_is_s
 async fn a_purchase_refused_on_several_counts_answers_enablement_then_authorization_then_boarding() {
     let t = game(AuthorizationRequirement::Required).await;
     let switched = |enabled| {
-        t.store.memory().enablements.insert(
-            OPERATOR,
-            Enablement {
-                operator_id: OPERATOR,
-                enabled,
-                changed_at: NOW,
-                changed_by: STAFF.into(),
-            },
-        );
+        t.store.memory().enablements.insert(OPERATOR, enablement(enabled));
     };
     let refusal = async || match t.game.buy_ticket(&player(), &order("c-1")).await {
         Err(AppError::Conflict { code, .. }) => code,

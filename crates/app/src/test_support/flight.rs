@@ -8,7 +8,7 @@ use async_trait::async_trait;
 use opinion_core::{FlightChainId, FlightId, FlightTermsId, OperatorId, TicketId, WalletOperationId};
 use opinion_flight::{
     AuthorizationRequirement, ChainLength, FlightPhase, FlightTiming, ProductionAuthorization, Revocation, Seed,
-    TicketStatus, authorizes_purchase,
+    TicketStatus, authorizes_purchase, may_hold_another,
 };
 use opinion_wallet::Product;
 use time::OffsetDateTime;
@@ -302,7 +302,7 @@ impl FlightStore for MemoryFlightStore {
                     && other.status != TicketStatus::Rejected
             })
             .count();
-        if held >= usize::from(new.cap) {
+        if !may_hold_another(u64::try_from(held).unwrap_or(u64::MAX), new.cap) {
             return Ok(TicketOpening::CapReached);
         }
         memory.tickets.insert(ticket.id, ticket.clone());

@@ -88,6 +88,8 @@ pub use seed::{Seed, SeedError};
 pub use share_bps::{ShareBps, ShareBpsError};
 pub use terms::{Terms, TermsError};
 pub use terms_version::{ScheduleRefusal, TermsVersion, check_schedule, in_force_at};
-pub use ticket_rules::{MAX_AUTO_CASH_OUT, TicketLimits, TicketLimitsError, TicketRefusal, check_order, check_ticket};
+pub use ticket_rules::{
+    MAX_AUTO_CASH_OUT, TicketLimits, TicketLimitsError, TicketRefusal, check_order, check_ticket, may_hold_another,
+};
 pub use ticket_status::{IllegalTicketTransition, TicketEvent, TicketStatus, UnknownTicketStatus};
 pub use timing::{FlightTiming, FlightTimingError};

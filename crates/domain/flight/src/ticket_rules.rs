@@ -169,12 +169,19 @@ pub fn check_ticket(
     tickets_already_held: u8,
 ) -> Result<(), TicketRefusal> {
     check_order(limits, stake, auto)?;
-    if tickets_already_held >= limits.tickets_per_flight {
+    if !may_hold_another(u64::from(tickets_already_held), limits.tickets_per_flight) {
         return Err(TicketRefusal::TooManyTickets {
             cap: limits.tickets_per_flight,
         });
     }
     Ok(())
+}
+
+/// The cap rule of [`check_ticket`]: whether a player already holding
+/// `tickets_already_held` tickets on a flight may buy another under a cap of `cap`. The
+/// store asks it with the count it makes under the player's lock.
+pub fn may_hold_another(tickets_already_held: u64, cap: u8) -> bool {
+    tickets_already_held < u64::from(cap)
 }
 
 /// The rules of [`check_ticket`] that the order alone decides (stake, then auto
@@ -282,6 +289,14 @@ mod tests {
             (cap.code(), cap.to_string().contains('2')),
             ("ticket_cap_reached", true)
         );
+    }
+
+    #[test]
+    fn another_ticket_is_allowed_below_the_cap_only_whatever_the_count() {
+        assert!(may_hold_another(0, 1));
+        assert!(may_hold_another(1, 2));
+        assert!(!may_hold_another(2, 2));
+        assert!(!may_hold_another(u64::from(u8::MAX) + 1, u8::MAX));
     }
 
     #[test]

@@ -14,7 +14,7 @@ use opinion_app::flight::model::TicketRecord;
 use opinion_app::flight::ports::{NewTicket, TicketFilter, TicketOpening};
 use opinion_app::ports::StoreError;
 use opinion_core::{FlightId, OperatorId, TicketId};
-use opinion_flight::{FlightPhase, TicketStatus};
+use opinion_flight::{FlightPhase, TicketStatus, may_hold_another};
 use uuid::Uuid;
 
 use crate::db::error::from_diesel;
@@ -91,7 +91,7 @@ async fn open_in(conn: &mut AsyncPgConnection, new: &NewTicket) -> QueryResult<F
         .select(count_star())
         .first(conn)
         .await?;
-    if held >= i64::from(new.cap) {
+    if !may_hold_another(u64::try_from(held).unwrap_or(u64::MAX), new.cap) {
         return Ok(Found::CapReached);
     }
     // Kept prepared (by its text, which its unset columns vary): diesel would prepare and

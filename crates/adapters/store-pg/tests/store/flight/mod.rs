@@ -21,7 +21,7 @@ use std::collections::BTreeMap;
 use diesel::QueryableByName;
 use diesel::sql_types::BigInt;
 use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl};
-use opinion_app::flight::model::{ChainRecord, FlightRecord, TermsRecord, TicketRecord};
+use opinion_app::flight::model::{ChainRecord, Enablement, FlightRecord, TermsRecord, TicketRecord};
 use opinion_app::flight::ports::{FlightStore, NewTicket};
 use opinion_app::model::{Launch, NewEvent, User, WalletOperationRecord};
 use opinion_app::opinion::trading::ports::NewOperation;
@@ -88,6 +88,16 @@ pub async fn given_operator_with_players(store: &PgStore, operator: u128, player
         store.record_launch(&user, &launch).await.expect("launch");
     }
     store.add_terms(&terms(operator)).await.expect("terms");
+}
+
+/// Flight enabled for operator `operator` by staff at `T0`.
+pub fn enablement(operator: u128) -> Enablement {
+    Enablement {
+        operator_id: operator_id(operator),
+        enabled: true,
+        changed_at: T0,
+        changed_by: "staff@platform.example".into(),
+    }
 }
 
 pub fn terms(operator: u128) -> TermsRecord {

@@ -12,12 +12,7 @@ async fn enablement_is_saved_replaced_and_kept_per_operator() {
     given_operator(&store, 2).await;
     assert_eq!(store.find_enablement(operator_id(1)).await.expect("find"), None);
 
-    let enabled = Enablement {
-        operator_id: operator_id(1),
-        enabled: true,
-        changed_at: T0,
-        changed_by: "staff@platform.example".into(),
-    };
+    let enabled = enablement(1);
     store.save_enablement(&enabled).await.expect("save");
     assert_eq!(
         store.find_enablement(operator_id(1)).await.expect("find"),

@@ -4,7 +4,6 @@
 
 use std::sync::Arc;
 
-use opinion_app::flight::model::Enablement;
 use opinion_app::flight::ports::{FlightChange, FlightStore, FlightUpdate, TicketFilter, TicketOpening};
 use opinion_app::ports::Transactions;
 
@@ -184,13 +183,7 @@ async fn a_purchases_reads_asked_for_together_inside_a_step_see_its_uncommitted_
         .run(Box::pin(async {
             given_operator_with_players(&store, 1, 1).await;
             given_flight(&store, 1).await;
-            let enablement = Enablement {
-                operator_id: operator_id(1),
-                enabled: true,
-                changed_at: T0,
-                changed_by: "staff@platform.example".into(),
-            };
-            store.save_enablement(&enablement).await.expect("enable");
+            store.save_enablement(&enablement(1)).await.expect("enable");
             store
                 .add_production_authorization(&authorization(1, T0, None))
                 .await
