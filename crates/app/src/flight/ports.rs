@@ -170,6 +170,13 @@ pub trait FlightStore: Send + Sync {
     /// authorized as `new` requires, the flight is boarding and the player holds fewer
     /// than the cap, in one transaction.
     async fn open_ticket(&self, new: &NewTicket) -> Result<TicketOpening, StoreError>;
+    /// The player's ticket bought under `client_ticket_id`: a repeated purchase's answer.
+    async fn find_client_ticket(
+        &self,
+        operator: OperatorId,
+        user: UserId,
+        client_ticket_id: &str,
+    ) -> Result<Option<TicketRecord>, StoreError>;
     /// A flight wallet operation by id (`None` for another product's).
     async fn find_flight_operation(&self, id: WalletOperationId) -> Result<Option<WalletOperationRecord>, StoreError>;
     /// A ticket of the operator.

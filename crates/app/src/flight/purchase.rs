@@ -55,6 +55,14 @@ struct PurchaseInputs {
     terms: TermsRecord,
 }
 
+/// What a purchase's reads found.
+enum PurchaseReads {
+    /// A new purchase, decided on these.
+    New(Box<PurchaseInputs>),
+    /// A repeated client ticket id: its first ticket, as it is now.
+    Repeated(Box<TicketRecord>),
+}
+
 /// How a purchase's opening ended: stored and ready for its debit, or the repeat of a
 /// ticket already bought under its client ticket id.
 enum PurchaseOpening {
@@ -94,10 +102,15 @@ impl FlightGame {
 
     /// Everything a purchase reads and stores before its debit, as one step: what it is
     /// decided on ([`Self::purchase_reads`]), then the ticket with its `sent` debit. The
-    /// cap is counted where the ticket is stored, after a repeated purchase is answered.
+    /// cap is counted where the ticket is stored, after a repeated purchase is answered;
+    /// the store looks for the client ticket id again there, under the player's lock, for
+    /// a twin that committed after the reads.
     async fn open_purchase(&self, player: &PlayerPrincipal, order: &TicketOrder) -> Result<PurchaseOpening, AppError> {
         let now = self.ports.clock.now();
-        let PurchaseInputs { target, flight, terms } = self.purchase_reads(player.operator_id, now).await?;
+        let PurchaseInputs { target, flight, terms } = match self.purchase_reads(player, order, now).await? {
+            PurchaseReads::New(inputs) => *inputs,
+            PurchaseReads::Repeated(first) => return Ok(PurchaseOpening::Replayed(first)),
+        };
         let limits = terms.version.terms.limits();
         check_order(limits, order.stake, order.auto_cash_out).map_err(|refusal| refused(&refusal))?;
         let ticket = self.pending_ticket(player, order, &flight, &terms, now);
@@ -130,18 +143,32 @@ impl FlightGame {
         }
     }
 
-    /// What a purchase is decided on: enablement, production authorization, the wallet
-    /// target, the flight boarding at `now` and the terms in force. They need nothing from
-    /// each other, so they are asked for together (one round trip in the opening's step)
-    /// and judged in that order: the first refusal is the answer.
-    async fn purchase_reads(&self, operator: OperatorId, now: OffsetDateTime) -> Result<PurchaseInputs, AppError> {
-        let (enabled, authorized, target, flight, terms) = tokio::join!(
+    /// What a purchase reads before anything is stored: the replay check, enablement,
+    /// production authorization, the wallet target, the flight boarding at `now` and the
+    /// terms in force. They need nothing from each other, so they are asked for together
+    /// (one round trip in the opening's step) and judged in that order: a repeated client
+    /// ticket id is answered with its first ticket whatever the rest says (boarding may
+    /// have closed since), otherwise the first refusal is the answer.
+    async fn purchase_reads(
+        &self,
+        player: &PlayerPrincipal,
+        order: &TicketOrder,
+        now: OffsetDateTime,
+    ) -> Result<PurchaseReads, AppError> {
+        let operator = player.operator_id;
+        let (first, enabled, authorized, target, flight, terms) = tokio::join!(
+            self.ports
+                .store
+                .find_client_ticket(operator, player.user.id, &order.client_ticket_id),
             self.ensure_enabled(operator),
             self.ensure_production_authorized(operator),
             self.wallet_target(operator),
             self.boarding_flight(now),
             self.current_terms(operator),
         );
+        if let Some(first) = first? {
+            return Ok(PurchaseReads::Repeated(Box::new(first)));
+        }
         enabled?;
         authorized?;
         let (target, flight) = (target?, flight?);
@@ -149,7 +176,7 @@ impl FlightGame {
             code: ProblemCode::ProductNotEnabled,
             detail: "the flight product has no terms in force for this operator".into(),
         })?;
-        Ok(PurchaseInputs { target, flight, terms })
+        Ok(PurchaseReads::New(Box::new(PurchaseInputs { target, flight, terms })))
     }
 
     /// Stores the debit's answer with its consequence for the ticket; returns the ticket.

@@ -1,17 +1,19 @@
 //! A ticket purchase makes sure of its player inside its opening step, so the session's
 //! read shares the purchase's transaction, and refuses an ended session before judging
 //! the order; what it is decided on, read together, is judged in a fixed order; a
-//! repeat of the purchase that reached the cap returns its ticket. The
+//! repeat of a purchase returns its ticket, also once the cap is reached, boarding has
+//! closed or the product was disabled. The
 //! purchase's other rules are tested with the game that drives it
 //! (`production_authorization_tests`, the HTTP tests).
 
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
-use opinion_flight::{AuthorizationRequirement, TicketStatus};
+use opinion_flight::{AuthorizationRequirement, Rupiah, TicketStatus};
 
 use crate::access::AuthFailure;
 use crate::error::{AppError, ProblemCode};
+use crate::flight::model::TicketRecord;
 use crate::flight::production_authorization_tests::{STAFF, authorization, enablement, game, order};
 use crate::test_support::OPERATOR;
 use crate::test_support::trading::{EndedSession, PlayerInSteps, WatchedSteps, player};
@@ -86,4 +88,27 @@ async fn repeating_the_purchase_that_reached_the_cap_returns_its_ticket() {
     let repeated = t.game.buy_ticket(&player(), &order("c-2")).await.expect("repeated");
 
     assert_eq!(repeated.id, second.id);
+}
+
+#[tokio::test]
+async fn a_repeated_purchase_returns_its_ticket_after_boarding_closed_and_the_product_was_disabled() {
+    let t = game(AuthorizationRequirement::NotRequired).await;
+    let first = t.game.buy_ticket(&player(), &order("c-1")).await.expect("bought");
+    t.clock.advance_ms(60_000);
+    t.store.memory().enablements.insert(OPERATOR, enablement(false));
+
+    let repeated = t.game.buy_ticket(&player(), &order("c-1")).await.expect("repeated");
+    let mut other_stake = order("c-1");
+    other_stake.stake = Rupiah::new(20_000).expect("stake");
+    let reused = t.game.buy_ticket(&player(), &other_stake).await;
+    let new = t.game.buy_ticket(&player(), &order("c-2")).await;
+
+    let refusal = |answer: Result<TicketRecord, AppError>| match answer {
+        Err(AppError::Conflict { code, .. }) => code,
+        other => panic!("expected a refusal, got {other:?}"),
+    };
+    assert_eq!(repeated, first);
+    assert_eq!(refusal(reused), ProblemCode::ClientTicketIdReused);
+    assert_eq!(refusal(new), ProblemCode::ProductNotEnabled);
+    assert_eq!(t.store.memory().tickets.len(), 1);
 }

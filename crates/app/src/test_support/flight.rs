@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex, PoisonError};
 
 use async_trait::async_trait;
-use opinion_core::{FlightChainId, FlightId, FlightTermsId, OperatorId, TicketId, WalletOperationId};
+use opinion_core::{FlightChainId, FlightId, FlightTermsId, OperatorId, TicketId, UserId, WalletOperationId};
 use opinion_flight::{
     AuthorizationRequirement, ChainLength, FlightPhase, FlightTiming, ProductionAuthorization, Revocation, Seed,
     TicketStatus, authorizes_purchase, may_hold_another,
@@ -308,6 +308,22 @@ impl FlightStore for MemoryFlightStore {
         memory.tickets.insert(ticket.id, ticket.clone());
         memory.operations.push(new.purchase.record.clone());
         Ok(TicketOpening::Opened)
+    }
+
+    async fn find_client_ticket(
+        &self,
+        operator: OperatorId,
+        user: UserId,
+        client_ticket_id: &str,
+    ) -> Result<Option<TicketRecord>, StoreError> {
+        let memory = self.memory();
+        Ok(memory
+            .tickets
+            .values()
+            .find(|ticket| {
+                ticket.operator_id == operator && ticket.user_id == user && ticket.client_ticket_id == client_ticket_id
+            })
+            .cloned())
     }
 
     async fn find_flight_operation(&self, id: WalletOperationId) -> Result<Option<WalletOperationRecord>, StoreError> {

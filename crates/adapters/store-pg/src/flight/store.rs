@@ -8,7 +8,7 @@ use opinion_app::flight::ports::{
 };
 use opinion_app::model::{NewEvent, WalletOperationRecord};
 use opinion_app::ports::StoreError;
-use opinion_core::{FlightChainId, FlightId, FlightTermsId, OperatorId, TicketId, WalletOperationId};
+use opinion_core::{FlightChainId, FlightId, FlightTermsId, OperatorId, TicketId, UserId, WalletOperationId};
 use opinion_flight::{ProductionAuthorization, Revocation, Seed, TicketStatus};
 use opinion_wallet::Product;
 use time::OffsetDateTime;
@@ -83,6 +83,15 @@ impl FlightStore for PgStore {
     #[tracing::instrument(skip_all, fields(operator_id = %new.ticket.operator_id, ticket_id = %new.ticket.id))]
     async fn open_ticket(&self, new: &NewTicket) -> Result<TicketOpening, StoreError> {
         tickets::open_ticket(self, new).await
+    }
+
+    async fn find_client_ticket(
+        &self,
+        operator: OperatorId,
+        user: UserId,
+        client_ticket_id: &str,
+    ) -> Result<Option<TicketRecord>, StoreError> {
+        tickets::find_client_ticket(self, operator, user, client_ticket_id).await
     }
 
     async fn find_flight_operation(&self, id: WalletOperationId) -> Result<Option<WalletOperationRecord>, StoreError> {

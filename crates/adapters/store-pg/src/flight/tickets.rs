@@ -13,7 +13,7 @@ use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl};
 use opinion_app::flight::model::TicketRecord;
 use opinion_app::flight::ports::{NewTicket, TicketFilter, TicketOpening};
 use opinion_app::ports::StoreError;
-use opinion_core::{FlightId, OperatorId, TicketId};
+use opinion_core::{FlightId, OperatorId, TicketId, UserId};
 use opinion_flight::{FlightPhase, TicketStatus, may_hold_another};
 use uuid::Uuid;
 
@@ -61,10 +61,7 @@ async fn open_in(conn: &mut AsyncPgConnection, new: &NewTicket) -> QueryResult<F
         .for_update()
         .first::<Uuid>(conn)
         .await?;
-    let first: Option<TicketRow> = flight_tickets::table
-        .filter(flight_tickets::operator_id.eq(op))
-        .filter(flight_tickets::user_id.eq(user))
-        .filter(flight_tickets::client_ticket_id.eq(&ticket.client_ticket_id))
+    let first: Option<TicketRow> = client_ticket(op, user, &ticket.client_ticket_id)
         .select(TicketRow::as_select())
         .first(conn)
         .await
@@ -101,6 +98,34 @@ async fn open_in(conn: &mut AsyncPgConnection, new: &NewTicket) -> QueryResult<F
         .await?;
     insert_operations(conn, std::slice::from_ref(&new.purchase)).await?;
     Ok(Found::Stored)
+}
+
+/// The player's ticket bought under `client_ticket_id` (by the unique key that makes it
+/// one ticket).
+#[diesel::dsl::auto_type]
+fn client_ticket<'a>(op: Uuid, user: Uuid, client_ticket_id: &'a str) -> _ {
+    flight_tickets::table
+        .filter(flight_tickets::operator_id.eq(op))
+        .filter(flight_tickets::user_id.eq(user))
+        .filter(flight_tickets::client_ticket_id.eq(client_ticket_id))
+}
+
+/// The player's ticket bought under `client_ticket_id`, read before a purchase decides
+/// anything; a read of one statement, shared with the reads asked for together with it.
+pub(crate) async fn find_client_ticket(
+    store: &PgStore,
+    operator: OperatorId,
+    user: UserId,
+    client_ticket_id: &str,
+) -> Result<Option<TicketRecord>, StoreError> {
+    let conn = store.shared_conn().await?;
+    let row: Option<TicketRow> = client_ticket(uuid_of(operator), uuid_of(user), client_ticket_id)
+        .select(TicketRow::as_select())
+        .first(&mut &*conn)
+        .await
+        .optional()
+        .map_err(from_diesel)?;
+    row.map(TicketRow::into_record).transpose()
 }
 
 /// The player's tickets on the flight that count against the cap (all but rejected).

@@ -1,6 +1,6 @@
 //! New tickets (replay, boarding closed, the cap under concurrency), ticket reads
-//! (scoped to their operator, newest first) and a purchase's reads asked for together
-//! inside its step.
+//! (scoped to their operator, newest first; by client ticket id, to its player) and a
+//! purchase's reads asked for together inside its step.
 
 use std::sync::Arc;
 
@@ -40,6 +40,37 @@ async fn a_ticket_is_stored_with_its_purchase_and_a_repeat_returns_the_first() {
     )
     .await;
     assert_eq!(purchases, 1);
+}
+
+#[tokio::test]
+async fn a_client_ticket_id_finds_its_players_ticket_only() {
+    let (_db, store) = flight_store().await;
+    given_operator_with_players(&store, 1, 2).await;
+    given_operator_with_players(&store, 2, 1).await;
+    let flight = given_flight(&store, 1).await;
+    let bought = ticket(1, 1, 1, &flight);
+    opened(&store, &bought).await;
+    let client = bought.client_ticket_id.as_str();
+
+    let found = store
+        .find_client_ticket(operator_id(1), user_id(1, 1), client)
+        .await
+        .expect("find");
+    let other_player = store
+        .find_client_ticket(operator_id(1), user_id(1, 2), client)
+        .await
+        .expect("other player");
+    let other_operator = store
+        .find_client_ticket(operator_id(2), user_id(2, 1), client)
+        .await
+        .expect("other operator");
+    let other_id = store
+        .find_client_ticket(operator_id(1), user_id(1, 1), "client-2")
+        .await
+        .expect("other id");
+
+    assert_eq!(found, Some(bought));
+    assert_eq!((other_player, other_operator, other_id), (None, None, None));
 }
 
 #[tokio::test]
@@ -182,20 +213,24 @@ async fn a_purchases_reads_asked_for_together_inside_a_step_see_its_uncommitted_
     store
         .run(Box::pin(async {
             given_operator_with_players(&store, 1, 1).await;
-            given_flight(&store, 1).await;
+            let boarding = given_flight(&store, 1).await;
             store.save_enablement(&enablement(1)).await.expect("enable");
             store
                 .add_production_authorization(&authorization(1, T0, None))
                 .await
                 .expect("authorize");
+            let bought = ticket(1, 1, 1, &boarding);
+            opened(&store, &bought).await;
             let op = operator_id(1);
-            let (enablement, authorizations, latest, terms) = tokio::join!(
+            let (first, enablement, authorizations, latest, terms) = tokio::join!(
+                store.find_client_ticket(op, bought.user_id, &bought.client_ticket_id),
                 store.find_enablement(op),
                 store.production_authorizations(op),
                 store.latest_flight(),
                 store.terms_versions(op),
             );
             read = Some((
+                first.expect("first").map(|found| found.id),
                 enablement.expect("enablement").is_some_and(|found| found.enabled),
                 authorizations.expect("authorizations").len(),
                 latest.expect("latest").map(|found| found.id),
@@ -205,7 +240,8 @@ async fn a_purchases_reads_asked_for_together_inside_a_step_see_its_uncommitted_
         }))
         .await
         .expect("rolled back");
-    assert_eq!(read, Some((true, 1, Some(flight(1).id), 1)));
+    let bought = ticket(1, 1, 1, &flight(1));
+    assert_eq!(read, Some((Some(bought.id), true, 1, Some(flight(1).id), 1)));
     assert_eq!(
         store.latest_flight().await.expect("latest"),
         None,
