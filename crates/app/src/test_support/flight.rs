@@ -299,7 +299,7 @@ impl FlightStore for MemoryFlightStore {
                 other.operator_id == ticket.operator_id
                     && other.user_id == ticket.user_id
                     && other.flight_id == ticket.flight_id
-                    && other.status != TicketStatus::Rejected
+                    && other.status.holds_a_place()
             })
             .count();
         if !may_hold_another(u64::try_from(held).unwrap_or(u64::MAX), new.cap) {

@@ -135,6 +135,12 @@ impl TicketStatus {
         !matches!(self, Self::Pending | Self::Active | Self::Review)
     }
 
+    /// Whether the ticket takes one of its player's places on its flight, under the cap
+    /// of tickets per flight: every ticket but a rejected one, whose debit never applied.
+    pub const fn holds_a_place(self) -> bool {
+        !matches!(self, Self::Rejected)
+    }
+
     /// Whether nothing can happen to the ticket any more (a settled ticket whose
     /// refund is still owed is not final yet).
     pub const fn is_final(self) -> bool {
@@ -214,6 +220,17 @@ mod tests {
                 EVENTS.into_iter().all(|event| from.transition(event).is_err()),
                 "{from}"
             );
+        }
+    }
+
+    #[test]
+    fn every_ticket_but_a_rejected_one_holds_a_place_and_a_place_once_given_up_is_never_taken_again() {
+        let free: Vec<_> = S::ALL.into_iter().filter(|status| !status.holds_a_place()).collect();
+        assert_eq!(free, [S::Rejected]);
+        for from in S::ALL.into_iter().filter(|status| !status.holds_a_place()) {
+            for event in EVENTS {
+                assert!(from.transition(event).is_err(), "{from} {event:?}");
+            }
         }
     }
 

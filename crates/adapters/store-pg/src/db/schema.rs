@@ -588,6 +588,17 @@ diesel::table! {
 }
 
 diesel::table! {
+    /// How many tickets each player holds on the flight it last bought on, against the
+    /// cap of tickets per flight.
+    flight_held_tickets (operator_id, user_id) {
+        operator_id -> Uuid,
+        user_id -> Uuid,
+        flight_id -> Uuid,
+        held -> Int2,
+    }
+}
+
+diesel::table! {
     /// The platform's statement signing keys (public halves); one is current.
     statement_keys (key_id) {
         key_id -> Text,
@@ -738,6 +749,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     flight_production_authorizations,
     flight_terms,
     flight_tickets,
+    flight_held_tickets,
     statement_keys,
     flight_statements,
     flight_settlement_reports,

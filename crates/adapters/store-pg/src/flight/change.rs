@@ -19,6 +19,7 @@ use crate::db::ids::uuid_of;
 use crate::db::pool::PgStore;
 use crate::db::prepared::prepared;
 use crate::db::schema::{flight_tickets, flights};
+use crate::flight::held_tickets::give_back_a_place;
 use crate::flight::rows::{FlightRow, TicketRow};
 use crate::opinion::trading::apply::{StepError, insert_operations, update_operation};
 use crate::webhooks::outbox::enqueue_events;
@@ -125,5 +126,15 @@ async fn update_ticket(conn: &mut AsyncPgConnection, update: &TicketUpdate) -> R
     )
     .execute(conn)
     .await?;
-    exactly_one(changed, "ticket")
+    exactly_one(changed, "ticket")?;
+    if update.expected.holds_a_place() && !ticket.status.holds_a_place() {
+        give_back_a_place(
+            conn,
+            uuid_of(ticket.operator_id),
+            uuid_of(ticket.user_id),
+            uuid_of(ticket.flight_id),
+        )
+        .await?;
+    }
+    Ok(())
 }

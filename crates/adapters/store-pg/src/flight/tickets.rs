@@ -1,12 +1,12 @@
 //! Tickets: storing a new one with its purchase debit, and reading them. A new ticket is
 //! decided under a lock on its player's row (`users … FOR UPDATE`), so two purchases of
 //! one player are serialized and the cap of tickets per flight holds however many arrive
-//! at once; the flight's row is read `FOR SHARE`, so a driver closing boarding waits for
-//! the purchase to commit instead of missing it. In production the operator's production
+//! at once (the tickets a player holds are kept in `held_tickets.rs`); the flight's row
+//! is read `FOR SHARE`, so a driver closing boarding waits for the purchase to commit
+//! instead of missing it. In production the operator's production
 //! authorizations are read `FOR SHARE` in the same transaction, so a revocation either
 //! precedes the ticket (refused, nothing stored) or follows its stored debit.
 
-use diesel::dsl::count_star;
 use diesel::prelude::*;
 use diesel::result::Error as DieselError;
 use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl};
@@ -22,6 +22,7 @@ use crate::db::ids::uuid_of;
 use crate::db::pool::PgStore;
 use crate::db::prepared::prepared;
 use crate::db::schema::{flight_tickets, flights, users};
+use crate::flight::held_tickets::{places, take_a_place};
 use crate::flight::production_authorizations::authorized_in;
 use crate::flight::rows::TicketRow;
 use crate::opinion::trading::apply::insert_operations;
@@ -54,7 +55,11 @@ pub(crate) async fn open_ticket(store: &PgStore, new: &NewTicket) -> Result<Tick
 
 async fn open_in(conn: &mut AsyncPgConnection, new: &NewTicket) -> QueryResult<Found> {
     let ticket = &new.ticket;
-    let (op, user) = (uuid_of(ticket.operator_id), uuid_of(ticket.user_id));
+    let (op, user, flight) = (
+        uuid_of(ticket.operator_id),
+        uuid_of(ticket.user_id),
+        uuid_of(ticket.flight_id),
+    );
     users::table
         .find((op, user))
         .select(users::id)
@@ -75,7 +80,7 @@ async fn open_in(conn: &mut AsyncPgConnection, new: &NewTicket) -> QueryResult<F
         Err(corrupt) => return Ok(Found::Corrupt(corrupt)),
     }
     let phase: Option<String> = flights::table
-        .find(uuid_of(ticket.flight_id))
+        .find(flight)
         .select(flights::phase)
         .for_share()
         .first(conn)
@@ -84,11 +89,8 @@ async fn open_in(conn: &mut AsyncPgConnection, new: &NewTicket) -> QueryResult<F
     if phase.as_deref() != Some(FlightPhase::Boarding.as_str()) {
         return Ok(Found::BoardingClosed);
     }
-    let held: i64 = held_query(op, user, uuid_of(ticket.flight_id))
-        .select(count_star())
-        .first(conn)
-        .await?;
-    if !may_hold_another(u64::try_from(held).unwrap_or(u64::MAX), new.cap) {
+    let places = places(conn, op, user, flight).await?;
+    if !may_hold_another(places.held, new.cap) {
         return Ok(Found::CapReached);
     }
     // Kept prepared (by its text, which its unset columns vary): diesel would prepare and
@@ -97,6 +99,9 @@ async fn open_in(conn: &mut AsyncPgConnection, new: &NewTicket) -> QueryResult<F
         .execute(conn)
         .await?;
     insert_operations(conn, std::slice::from_ref(&new.purchase)).await?;
+    if ticket.status.holds_a_place() {
+        take_a_place(conn, op, user, flight, &places).await?;
+    }
     Ok(Found::Stored)
 }
 
@@ -126,17 +131,6 @@ pub(crate) async fn find_client_ticket(
         .optional()
         .map_err(from_diesel)?;
     row.map(TicketRow::into_record).transpose()
-}
-
-/// The player's tickets on the flight that count against the cap (all but rejected).
-#[diesel::dsl::auto_type]
-fn held_query(op: Uuid, user: Uuid, flight: Uuid) -> _ {
-    let rejected: &'static str = TicketStatus::Rejected.as_str();
-    flight_tickets::table
-        .filter(flight_tickets::operator_id.eq(op))
-        .filter(flight_tickets::user_id.eq(user))
-        .filter(flight_tickets::flight_id.eq(flight))
-        .filter(flight_tickets::status.ne(rejected))
 }
 
 /// Every operator's tickets of the flight in `statuses`: the driver settles a flight
@@ -207,3 +201,6 @@ pub(crate) async fn tickets(
     let rows: Vec<TicketRow> = query.load(&mut conn).await.map_err(from_diesel)?;
     rows.into_iter().map(TicketRow::into_record).collect()
 }
+
+#[cfg(test)]
+mod plan_tests;

@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use opinion_app::flight::ports::{FlightChange, FlightStore, FlightUpdate, TicketFilter, TicketOpening};
+use opinion_app::flight::ports::{FlightChange, FlightStore, FlightUpdate, TicketFilter, TicketOpening, TicketUpdate};
 use opinion_app::ports::Transactions;
 
 use super::production_authorizations::authorization;
@@ -247,4 +247,73 @@ async fn a_purchases_reads_asked_for_together_inside_a_step_see_its_uncommitted_
         None,
         "nothing was committed"
     );
+}
+
+/// `ticket` moved from `pending` to `rejected`, as a refused debit leaves it.
+fn rejection(ticket: &TicketRecord) -> FlightChange {
+    let mut rejected = ticket.clone();
+    rejected.status = TicketStatus::Rejected;
+    FlightChange {
+        tickets: vec![TicketUpdate {
+            expected: TicketStatus::Pending,
+            ticket: rejected,
+        }],
+        ..FlightChange::default()
+    }
+}
+
+#[tokio::test]
+async fn a_ticket_rejected_after_its_purchase_gives_its_place_back() {
+    let (db, store) = flight_store().await;
+    given_operator_with_players(&store, 1, 1).await;
+    let flight = given_flight(&store, 1).await;
+    let (first, second) = (ticket(1, 1, 1, &flight), ticket(1, 1, 2, &flight));
+    opened(&store, &first).await;
+    opened(&store, &second).await;
+    let capped = store
+        .open_ticket(&new_ticket(&ticket(1, 1, 3, &flight)))
+        .await
+        .expect("capped");
+
+    assert!(store.apply_flight_change(&rejection(&first)).await.expect("reject"));
+
+    assert_eq!(capped, TicketOpening::CapReached);
+    opened(&store, &ticket(1, 1, 4, &flight)).await;
+    let capped = store
+        .open_ticket(&new_ticket(&ticket(1, 1, 5, &flight)))
+        .await
+        .expect("capped");
+    assert_eq!(capped, TicketOpening::CapReached);
+    assert_eq!(count(&db, "SELECT count(*) AS count FROM flight_tickets").await, 3);
+}
+
+#[tokio::test]
+async fn a_players_places_start_afresh_on_the_next_flight_and_a_late_rejection_leaves_them() {
+    let (_db, store) = flight_store().await;
+    given_operator_with_players(&store, 1, 1).await;
+    let earlier = given_flight(&store, 1).await;
+    let (first, second) = (ticket(1, 1, 1, &earlier), ticket(1, 1, 2, &earlier));
+    opened(&store, &first).await;
+    opened(&store, &second).await;
+    let mut landed = earlier.clone();
+    landed.phase = FlightPhase::Cancelled;
+    let land = FlightChange {
+        flight: Some(FlightUpdate {
+            expected: FlightPhase::Boarding,
+            flight: landed,
+        }),
+        ..FlightChange::default()
+    };
+    assert!(store.apply_flight_change(&land).await.expect("land"));
+    let next = given_flight(&store, 2).await;
+    opened(&store, &ticket(1, 1, 3, &next)).await;
+
+    assert!(store.apply_flight_change(&rejection(&first)).await.expect("reject"));
+    opened(&store, &ticket(1, 1, 4, &next)).await;
+
+    let capped = store
+        .open_ticket(&new_ticket(&ticket(1, 1, 5, &next)))
+        .await
+        .expect("capped");
+    assert_eq!(capped, TicketOpening::CapReached);
 }
