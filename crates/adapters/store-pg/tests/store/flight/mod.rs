@@ -5,6 +5,7 @@
 mod chains;
 mod change;
 mod driver_lock;
+mod held_tickets_migration;
 mod money;
 mod office_corrections;
 mod office_keys;
