@@ -269,11 +269,12 @@ impl FlightStore for MemoryFlightStore {
     async fn open_ticket(&self, new: &NewTicket) -> Result<TicketOpening, StoreError> {
         let mut memory = self.memory();
         let ticket = &new.ticket;
-        if let Some(first) = memory.tickets.values().find(|other| {
-            other.operator_id == ticket.operator_id
-                && other.user_id == ticket.user_id
-                && other.client_ticket_id == ticket.client_ticket_id
-        }) {
+        if let Some(first) = client_ticket(
+            &memory.tickets,
+            ticket.operator_id,
+            ticket.user_id,
+            &ticket.client_ticket_id,
+        ) {
             return Ok(TicketOpening::Replayed(Box::new(first.clone())));
         }
         let own: Vec<ProductionAuthorization> = memory
@@ -317,13 +318,7 @@ impl FlightStore for MemoryFlightStore {
         client_ticket_id: &str,
     ) -> Result<Option<TicketRecord>, StoreError> {
         let memory = self.memory();
-        Ok(memory
-            .tickets
-            .values()
-            .find(|ticket| {
-                ticket.operator_id == operator && ticket.user_id == user && ticket.client_ticket_id == client_ticket_id
-            })
-            .cloned())
+        Ok(client_ticket(&memory.tickets, operator, user, client_ticket_id).cloned())
     }
 
     async fn find_flight_operation(&self, id: WalletOperationId) -> Result<Option<WalletOperationRecord>, StoreError> {
@@ -486,4 +481,16 @@ impl FlightStore for MemoryFlightStore {
         self.memory().terms.push(terms.clone());
         Ok(())
     }
+}
+
+/// The player's ticket bought under `client_ticket_id`, among `tickets`.
+fn client_ticket<'a>(
+    tickets: &'a BTreeMap<TicketId, TicketRecord>,
+    operator: OperatorId,
+    user: UserId,
+    client_ticket_id: &str,
+) -> Option<&'a TicketRecord> {
+    tickets.values().find(|ticket| {
+        ticket.operator_id == operator && ticket.user_id == user && ticket.client_ticket_id == client_ticket_id
+    })
 }

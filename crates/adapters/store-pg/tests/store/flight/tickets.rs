@@ -10,9 +10,26 @@ use opinion_app::ports::Transactions;
 use super::production_authorizations::authorization;
 use super::*;
 
+/// How the store answers a purchase of `ticket`.
+async fn opening(store: &PgStore, ticket: &TicketRecord) -> TicketOpening {
+    store.open_ticket(&new_ticket(ticket)).await.expect("open")
+}
+
 async fn opened(store: &PgStore, ticket: &TicketRecord) {
-    let opening = store.open_ticket(&new_ticket(ticket)).await.expect("open");
-    assert_eq!(opening, TicketOpening::Opened);
+    assert_eq!(opening(store, ticket).await, TicketOpening::Opened);
+}
+
+/// `flight` leaving boarding for `phase`, as the driver moves it.
+fn boarding_ends(flight: &FlightRecord, phase: FlightPhase) -> FlightChange {
+    let mut after = flight.clone();
+    after.phase = phase;
+    FlightChange {
+        flight: Some(FlightUpdate {
+            expected: FlightPhase::Boarding,
+            flight: after,
+        }),
+        ..FlightChange::default()
+    }
 }
 
 #[tokio::test]
@@ -25,7 +42,7 @@ async fn a_ticket_is_stored_with_its_purchase_and_a_repeat_returns_the_first() {
 
     let mut repeat = ticket(1, 1, 2, &flight);
     repeat.client_ticket_id = first.client_ticket_id.clone();
-    let replay = store.open_ticket(&new_ticket(&repeat)).await.expect("replay");
+    let replay = opening(&store, &repeat).await;
 
     assert_eq!(replay, TicketOpening::Replayed(Box::new(first.clone())));
     assert_eq!(
@@ -78,21 +95,10 @@ async fn no_ticket_once_boarding_closed() {
     let (db, store) = flight_store().await;
     given_operator_with_players(&store, 1, 1).await;
     let flight = given_flight(&store, 1).await;
-    let mut flying = flight.clone();
-    flying.phase = FlightPhase::InFlight;
-    let take_off = FlightChange {
-        flight: Some(FlightUpdate {
-            expected: FlightPhase::Boarding,
-            flight: flying,
-        }),
-        ..FlightChange::default()
-    };
+    let take_off = boarding_ends(&flight, FlightPhase::InFlight);
     assert!(store.apply_flight_change(&take_off).await.expect("take off"));
 
-    let refused = store
-        .open_ticket(&new_ticket(&ticket(1, 1, 1, &flight)))
-        .await
-        .expect("refused");
+    let refused = opening(&store, &ticket(1, 1, 1, &flight)).await;
 
     assert_eq!(refused, TicketOpening::BoardingClosed);
     assert_eq!(count(&db, "SELECT count(*) AS count FROM flight_tickets").await, 0);
@@ -133,10 +139,7 @@ async fn a_rejected_ticket_does_not_count_against_the_cap() {
     opened(&store, &ticket(1, 1, 2, &flight)).await;
     opened(&store, &ticket(1, 1, 3, &flight)).await;
 
-    let capped = store
-        .open_ticket(&new_ticket(&ticket(1, 1, 4, &flight)))
-        .await
-        .expect("capped");
+    let capped = opening(&store, &ticket(1, 1, 4, &flight)).await;
 
     assert_eq!(capped, TicketOpening::CapReached);
     assert_eq!(count(&db, "SELECT count(*) AS count FROM flight_tickets").await, 3);
@@ -270,19 +273,13 @@ async fn a_ticket_rejected_after_its_purchase_gives_its_place_back() {
     let (first, second) = (ticket(1, 1, 1, &flight), ticket(1, 1, 2, &flight));
     opened(&store, &first).await;
     opened(&store, &second).await;
-    let capped = store
-        .open_ticket(&new_ticket(&ticket(1, 1, 3, &flight)))
-        .await
-        .expect("capped");
+    let capped = opening(&store, &ticket(1, 1, 3, &flight)).await;
 
     assert!(store.apply_flight_change(&rejection(&first)).await.expect("reject"));
 
     assert_eq!(capped, TicketOpening::CapReached);
     opened(&store, &ticket(1, 1, 4, &flight)).await;
-    let capped = store
-        .open_ticket(&new_ticket(&ticket(1, 1, 5, &flight)))
-        .await
-        .expect("capped");
+    let capped = opening(&store, &ticket(1, 1, 5, &flight)).await;
     assert_eq!(capped, TicketOpening::CapReached);
     assert_eq!(count(&db, "SELECT count(*) AS count FROM flight_tickets").await, 3);
 }
@@ -295,15 +292,7 @@ async fn a_players_places_start_afresh_on_the_next_flight_and_a_late_rejection_l
     let (first, second) = (ticket(1, 1, 1, &earlier), ticket(1, 1, 2, &earlier));
     opened(&store, &first).await;
     opened(&store, &second).await;
-    let mut landed = earlier.clone();
-    landed.phase = FlightPhase::Cancelled;
-    let land = FlightChange {
-        flight: Some(FlightUpdate {
-            expected: FlightPhase::Boarding,
-            flight: landed,
-        }),
-        ..FlightChange::default()
-    };
+    let land = boarding_ends(&earlier, FlightPhase::Cancelled);
     assert!(store.apply_flight_change(&land).await.expect("land"));
     let next = given_flight(&store, 2).await;
     opened(&store, &ticket(1, 1, 3, &next)).await;
@@ -311,9 +300,6 @@ async fn a_players_places_start_afresh_on_the_next_flight_and_a_late_rejection_l
     assert!(store.apply_flight_change(&rejection(&first)).await.expect("reject"));
     opened(&store, &ticket(1, 1, 4, &next)).await;
 
-    let capped = store
-        .open_ticket(&new_ticket(&ticket(1, 1, 5, &next)))
-        .await
-        .expect("capped");
+    let capped = opening(&store, &ticket(1, 1, 5, &next)).await;
     assert_eq!(capped, TicketOpening::CapReached);
 }
