@@ -19,19 +19,19 @@ pub const PGBENCH_DATABASE: &str = "pgbench";
 /// at most once a second, an idle one within ten seconds.
 const STATS_SETTLE: Duration = Duration::from_secs(11);
 
-/// Starts a fresh cluster in `dir` with the service's and pgbench's databases; with
-/// `statements`, restarted with `pg_stat_statements` loaded and created in the service's.
+/// Loads `pg_stat_statements`, planning time included.
+const STATEMENTS_SETTINGS: &str =
+    "\nshared_preload_libraries = 'pg_stat_statements'\npg_stat_statements.track_planning = on\n";
+
+/// Starts a fresh cluster in `dir` with the service's and pgbench's databases (with
+/// `statements`, `pg_stat_statements` loaded and created in the service's). The cluster is
+/// stopped and deleted when the bench ends, however it ends.
 pub async fn start_cluster(dir: &Path, statements: bool) -> anyhow::Result<Cluster> {
-    let mut cluster = start(dir).await?;
-    if statements {
-        cluster.stop()?;
-        let conf = dir.join("postgresql.conf");
-        let mut settings = std::fs::read_to_string(&conf)?;
-        settings
-            .push_str("\nshared_preload_libraries = 'pg_stat_statements'\npg_stat_statements.track_planning = on\n");
-        std::fs::write(&conf, settings)?;
-        cluster = start(dir).await?;
-    }
+    let dir = dir.to_path_buf();
+    let settings = if statements { STATEMENTS_SETTINGS } else { "" };
+    let cluster = tokio::task::spawn_blocking(move || Cluster::start_scratch(&dir, settings))
+        .await?
+        .context("starting the private PostgreSQL")?;
     let admin = connect(&cluster.url("postgres")).await?;
     for database in [SERVICE_DATABASE, PGBENCH_DATABASE] {
         admin.batch_execute(&format!("CREATE DATABASE {database}")).await?;
@@ -43,14 +43,6 @@ pub async fn start_cluster(dir: &Path, statements: bool) -> anyhow::Result<Clust
             .await?;
     }
     Ok(cluster)
-}
-
-/// Starts (or creates and starts) the cluster in `dir`.
-async fn start(dir: &Path) -> anyhow::Result<Cluster> {
-    let dir = dir.to_path_buf();
-    tokio::task::spawn_blocking(move || Cluster::start_persistent(&dir))
-        .await?
-        .context("starting the private PostgreSQL")
 }
 
 /// One statement's share of a batch of buys, from `pg_stat_statements`.

@@ -1,10 +1,11 @@
-//! The public handle on a running cluster, for development (`start_persistent`) and tests (`start_ephemeral`).
+//! The public handle on a running cluster, for development (`start_persistent`), tests
+//! (`start_ephemeral`) and measurements (`start_scratch`).
 
 use std::path::{Path, PathBuf};
 
 use crate::DevDbError;
 use crate::binaries::Binaries;
-use crate::init::{Durability, ensure_persistent, initdb};
+use crate::init::{Durability, append_settings, ensure_persistent, initdb};
 use crate::pidfile::PidFile;
 use crate::port::accepts_connections;
 use crate::privilege::RunAs;
@@ -22,7 +23,7 @@ pub struct Cluster {
     port: u16,
     /// How to stop it; `None` when we attached to a server another process started.
     started: Option<Server>,
-    /// For an ephemeral cluster, the helper that stops and deletes it once we are gone.
+    /// For an ephemeral or scratch cluster, the helper that stops and deletes it once we are gone.
     _watchdog: Option<Watchdog>,
 }
 
@@ -121,6 +122,35 @@ impl Cluster {
             tls::enable(tls, &server.run_as, &server.data_dir)?;
         }
         tracing::info!("initialised a new PostgreSQL cluster in {}", server.data_dir.display());
+        Self::start(server, Some(watchdog))
+    }
+
+    /// A durable cluster made afresh in `data_dir` (which must not exist or be empty) for one
+    /// run of a measurement, with `extra_settings` appended to its `postgresql.conf`. Its
+    /// figures are a real database's (unlike [`Cluster::start_ephemeral`], it keeps fsync
+    /// and full page writes), and like an ephemeral cluster it is stopped and deleted once
+    /// this process is gone, however it ends, so a killed run leaves no server behind.
+    pub fn start_scratch(data_dir: &Path, extra_settings: &str) -> Result<Cluster, DevDbError> {
+        let data_dir =
+            std::path::absolute(data_dir).map_err(DevDbError::io(format!("resolve {}", data_dir.display())))?;
+        if std::fs::read_dir(&data_dir).is_ok_and(|mut entries| entries.next().is_some()) {
+            return Err(DevDbError::NotADataDir(data_dir));
+        }
+        std::fs::create_dir_all(&data_dir).map_err(DevDbError::io(format!("create {}", data_dir.display())))?;
+        let server = Server {
+            binaries: Binaries::locate()?,
+            run_as: RunAs::detect()?,
+            data_dir,
+        };
+        let watchdog = Watchdog::spawn(&server)?;
+        server.run_as.hand_over(&server.data_dir)?;
+        server.run_as.check_reachable(&server.data_dir)?;
+        initdb(&server.binaries, &server.run_as, &server.data_dir, Durability::Durable)?;
+        append_settings(&server.data_dir, extra_settings)?;
+        tracing::info!(
+            "initialised a scratch PostgreSQL cluster in {}",
+            server.data_dir.display()
+        );
         Self::start(server, Some(watchdog))
     }
 

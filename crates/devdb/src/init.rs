@@ -39,12 +39,17 @@ pub(crate) fn initdb(
             output: tail_of(&output),
         });
     }
+    append_settings(dir, &settings(durability))
+}
+
+/// Appends `lines` to the `postgresql.conf` of the cluster in `dir`.
+pub(crate) fn append_settings(dir: &Path, lines: &str) -> Result<(), DevDbError> {
     let conf = dir.join("postgresql.conf");
     std::fs::OpenOptions::new()
         .append(true)
         .open(&conf)
-        .and_then(|mut file| file.write_all(settings(durability).as_bytes()))
-        .map_err(DevDbError::io(format!("append our settings to {}", conf.display())))
+        .and_then(|mut file| file.write_all(lines.as_bytes()))
+        .map_err(DevDbError::io(format!("append settings to {}", conf.display())))
 }
 
 /// Initialises `data_dir` for a persistent cluster unless it already holds one; returns whether it did.

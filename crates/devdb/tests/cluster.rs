@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use opinion_devdb::Cluster;
 
-/// Set in the child process of `ephemeral_cluster_is_removed_when_its_process_is_killed`.
+/// Set in the child process of `removed_when_its_process_is_killed`: which cluster it holds.
 const CHILD_ENV: &str = "OPINION_DEVDB_TEST_CHILD";
 
 /// Precedes the port and directory the child prints, which libtest puts after its own text on the line.
@@ -115,9 +115,65 @@ fn stale_pid_file_does_not_prevent_a_start() {
 
 #[test]
 fn ephemeral_cluster_is_removed_when_its_process_is_killed() {
+    removed_when_its_process_is_killed(EPHEMERAL);
+}
+
+#[test]
+fn scratch_cluster_is_removed_when_its_process_is_killed() {
+    let parent = traversable_tempdir();
+    removed_when_its_process_is_killed(&parent.path().join("pg").display().to_string());
+}
+
+#[test]
+fn scratch_cluster_is_durable_takes_its_settings_and_is_deleted_on_drop() {
+    let parent = traversable_tempdir();
+    let data_dir = parent.path().join("pg");
+    let cluster = Cluster::start_scratch(&data_dir, "\nwork_mem = '7MB'\n").unwrap();
+    assert_eq!(setting(cluster.port(), "work_mem"), "7MB");
+    assert_eq!(setting(cluster.port(), "fsync"), "on");
+    assert_eq!(setting(cluster.port(), "full_page_writes"), "on");
+    let port = cluster.port();
+    drop(cluster);
+    assert!(!data_dir.exists(), "{} is left behind", data_dir.display());
+    assert!(!listening(port));
+}
+
+#[test]
+fn scratch_cluster_refuses_a_directory_with_files() {
+    let parent = traversable_tempdir();
+    std::fs::write(parent.path().join("notes.txt"), "keep me").unwrap();
+    let refused = Cluster::start_scratch(parent.path(), "").unwrap_err();
+    assert!(
+        refused
+            .to_string()
+            .contains("neither empty nor a PostgreSQL data directory"),
+        "{refused}"
+    );
+    assert!(parent.path().join("notes.txt").exists());
+}
+
+/// The value of the server's setting `name`, as `SHOW` gives it.
+fn setting(port: u16, name: &str) -> String {
+    let output = Command::new("psql")
+        .args(["-X", "-A", "-t", "-h", "127.0.0.1", "-U", "postgres", "-d", "postgres"])
+        .arg("-p")
+        .arg(port.to_string())
+        .args(["-c", &format!("show {name}")])
+        .output()
+        .expect("psql must be installed to run these tests");
+    String::from_utf8_lossy(&output.stdout).trim().to_owned()
+}
+
+/// What the child process holds: this value of [`CHILD_ENV`] for an ephemeral cluster,
+/// any other the data directory of a scratch cluster.
+const EPHEMERAL: &str = "ephemeral";
+
+/// Starts a child process holding the cluster `kind` names, kills it and checks the
+/// cluster stops and its directory goes.
+fn removed_when_its_process_is_killed(kind: &str) {
     let mut child = Command::new(std::env::current_exe().unwrap())
         .args(["hold_a_cluster_forever", "--exact", "--ignored", "--nocapture"])
-        .env(CHILD_ENV, "1")
+        .env(CHILD_ENV, kind)
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
@@ -143,14 +199,18 @@ fn ephemeral_cluster_is_removed_when_its_process_is_killed() {
     assert!(!listening(port));
 }
 
-/// Not a test of its own: the body of the child process of the test above.
+/// Not a test of its own: the body of the child process of the tests above.
 #[test]
-#[ignore = "run only as the child process of ephemeral_cluster_is_removed_when_its_process_is_killed"]
+#[ignore = "run only as the child process of removed_when_its_process_is_killed"]
 fn hold_a_cluster_forever() {
-    if std::env::var_os(CHILD_ENV).is_none() {
+    let Some(kind) = std::env::var_os(CHILD_ENV) else {
         return;
-    }
-    let cluster = Cluster::start_ephemeral().unwrap();
+    };
+    let cluster = if kind == EPHEMERAL {
+        Cluster::start_ephemeral().unwrap()
+    } else {
+        Cluster::start_scratch(Path::new(&kind), "").unwrap()
+    };
     println!("{CHILD_MARKER}{} {}", cluster.port(), cluster.data_dir().display());
     loop {
         std::thread::park();
