@@ -154,14 +154,22 @@ impl Seeder {
         self
     }
 
-    /// Inserts a ticket; its purchase operation id is the ticket's own bits.
+    /// Inserts a ticket; its purchase operation id is the ticket's own bits. Like a
+    /// purchase, a ticket not rejected holds a place of its player on its flight (the
+    /// player's row of places names the flight of the ticket seeded last).
     pub async fn flight_ticket(&mut self, ticket: &TicketSeed) -> &mut Self {
         sql_query(
-            "INSERT INTO flight_tickets (operator_id, id, flight_id, user_id, external_user_id, client_ticket_id, \
-             stake, auto_cash_out, status, terms_id, share_bps, max_payout, purchase_operation_id, \
-             cash_out_hundredths, cashed_out_at, payout, refund_reason, created_at, updated_at) \
+            "WITH ticket AS (INSERT INTO flight_tickets (operator_id, id, flight_id, user_id, external_user_id, \
+             client_ticket_id, stake, auto_cash_out, status, terms_id, share_bps, max_payout, \
+             purchase_operation_id, cash_out_hundredths, cashed_out_at, payout, refund_reason, created_at, \
+             updated_at) \
              VALUES ($1, $2, $3, $4, $5, $2::text, $6, $7, $8, $9, $10, 500000000, $2, $11, \
-             CASE WHEN $11 IS NOT NULL THEN $14 END, $12, $13, $14, $14)",
+             CASE WHEN $11 IS NOT NULL THEN $14 END, $12, $13, $14, $14) \
+             RETURNING operator_id, user_id, flight_id, status) \
+             INSERT INTO flight_held_tickets AS places (operator_id, user_id, flight_id, held) \
+             SELECT operator_id, user_id, flight_id, 1 FROM ticket WHERE status <> 'rejected' \
+             ON CONFLICT (operator_id, user_id) DO UPDATE SET flight_id = EXCLUDED.flight_id, \
+             held = CASE WHEN places.flight_id = EXCLUDED.flight_id THEN places.held + 1 ELSE 1 END",
         )
         .bind::<SqlUuid, _>(uuid(ticket.operator))
         .bind::<SqlUuid, _>(uuid(ticket.id))

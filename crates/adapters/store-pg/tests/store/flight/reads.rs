@@ -387,3 +387,30 @@ async fn wallet_operations_are_the_operators_flight_flows_with_their_filters() {
     };
     assert_eq!(list(window).await, [(WalletFlow::FlightTicketPayout, ticket(61))]);
 }
+
+#[tokio::test]
+async fn seeded_tickets_hold_their_players_places_as_purchases_do() {
+    let (db, store) = store().await;
+    given_operator(&store, 1).await;
+    given_operator(&store, 2).await;
+    let mut seed = seeder(&db).await;
+    given_flights_and_tickets(&mut seed).await;
+    seed.flight_ticket(&ticket(1, 183, 3, 1, 1_000, "active")).await;
+    seed.flight_ticket(&ticket(1, 184, 3, 1, 1_000, "rejected")).await;
+
+    let held = |operator: u128, player: u16, flight: u16| {
+        let user = uuid::Uuid::from_u128(user_id(operator, player));
+        let sql = format!(
+            "SELECT coalesce(sum(held), 0)::bigint AS count FROM flight_held_tickets \
+             WHERE operator_id = '{}' AND user_id = '{user}' AND flight_id = '{}'",
+            uuid::Uuid::from_u128(operator),
+            uuid::Uuid::from_u128(flight_bits(flight)),
+        );
+        let db = &db;
+        async move { super::count(db, &sql).await }
+    };
+    assert_eq!(held(1, 1, 3).await, 2, "two tickets held, the rejected one not");
+    assert_eq!(held(1, 1, 1).await, 0, "the player's row names the flight seeded last");
+    assert_eq!(held(1, 2, 3).await, 1);
+    assert_eq!(held(2, 1, 1).await, 1);
+}
