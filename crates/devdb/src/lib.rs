@@ -4,7 +4,7 @@
 //! [`Cluster::start_persistent`] keeps a developer's data in a directory across runs;
 //! [`Cluster::start_ephemeral`] gives tests a fast throwaway cluster that disappears with the process;
 //! [`Cluster::start_scratch`] gives a measurement a durable cluster that disappears with it too.
-//! Both listen on a free port on 127.0.0.1 only and accept the superuser `postgres` without a password.
+//! All listen on a free port on 127.0.0.1 only and accept the superuser `postgres` without a password.
 //! [`Cluster::start_ephemeral_tls`] also serves TLS under a certificate the test made.
 //! The API is synchronous because it is used once, at start-up.
 
