@@ -2,8 +2,9 @@
 //! operator's terms and tickets, exactly as the schema allows them, whatever writes them.
 
 use diesel::sql_query;
-use diesel::sql_types::{BigInt, Integer, Nullable, SmallInt, Text, Timestamptz, Uuid as SqlUuid};
+use diesel::sql_types::{BigInt, Bool, Integer, Nullable, SmallInt, Text, Timestamptz, Uuid as SqlUuid};
 use diesel_async::RunQueryDsl;
+use opinion_flight::TicketStatus;
 use time::OffsetDateTime;
 
 use crate::seed::{Seeder, uuid};
@@ -158,6 +159,10 @@ impl Seeder {
     /// purchase, a ticket not rejected holds a place of its player on its flight (the
     /// player's row of places names the flight of the ticket seeded last).
     pub async fn flight_ticket(&mut self, ticket: &TicketSeed) -> &mut Self {
+        let status: TicketStatus = ticket
+            .status
+            .parse()
+            .unwrap_or_else(|_| panic!("seeding a ticket of an unknown status: {ticket:?}"));
         sql_query(
             "WITH ticket AS (INSERT INTO flight_tickets (operator_id, id, flight_id, user_id, external_user_id, \
              client_ticket_id, stake, auto_cash_out, status, terms_id, share_bps, max_payout, \
@@ -165,9 +170,9 @@ impl Seeder {
              updated_at) \
              VALUES ($1, $2, $3, $4, $5, $2::text, $6, $7, $8, $9, $10, 500000000, $2, $11, \
              CASE WHEN $11 IS NOT NULL THEN $14 END, $12, $13, $14, $14) \
-             RETURNING operator_id, user_id, flight_id, status) \
+             RETURNING operator_id, user_id, flight_id) \
              INSERT INTO flight_held_tickets AS places (operator_id, user_id, flight_id, held) \
-             SELECT operator_id, user_id, flight_id, 1 FROM ticket WHERE status <> 'rejected' \
+             SELECT operator_id, user_id, flight_id, 1 FROM ticket WHERE $15 \
              ON CONFLICT (operator_id, user_id) DO UPDATE SET flight_id = EXCLUDED.flight_id, \
              held = CASE WHEN places.flight_id = EXCLUDED.flight_id THEN places.held + 1 ELSE 1 END",
         )
@@ -185,6 +190,7 @@ impl Seeder {
         .bind::<Nullable<BigInt>, _>(ticket.payout)
         .bind::<Nullable<Text>, _>(ticket.refund_reason)
         .bind::<Timestamptz, _>(ticket.created_at)
+        .bind::<Bool, _>(status.holds_a_place())
         .execute(&mut self.conn)
         .await
         .unwrap_or_else(|err| panic!("inserting ticket {ticket:?}: {err}"));
