@@ -4,7 +4,9 @@
 //! retirement (a trigger).
 
 use async_trait::async_trait;
+use diesel::dsl::sql;
 use diesel::prelude::*;
+use diesel::sql_types::{Nullable, Timestamptz};
 use diesel_async::{AsyncConnection, RunQueryDsl};
 use opinion_app::flight::office::model::StatementKeyRecord;
 use opinion_app::flight::office::ports::StatementKeyStore;
@@ -88,9 +90,15 @@ impl StatementKeyStore for PgStore {
                 if let Some(known) = known {
                     return Ok(known);
                 }
+                // Retired when the new key was created, or at its own creation when that
+                // is later (another instance's clock behind, or a rival new key
+                // registered first): a retirement never precedes its key's creation.
+                let retired_at = sql::<Nullable<Timestamptz>>("greatest(created_at, ")
+                    .bind::<Timestamptz, _>(key.created_at)
+                    .sql(")");
                 diesel::update(statement_keys::table)
                     .filter(statement_keys::retired_at.is_null())
-                    .set(statement_keys::retired_at.eq(key.created_at))
+                    .set(statement_keys::retired_at.eq(retired_at))
                     .execute(conn)
                     .await?;
                 let row = KeyRow::new(key);

@@ -38,6 +38,22 @@ async fn a_new_key_retires_the_current_one_and_a_known_key_is_left_alone() {
 }
 
 #[tokio::test]
+async fn a_new_key_created_before_the_current_one_retires_it_at_its_own_creation() {
+    let (_db, store) = flight_store().await;
+    store.register_statement_key(&key(11, 5)).await.expect("current");
+
+    let earlier = store.register_statement_key(&key(10, 0)).await.expect("registered");
+
+    assert_eq!(earlier.retired_at, None);
+    let keys = store.statement_keys().await.expect("keys");
+    let rival = keys
+        .iter()
+        .find(|record| record.key_id == key(11, 5).key_id)
+        .expect("the rival key");
+    assert_eq!(rival.retired_at, Some(at(5)), "never retired before it was created");
+}
+
+#[tokio::test]
 async fn instances_registering_at_once_make_one_key_current() {
     let (_db, store) = flight_store().await;
     let store = std::sync::Arc::new(store);
