@@ -1,9 +1,10 @@
 //! Hostile input on every player flight route: missing, invalid and ended sessions, an
 //! Opinion session, malformed and unknown bodies, every bad stake, auto cash-out and
-//! client ticket id, buying out of boarding, over the cap, replays, other players'
-//! tickets, bad ids and bad pages. Every answer is a 4xx problem with a stable code, and
-//! nothing is written (the reads and the wallet show it).
+//! client ticket id, buying out of boarding, over the cap, replays (one after another
+//! and at once), other players' tickets, bad ids and bad pages. Every answer is a 4xx
+//! problem with a stable code, and nothing is written (the reads and the wallet show it).
 
+use futures_util::future::join_all;
 use reqwest::Method;
 use serde_json::{Value, json};
 
@@ -311,4 +312,35 @@ async fn the_cap_replays_boarding_and_other_players_tickets_are_enforced() {
     assert_eq!(purchases.len(), 2, "{purchases:#?}");
     let wallet = simulated_wallet(&app, &key, "poor").await;
     assert_eq!(rupiah_of(&wallet["balance"]), 5_000, "{wallet:#}");
+}
+
+#[tokio::test]
+async fn twin_purchases_sent_at_once_buy_one_ticket_and_each_answers_it() {
+    let app = spawn_flight_app_boarding(4_000).await;
+    let key = app.operator.key.clone();
+    enable_flight(&app, &app.operator).await;
+    simulated_idr_user(&app, &key, "rina", 100_000).await;
+    let rina = flight_player(&app, &app.operator, "rina").await;
+    boarding_flight(&app, &rina).await;
+
+    let answers = join_all((0..6).map(|_| buy(&app, &rina, "twin", "10000", None))).await;
+
+    let mut tickets = Vec::new();
+    for answer in answers {
+        tickets.push(json_with_status(answer, 200).await);
+    }
+    assert!(
+        tickets.iter().all(|ticket| ticket["id"] == tickets[0]["id"]),
+        "{tickets:#?}"
+    );
+    assert_eq!(tickets_of(&app, &rina).await.len(), 1);
+    let purchases = all_pages(
+        &app,
+        &key,
+        "/api/operator/flight/wallet-operations?externalUserId=rina&flow=flight_ticket_purchase",
+    )
+    .await;
+    assert_eq!(purchases.len(), 1, "{purchases:#?}");
+    let wallet = simulated_wallet(&app, &key, "rina").await;
+    assert_eq!(rupiah_of(&wallet["balance"]), 90_000, "{wallet:#}");
 }

@@ -72,8 +72,6 @@ pub struct NewTicket {
 pub enum TicketOpening {
     /// Stored: the debit may be sent.
     Opened,
-    /// The player already bought with this client id: the first ticket, nothing stored.
-    Replayed(Box<TicketRecord>),
     /// Nothing stored: the player holds the cap of tickets on the flight.
     CapReached,
     /// Nothing stored: the flight is no longer boarding.
@@ -166,9 +164,10 @@ pub trait FlightStore: Send + Sync {
     /// Applies the step atomically; `false` (nothing stored) when a precondition failed.
     async fn apply_flight_change(&self, change: &FlightChange) -> Result<bool, StoreError>;
 
-    /// Stores a new ticket and its debit if the client id is new, the operator is
-    /// authorized as `new` requires, the flight is boarding and the player holds fewer
-    /// than the cap, in one transaction.
+    /// Stores a new ticket and its debit if the operator is authorized as `new` requires,
+    /// the flight is boarding and the player holds fewer than the cap, in one
+    /// transaction; `Duplicate(ClientTicket)` (nothing stored) if the player already
+    /// bought under its client ticket id.
     async fn open_ticket(&self, new: &NewTicket) -> Result<TicketOpening, StoreError>;
     /// The player's ticket bought under `client_ticket_id`: a repeated purchase's answer.
     async fn find_client_ticket(

@@ -32,7 +32,7 @@ pub(super) struct Game {
 }
 
 impl Game {
-    fn calls(&self) -> Vec<WalletFlow> {
+    pub(super) fn calls(&self) -> Vec<WalletFlow> {
         self.calls.lock().unwrap_or_else(PoisonError::into_inner).clone()
     }
 }

@@ -23,7 +23,7 @@ use crate::flight::ports::{FlightChange, NewTicket, TicketOpening, TicketUpdate}
 use crate::flight::production_authorization;
 use crate::opinion::trading::ports::{NewOperation, OperationUpdate};
 use crate::players::{ActingPlayer, PlayerPrincipal};
-use crate::ports::in_one_transaction;
+use crate::ports::{StoreError, UniqueKey, in_one_transaction};
 use crate::wallet::call::call_wallet;
 use crate::wallet::ports::WalletAdapterTarget;
 
@@ -102,9 +102,10 @@ impl FlightGame {
 
     /// Everything a purchase reads and stores before its debit, as one step: what it is
     /// decided on ([`Self::purchase_reads`]), then the ticket with its `sent` debit. The
-    /// cap is counted where the ticket is stored, after a repeated purchase is answered;
-    /// the store looks for the client ticket id again there, under the player's lock, for
-    /// a twin that committed after the reads.
+    /// cap is counted where the ticket is stored, after a repeated purchase is answered.
+    /// A twin that committed after the reads is refused by the client ticket id's unique
+    /// key, or reached the cap or saw boarding close first: every refusal of the store is
+    /// answered with the twin if there is one ([`Self::twin_or`]).
     async fn open_purchase(&self, player: &PlayerPrincipal, order: &TicketOrder) -> Result<PurchaseOpening, AppError> {
         let now = self.ports.clock.now();
         let PurchaseInputs { target, flight, terms } = match self.purchase_reads(player, order, now).await? {
@@ -128,18 +129,41 @@ impl FlightGame {
             cap: limits.tickets_per_flight(),
             production_authorization: self.settings.production_authorization,
         };
-        match self.ports.store.open_ticket(&new).await? {
-            TicketOpening::Opened => Ok(PurchaseOpening::Opened(Box::new(OpenedPurchase {
-                ticket,
-                flight,
-                target,
-                mutation,
-                purchase,
-            }))),
-            TicketOpening::Replayed(first) => Ok(PurchaseOpening::Replayed(first)),
-            TicketOpening::CapReached => Err(cap_reached(limits.tickets_per_flight())),
-            TicketOpening::BoardingClosed => Err(boarding_closed()),
-            TicketOpening::NotAuthorized => Err(production_authorization::missing()),
+        let refusal = match self.ports.store.open_ticket(&new).await {
+            Ok(TicketOpening::Opened) => {
+                return Ok(PurchaseOpening::Opened(Box::new(OpenedPurchase {
+                    ticket,
+                    flight,
+                    target,
+                    mutation,
+                    purchase,
+                })));
+            }
+            Ok(TicketOpening::CapReached) => cap_reached(limits.tickets_per_flight()),
+            Ok(TicketOpening::BoardingClosed) => boarding_closed(),
+            Ok(TicketOpening::NotAuthorized) => production_authorization::missing(),
+            Err(duplicate @ StoreError::Duplicate(UniqueKey::ClientTicket)) => duplicate.into(),
+            Err(other) => return Err(other.into()),
+        };
+        self.twin_or(player, order, refusal).await
+    }
+
+    /// The ticket the player already bought under `order`'s client ticket id, or else
+    /// `refusal`: a twin purchase that committed while this one was decided is its answer.
+    async fn twin_or(
+        &self,
+        player: &PlayerPrincipal,
+        order: &TicketOrder,
+        refusal: AppError,
+    ) -> Result<PurchaseOpening, AppError> {
+        match self
+            .ports
+            .store
+            .find_client_ticket(player.operator_id, player.user.id, &order.client_ticket_id)
+            .await?
+        {
+            Some(twin) => Ok(PurchaseOpening::Replayed(Box::new(twin))),
+            None => Err(refusal),
         }
     }
 

@@ -2,13 +2,15 @@
 //! read shares the purchase's transaction, and refuses an ended session before judging
 //! the order; what it is decided on, read together, is judged in a fixed order; a
 //! repeat of a purchase returns its ticket, also once the cap is reached, boarding has
-//! closed or the product was disabled. The
+//! closed or the product was disabled, and so does a purchase whose twin committed after
+//! its reads. The
 //! purchase's other rules are tested with the game that drives it
 //! (`production_authorization_tests`, the HTTP tests).
 
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
+use opinion_core::TicketId;
 use opinion_flight::{AuthorizationRequirement, Rupiah, TicketStatus};
 
 use crate::access::AuthFailure;
@@ -111,4 +113,41 @@ async fn a_repeated_purchase_returns_its_ticket_after_boarding_closed_and_the_pr
     assert_eq!(refusal(reused), ProblemCode::ClientTicketIdReused);
     assert_eq!(refusal(new), ProblemCode::ProductNotEnabled);
     assert_eq!(t.store.memory().tickets.len(), 1);
+}
+
+/// A ticket the player bought under `client_ticket_id`, as a twin purchase stores it.
+fn twin(first: &TicketRecord, client_ticket_id: &str, id: u128) -> TicketRecord {
+    TicketRecord {
+        id: TicketId::from_ulid(ulid::Ulid(id)),
+        client_ticket_id: client_ticket_id.into(),
+        ..first.clone()
+    }
+}
+
+#[tokio::test]
+async fn a_twin_that_committed_after_the_reads_answers_the_purchase_its_key_or_the_cap_refused() {
+    let t = game(AuthorizationRequirement::NotRequired).await;
+    let first = t.game.buy_ticket(&player(), &order("c-1")).await.expect("first");
+    let refused_by_its_key = twin(&first, "c-2", 1);
+    t.store.memory().arriving_twin = Some(refused_by_its_key.clone());
+    let answer_to_key = t.game.buy_ticket(&player(), &order("c-2")).await;
+    let at_the_cap = twin(&first, "c-3", 2);
+    t.store.memory().arriving_twin = Some(at_the_cap.clone());
+    let answer_at_cap = t.game.buy_ticket(&player(), &order("c-3")).await;
+    let mut other_stake = order("c-4");
+    other_stake.stake = Rupiah::new(20_000).expect("stake");
+    t.store.memory().arriving_twin = Some(twin(&first, "c-4", 3));
+    let reused = t.game.buy_ticket(&player(), &other_stake).await;
+    let capped = t.game.buy_ticket(&player(), &order("c-5")).await;
+
+    let refusal = |answer: Result<TicketRecord, AppError>| match answer {
+        Err(AppError::Conflict { code, .. }) => code,
+        other => panic!("expected a refusal, got {other:?}"),
+    };
+    assert_eq!(answer_to_key.expect("the twin refused by the key"), refused_by_its_key);
+    assert_eq!(answer_at_cap.expect("the twin that reached the cap"), at_the_cap);
+    assert_eq!(refusal(reused), ProblemCode::ClientTicketIdReused);
+    assert_eq!(refusal(capped), ProblemCode::TicketCapReached);
+    assert_eq!(t.calls().len(), 1, "only the first purchase was debited");
+    assert_eq!(t.store.memory().tickets.len(), 4);
 }

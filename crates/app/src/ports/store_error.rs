@@ -78,6 +78,8 @@ pub enum UniqueKey {
     StaffSessionId,
     /// A player's client order id.
     ClientOrder,
+    /// A player's client ticket id.
+    ClientTicket,
     /// The one open trade a player may have on a market.
     OpenTrade,
     /// A wallet operation's idempotency key.
@@ -104,6 +106,7 @@ impl UniqueKey {
             Self::StaffId => "staff member id",
             Self::StaffSessionId => "staff session id",
             Self::ClientOrder => "client order id",
+            Self::ClientTicket => "client ticket id",
             Self::OpenTrade => "open trade on this market",
             Self::IdempotencyKey => "idempotency key",
             Self::WalletAdapter => "wallet adapter",

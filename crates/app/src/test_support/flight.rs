@@ -20,7 +20,7 @@ use crate::flight::ports::{
 };
 use crate::model::{NewEvent, WalletOperationRecord};
 use crate::opinion::settlement::WorkerSettings;
-use crate::ports::{Clock, StoreError};
+use crate::ports::{Clock, StoreError, UniqueKey};
 
 /// A clock the test sets and advances.
 #[derive(Debug)]
@@ -70,6 +70,9 @@ pub struct Memory {
     pub enablements: BTreeMap<OperatorId, Enablement>,
     pub terms: Vec<TermsRecord>,
     pub authorizations: Vec<ProductionAuthorization>,
+    /// A ticket that commits just before the next purchase takes its player's lock: a
+    /// twin purchase that the next one's reads did not see.
+    pub arriving_twin: Option<TicketRecord>,
 }
 
 /// The in-memory store.
@@ -268,15 +271,10 @@ impl FlightStore for MemoryFlightStore {
 
     async fn open_ticket(&self, new: &NewTicket) -> Result<TicketOpening, StoreError> {
         let mut memory = self.memory();
-        let ticket = &new.ticket;
-        if let Some(first) = client_ticket(
-            &memory.tickets,
-            ticket.operator_id,
-            ticket.user_id,
-            &ticket.client_ticket_id,
-        ) {
-            return Ok(TicketOpening::Replayed(Box::new(first.clone())));
+        if let Some(twin) = memory.arriving_twin.take() {
+            memory.tickets.insert(twin.id, twin);
         }
+        let ticket = &new.ticket;
         let own: Vec<ProductionAuthorization> = memory
             .authorizations
             .iter()
@@ -305,6 +303,16 @@ impl FlightStore for MemoryFlightStore {
             .count();
         if !may_hold_another(u64::try_from(held).unwrap_or(u64::MAX), new.cap) {
             return Ok(TicketOpening::CapReached);
+        }
+        if client_ticket(
+            &memory.tickets,
+            ticket.operator_id,
+            ticket.user_id,
+            &ticket.client_ticket_id,
+        )
+        .is_some()
+        {
+            return Err(StoreError::Duplicate(UniqueKey::ClientTicket));
         }
         memory.tickets.insert(ticket.id, ticket.clone());
         memory.operations.push(new.purchase.record.clone());

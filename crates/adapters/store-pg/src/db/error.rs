@@ -16,6 +16,7 @@ fn duplicate_subject(constraint: Option<&str>) -> UniqueKey {
         Some("staff_members_pkey") => UniqueKey::StaffId,
         Some("staff_sessions_pkey") => UniqueKey::StaffSessionId,
         Some("trades_client_order_key") => UniqueKey::ClientOrder,
+        Some("flight_tickets_client_id") => UniqueKey::ClientTicket,
         Some("trades_one_open_per_user_market") => UniqueKey::OpenTrade,
         Some("wallet_operations_key") => UniqueKey::IdempotencyKey,
         Some("wallet_adapters_pkey") => UniqueKey::WalletAdapter,

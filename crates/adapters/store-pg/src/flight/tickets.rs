@@ -5,7 +5,9 @@
 //! is read `FOR SHARE`, so a driver closing boarding waits for the purchase to commit
 //! instead of missing it. In production the operator's production
 //! authorizations are read `FOR SHARE` in the same transaction, so a revocation either
-//! precedes the ticket (refused, nothing stored) or follows its stored debit.
+//! precedes the ticket (refused, nothing stored) or follows its stored debit. A repeated
+//! client ticket id is not looked for here: the insert's unique key refuses a twin that
+//! committed first, and the use case answers every refusal with the twin if there is one.
 
 use diesel::prelude::*;
 use diesel::result::Error as DieselError;
@@ -30,7 +32,6 @@ use crate::opinion::trading::apply::insert_operations;
 /// What the transaction of a new ticket found, before the rows are parsed.
 enum Found {
     Stored,
-    Replayed(Box<TicketRow>),
     CapReached,
     BoardingClosed,
     NotAuthorized,
@@ -45,7 +46,6 @@ pub(crate) async fn open_ticket(store: &PgStore, new: &NewTicket) -> Result<Tick
         .map_err(from_diesel)?;
     Ok(match opened {
         Found::Stored => TicketOpening::Opened,
-        Found::Replayed(row) => TicketOpening::Replayed(Box::new(row.into_record()?)),
         Found::CapReached => TicketOpening::CapReached,
         Found::BoardingClosed => TicketOpening::BoardingClosed,
         Found::NotAuthorized => TicketOpening::NotAuthorized,
@@ -66,14 +66,6 @@ async fn open_in(conn: &mut AsyncPgConnection, new: &NewTicket) -> QueryResult<F
         .for_update()
         .first::<Uuid>(conn)
         .await?;
-    let first: Option<TicketRow> = client_ticket(op, user, &ticket.client_ticket_id)
-        .select(TicketRow::as_select())
-        .first(conn)
-        .await
-        .optional()?;
-    if let Some(first) = first {
-        return Ok(Found::Replayed(Box::new(first)));
-    }
     match authorized_in(conn, op, new.production_authorization, ticket.created_at).await? {
         Ok(true) => {}
         Ok(false) => return Ok(Found::NotAuthorized),
@@ -94,7 +86,8 @@ async fn open_in(conn: &mut AsyncPgConnection, new: &NewTicket) -> QueryResult<F
         return Ok(Found::CapReached);
     }
     // Kept prepared (by its text, which its unset columns vary): diesel would prepare and
-    // plan an insert with optional columns afresh on every purchase.
+    // plan an insert with optional columns afresh on every purchase. A twin purchase that
+    // committed first is refused here by the client ticket id's unique key.
     prepared(diesel::insert_into(flight_tickets::table).values(TicketRow::new(ticket)))
         .execute(conn)
         .await?;

@@ -1,11 +1,12 @@
-//! New tickets (replay, boarding closed, the cap under concurrency), ticket reads
+//! New tickets (a repeated client ticket id refused by its key, alone and under
+//! concurrency; boarding closed; the cap under concurrency), ticket reads
 //! (scoped to their operator, newest first; by client ticket id, to its player) and a
 //! purchase's reads asked for together inside its step.
 
 use std::sync::Arc;
 
 use opinion_app::flight::ports::{FlightChange, FlightStore, FlightUpdate, TicketFilter, TicketOpening, TicketUpdate};
-use opinion_app::ports::Transactions;
+use opinion_app::ports::{StoreError, Transactions, UniqueKey};
 
 use super::production_authorizations::authorization;
 use super::*;
@@ -33,7 +34,7 @@ fn boarding_ends(flight: &FlightRecord, phase: FlightPhase) -> FlightChange {
 }
 
 #[tokio::test]
-async fn a_ticket_is_stored_with_its_purchase_and_a_repeat_returns_the_first() {
+async fn a_ticket_is_stored_with_its_purchase_and_a_repeat_is_refused_by_its_key() {
     let (db, store) = flight_store().await;
     given_operator_with_players(&store, 1, 1).await;
     let flight = given_flight(&store, 1).await;
@@ -42,9 +43,12 @@ async fn a_ticket_is_stored_with_its_purchase_and_a_repeat_returns_the_first() {
 
     let mut repeat = ticket(1, 1, 2, &flight);
     repeat.client_ticket_id = first.client_ticket_id.clone();
-    let replay = opening(&store, &repeat).await;
+    let refused = store.open_ticket(&new_ticket(&repeat)).await;
 
-    assert_eq!(replay, TicketOpening::Replayed(Box::new(first.clone())));
+    assert!(
+        matches!(refused, Err(StoreError::Duplicate(UniqueKey::ClientTicket))),
+        "{refused:?}"
+    );
     assert_eq!(
         store.find_ticket(operator_id(1), first.id).await.expect("find"),
         Some(first.clone())
@@ -126,6 +130,42 @@ async fn concurrent_purchases_of_one_player_stop_at_the_cap() {
     assert_eq!((opened, capped), (2, 4), "{outcomes:?}");
     assert_eq!(count(&db, "SELECT count(*) AS count FROM flight_tickets").await, 2);
     assert_eq!(count(&db, "SELECT count(*) AS count FROM wallet_operations").await, 2);
+}
+
+#[tokio::test]
+async fn of_concurrent_twin_purchases_one_is_stored_and_the_others_refused_by_its_key() {
+    let (db, store) = flight_store().await;
+    given_operator_with_players(&store, 1, 1).await;
+    let flight = given_flight(&store, 1).await;
+    let store = Arc::new(store);
+
+    let attempts = (1..=4).map(|n| {
+        let mut twin = ticket(1, 1, n, &flight);
+        twin.client_ticket_id = "client-twin".into();
+        let (store, new) = (Arc::clone(&store), new_ticket(&twin));
+        tokio::spawn(async move { store.open_ticket(&new).await })
+    });
+    let mut outcomes = Vec::new();
+    for attempt in attempts {
+        outcomes.push(attempt.await.expect("task"));
+    }
+
+    let opened = outcomes
+        .iter()
+        .filter(|o| matches!(o, Ok(TicketOpening::Opened)))
+        .count();
+    let refused = outcomes
+        .iter()
+        .filter(|o| matches!(o, Err(StoreError::Duplicate(UniqueKey::ClientTicket))))
+        .count();
+    assert_eq!((opened, refused), (1, 3), "{outcomes:?}");
+    assert_eq!(count(&db, "SELECT count(*) AS count FROM flight_tickets").await, 1);
+    assert_eq!(count(&db, "SELECT count(*) AS count FROM wallet_operations").await, 1);
+    assert_eq!(
+        count(&db, "SELECT held::bigint AS count FROM flight_held_tickets").await,
+        1,
+        "the refused twins took no place"
+    );
 }
 
 #[tokio::test]
