@@ -109,7 +109,8 @@ fn client_ticket<'a>(op: Uuid, user: Uuid, client_ticket_id: &'a str) -> _ {
 }
 
 /// The player's ticket bought under `client_ticket_id`, read before a purchase decides
-/// anything; a read of one statement, shared with the reads asked for together with it.
+/// anything (one statement, shared with the reads asked for together with it) and after
+/// the store refused one, for a twin that committed meanwhile.
 pub(crate) async fn find_client_ticket(
     store: &PgStore,
     operator: OperatorId,
