@@ -4,6 +4,7 @@
 mod access;
 mod fixtures;
 mod flight;
+mod indexes;
 mod migrations;
 mod opinion;
 mod players;
