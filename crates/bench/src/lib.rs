@@ -5,6 +5,7 @@
 
 pub mod api;
 pub mod database;
+pub mod lifeline;
 pub mod local_http;
 pub mod memory;
 pub mod pool_waits;

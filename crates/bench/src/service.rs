@@ -11,6 +11,8 @@ use std::time::Duration;
 
 use anyhow::Context;
 
+use crate::lifeline::Lifeline;
+
 /// How long the service may take to print its listen line.
 const START_TIMEOUT: Duration = Duration::from_secs(120);
 
@@ -108,10 +110,13 @@ impl AdminCommand {
     }
 }
 
-/// A running service process; stopped (SIGTERM, then SIGKILL) when dropped.
+/// A running service process; stopped (SIGTERM, then SIGKILL) when dropped, and killed
+/// by its lifeline if the bench ends without dropping it.
 pub struct Service {
     child: Child,
     base_url: String,
+    /// Released once the child is reaped.
+    lifeline: Option<Lifeline>,
 }
 
 impl Service {
@@ -158,6 +163,14 @@ impl Service {
         let mut child = command
             .spawn()
             .with_context(|| format!("starting {}", binary.display()))?;
+        let lifeline = match Lifeline::arm(child.id()) {
+            Ok(lifeline) => lifeline,
+            Err(err) => {
+                let _ = child.kill();
+                let _ = child.wait();
+                return Err(err).context("arming the service's lifeline (sh)");
+            }
+        };
         let stdout = child.stdout.take().context("the service's stdout")?;
         let (sender, receiver) = mpsc::channel();
         // Reads every line so the service never blocks on a full pipe; the first listen
@@ -175,6 +188,7 @@ impl Service {
         let mut service = Self {
             child,
             base_url: String::new(),
+            lifeline: Some(lifeline),
         };
         service.base_url = receiver.recv_timeout(START_TIMEOUT).with_context(|| {
             let log = std::fs::read_to_string(log_path).unwrap_or_default();
@@ -210,9 +224,15 @@ impl Service {
     pub fn kill(mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
+        self.lifeline = None;
     }
 
     fn terminate(&mut self) {
+        self.stop_child();
+        self.lifeline = None;
+    }
+
+    fn stop_child(&mut self) {
         if matches!(self.child.try_wait(), Ok(Some(_))) {
             return;
         }
