@@ -23,7 +23,7 @@ use crate::flight::ports::{FlightChange, NewTicket, TicketOpening, TicketUpdate}
 use crate::flight::production_authorization;
 use crate::opinion::trading::ports::{NewOperation, OperationUpdate};
 use crate::players::{ActingPlayer, PlayerPrincipal};
-use crate::ports::{StoreError, UniqueKey, in_one_transaction};
+use crate::ports::in_one_transaction;
 use crate::wallet::call::call_wallet;
 use crate::wallet::ports::WalletAdapterTarget;
 
@@ -53,14 +53,6 @@ struct PurchaseInputs {
     target: WalletAdapterTarget,
     flight: FlightRecord,
     terms: TermsRecord,
-}
-
-/// What a purchase's reads found.
-enum PurchaseReads {
-    /// A new purchase, decided on these.
-    New(Box<PurchaseInputs>),
-    /// A repeated client ticket id: its first ticket, as it is now.
-    Repeated(Box<TicketRecord>),
 }
 
 /// How a purchase's opening ended: stored and ready for its debit, or the repeat of a
@@ -100,18 +92,24 @@ impl FlightGame {
             .await
     }
 
-    /// Everything a purchase reads and stores before its debit, as one step: what it is
-    /// decided on ([`Self::purchase_reads`]), then the ticket with its `sent` debit. The
-    /// cap is counted where the ticket is stored, after a repeated purchase is answered.
-    /// A twin that committed after the reads is refused by the client ticket id's unique
-    /// key, or reached the cap or saw boarding close first: every refusal of the store is
-    /// answered with the twin if there is one ([`Self::twin_or`]).
+    /// Everything a purchase reads and stores before its debit, as one step. A new
+    /// purchase does not look for its client ticket id: a repeat is refused, by the
+    /// unique key where the ticket is stored or by whatever else changed since its first
+    /// purchase (the cap it reached, boarding closed, the product disabled), and every
+    /// refusal is answered with the ticket bought under that id if there is one
+    /// ([`Self::twin_or`]).
     async fn open_purchase(&self, player: &PlayerPrincipal, order: &TicketOrder) -> Result<PurchaseOpening, AppError> {
+        match self.store_purchase(player, order).await {
+            Err(refusal) if refuses(&refusal) => self.twin_or(player, order, refusal).await,
+            answer => answer,
+        }
+    }
+
+    /// What the purchase is decided on ([`Self::purchase_reads`]), then the ticket with
+    /// its `sent` debit; the cap is counted where the ticket is stored.
+    async fn store_purchase(&self, player: &PlayerPrincipal, order: &TicketOrder) -> Result<PurchaseOpening, AppError> {
         let now = self.ports.clock.now();
-        let PurchaseInputs { target, flight, terms } = match self.purchase_reads(player, order, now).await? {
-            PurchaseReads::New(inputs) => *inputs,
-            PurchaseReads::Repeated(first) => return Ok(PurchaseOpening::Replayed(first)),
-        };
+        let PurchaseInputs { target, flight, terms } = self.purchase_reads(player.operator_id, now).await?;
         let limits = terms.version.terms.limits();
         check_order(limits, order.stake, order.auto_cash_out).map_err(|refusal| refused(&refusal))?;
         let ticket = self.pending_ticket(player, order, &flight, &terms, now);
@@ -129,27 +127,23 @@ impl FlightGame {
             cap: limits.tickets_per_flight(),
             production_authorization: self.settings.production_authorization,
         };
-        let refusal = match self.ports.store.open_ticket(&new).await {
-            Ok(TicketOpening::Opened) => {
-                return Ok(PurchaseOpening::Opened(Box::new(OpenedPurchase {
-                    ticket,
-                    flight,
-                    target,
-                    mutation,
-                    purchase,
-                })));
-            }
-            Ok(TicketOpening::CapReached) => cap_reached(limits.tickets_per_flight()),
-            Ok(TicketOpening::BoardingClosed) => boarding_closed(),
-            Ok(TicketOpening::NotAuthorized) => production_authorization::missing(),
-            Err(duplicate @ StoreError::Duplicate(UniqueKey::ClientTicket)) => duplicate.into(),
-            Err(other) => return Err(other.into()),
-        };
-        self.twin_or(player, order, refusal).await
+        match self.ports.store.open_ticket(&new).await? {
+            TicketOpening::Opened => Ok(PurchaseOpening::Opened(Box::new(OpenedPurchase {
+                ticket,
+                flight,
+                target,
+                mutation,
+                purchase,
+            }))),
+            TicketOpening::CapReached => Err(cap_reached(limits.tickets_per_flight())),
+            TicketOpening::BoardingClosed => Err(boarding_closed()),
+            TicketOpening::NotAuthorized => Err(production_authorization::missing()),
+        }
     }
 
     /// The ticket the player already bought under `order`'s client ticket id, or else
-    /// `refusal`: a twin purchase that committed while this one was decided is its answer.
+    /// `refusal`: a repeated purchase, or a twin that committed while this one was
+    /// decided, is answered with the first ticket whatever refused it.
     async fn twin_or(
         &self,
         player: &PlayerPrincipal,
@@ -167,32 +161,19 @@ impl FlightGame {
         }
     }
 
-    /// What a purchase reads before anything is stored: the replay check, enablement,
-    /// production authorization, the wallet target, the flight boarding at `now` and the
-    /// terms in force. They need nothing from each other, so they are asked for together
-    /// (one round trip in the opening's step) and judged in that order: a repeated client
-    /// ticket id is answered with its first ticket whatever the rest says (boarding may
-    /// have closed since), otherwise the first refusal is the answer.
-    async fn purchase_reads(
-        &self,
-        player: &PlayerPrincipal,
-        order: &TicketOrder,
-        now: OffsetDateTime,
-    ) -> Result<PurchaseReads, AppError> {
-        let operator = player.operator_id;
-        let (first, enabled, authorized, target, flight, terms) = tokio::join!(
-            self.ports
-                .store
-                .find_client_ticket(operator, player.user.id, &order.client_ticket_id),
+    /// What a purchase reads before anything is stored: enablement, production
+    /// authorization, the wallet target, the flight boarding at `now` and the terms in
+    /// force. They need nothing from each other, so they are asked for together (one
+    /// round trip in the opening's step) and judged in that order: the first refusal is
+    /// the answer.
+    async fn purchase_reads(&self, operator: OperatorId, now: OffsetDateTime) -> Result<PurchaseInputs, AppError> {
+        let (enabled, authorized, target, flight, terms) = tokio::join!(
             self.ensure_enabled(operator),
             self.ensure_production_authorized(operator),
             self.wallet_target(operator),
             self.boarding_flight(now),
             self.current_terms(operator),
         );
-        if let Some(first) = first? {
-            return Ok(PurchaseReads::Repeated(Box::new(first)));
-        }
         enabled?;
         authorized?;
         let (target, flight) = (target?, flight?);
@@ -200,7 +181,7 @@ impl FlightGame {
             code: ProblemCode::ProductNotEnabled,
             detail: "the flight product has no terms in force for this operator".into(),
         })?;
-        Ok(PurchaseReads::New(Box::new(PurchaseInputs { target, flight, terms })))
+        Ok(PurchaseInputs { target, flight, terms })
     }
 
     /// Stores the debit's answer with its consequence for the ticket; returns the ticket.
@@ -341,6 +322,12 @@ fn changed_ticket(change: &FlightChange, before: TicketRecord) -> TicketRecord {
         .first()
         .map(|update| update.ticket.clone())
         .unwrap_or(before)
+}
+
+/// Whether `error` refuses the purchase on what it was decided on, rather than failing:
+/// a refusal gives way to a ticket already bought under the same client ticket id.
+fn refuses(error: &AppError) -> bool {
+    matches!(error, AppError::Conflict { .. } | AppError::Invalid { .. })
 }
 
 /// A repeated client ticket id returns its first ticket, if it was the same order.

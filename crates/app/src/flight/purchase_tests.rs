@@ -3,7 +3,7 @@
 //! the order; what it is decided on, read together, is judged in a fixed order; a
 //! repeat of a purchase returns its ticket, also once the cap is reached, boarding has
 //! closed or the product was disabled, and so does a purchase whose twin committed after
-//! its reads. The
+//! its reads; a new purchase does not look for its client ticket id. The
 //! purchase's other rules are tested with the game that drives it
 //! (`production_authorization_tests`, the HTTP tests).
 
@@ -79,6 +79,20 @@ async fn a_purchase_refused_on_several_counts_answers_enablement_then_authorizat
         .expect("authorized");
     assert_eq!(refusal().await, ProblemCode::BoardingClosed);
     assert!(t.store.memory().tickets.is_empty());
+}
+
+#[tokio::test]
+async fn a_new_purchase_does_not_look_for_its_client_ticket_id_and_a_repeat_does() {
+    let t = game(AuthorizationRequirement::NotRequired).await;
+
+    let first = t.game.buy_ticket(&player(), &order("c-1")).await.expect("bought");
+    let lookups_to_buy = t.store.memory().client_ticket_lookups;
+    let repeated = t.game.buy_ticket(&player(), &order("c-1")).await.expect("repeated");
+
+    assert_eq!(lookups_to_buy, 0);
+    assert_eq!(repeated, first);
+    assert_eq!(t.store.memory().client_ticket_lookups, 1);
+    assert_eq!(t.calls().len(), 1, "the repeat sent no debit");
 }
 
 #[tokio::test]

@@ -73,6 +73,8 @@ pub struct Memory {
     /// A ticket that commits just before the next purchase takes its player's lock: a
     /// twin purchase that the next one's reads did not see.
     pub arriving_twin: Option<TicketRecord>,
+    /// How many times a ticket was looked for by its client ticket id.
+    pub client_ticket_lookups: usize,
 }
 
 /// The in-memory store.
@@ -325,7 +327,8 @@ impl FlightStore for MemoryFlightStore {
         user: UserId,
         client_ticket_id: &str,
     ) -> Result<Option<TicketRecord>, StoreError> {
-        let memory = self.memory();
+        let mut memory = self.memory();
+        memory.client_ticket_lookups += 1;
         Ok(client_ticket(&memory.tickets, operator, user, client_ticket_id).cloned())
     }
 

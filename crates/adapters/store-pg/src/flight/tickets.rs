@@ -6,8 +6,8 @@
 //! instead of missing it. In production the operator's production
 //! authorizations are read `FOR SHARE` in the same transaction, so a revocation either
 //! precedes the ticket (refused, nothing stored) or follows its stored debit. A repeated
-//! client ticket id is not looked for here: the insert's unique key refuses a twin that
-//! committed first, and the use case answers every refusal with the twin if there is one.
+//! client ticket id is not looked for here: the insert's unique key refuses it, and the
+//! use case answers every refusal with the first ticket if there is one.
 
 use diesel::prelude::*;
 use diesel::result::Error as DieselError;
@@ -108,9 +108,8 @@ fn client_ticket<'a>(op: Uuid, user: Uuid, client_ticket_id: &'a str) -> _ {
         .filter(flight_tickets::client_ticket_id.eq(client_ticket_id))
 }
 
-/// The player's ticket bought under `client_ticket_id`, read before a purchase decides
-/// anything (one statement, shared with the reads asked for together with it) and after
-/// the store refused one, for a twin that committed meanwhile.
+/// The player's ticket bought under `client_ticket_id`, read when a purchase is refused:
+/// a repeated purchase's answer.
 pub(crate) async fn find_client_ticket(
     store: &PgStore,
     operator: OperatorId,
