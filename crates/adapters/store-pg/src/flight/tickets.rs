@@ -86,8 +86,8 @@ async fn open_in(conn: &mut AsyncPgConnection, new: &NewTicket) -> QueryResult<F
         return Ok(Found::CapReached);
     }
     // Kept prepared (by its text, which its unset columns vary): diesel would prepare and
-    // plan an insert with optional columns afresh on every purchase. A twin purchase that
-    // committed first is refused here by the client ticket id's unique key.
+    // plan an insert with optional columns afresh on every purchase. A repeated purchase,
+    // or a twin that committed first, is refused here by the client ticket id's unique key.
     prepared(diesel::insert_into(flight_tickets::table).values(TicketRow::new(ticket)))
         .execute(conn)
         .await?;
