@@ -9,7 +9,7 @@ use crate::init::{Durability, append_settings, ensure_persistent, initdb};
 use crate::pidfile::PidFile;
 use crate::port::accepts_connections;
 use crate::privilege::RunAs;
-use crate::server::Server;
+use crate::server::{LOG_FILE, Server};
 use crate::tls::{self, ServerTls};
 use crate::watchdog::Watchdog;
 
@@ -162,6 +162,12 @@ impl Cluster {
     /// The cluster's data directory, where `server.log` explains any server-side trouble.
     pub fn data_dir(&self) -> &Path {
         &self.data_dir
+    }
+
+    /// The server's log in the data directory: what a failed run keeps of a scratch
+    /// cluster, which goes with its directory.
+    pub fn log_file(&self) -> PathBuf {
+        self.data_dir.join(LOG_FILE)
     }
 
     /// Connection URL for one database: `postgres://postgres@127.0.0.1:{port}/{database}`. The name is

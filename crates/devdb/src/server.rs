@@ -16,7 +16,7 @@ const START_ATTEMPTS: usize = 5;
 const TIMEOUT_SECS: &str = "60";
 
 /// Log file name inside the data directory.
-const LOG_FILE: &str = "server.log";
+pub(crate) const LOG_FILE: &str = "server.log";
 
 /// The tools and identity needed to drive one cluster's server.
 #[derive(Debug, Clone)]

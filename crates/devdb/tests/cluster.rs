@@ -125,10 +125,12 @@ fn scratch_cluster_is_removed_when_its_process_is_killed() {
 }
 
 #[test]
-fn scratch_cluster_is_durable_takes_its_settings_and_is_deleted_on_drop() {
+fn scratch_cluster_is_durable_takes_its_settings_logs_and_is_deleted_on_drop() {
     let parent = traversable_tempdir();
     let data_dir = parent.path().join("pg");
     let cluster = Cluster::start_scratch(&data_dir, "\nwork_mem = '7MB'\n").unwrap();
+    let log = std::fs::read_to_string(cluster.log_file()).expect("the server's log");
+    assert!(log.contains("ready to accept connections"), "{log}");
     assert_eq!(setting(cluster.port(), "work_mem"), "7MB");
     assert_eq!(setting(cluster.port(), "fsync"), "on");
     assert_eq!(setting(cluster.port(), "full_page_writes"), "on");

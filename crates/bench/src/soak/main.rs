@@ -73,13 +73,17 @@ async fn run_in_scratch() -> anyhow::Result<Summary> {
     println!("starting a private PostgreSQL under {}…", scratch.display());
     let cluster = database::start_cluster(&scratch.join("pg"), false).await?;
     let outcome = run(&settings, &binary, &cluster.url(SERVICE_DATABASE), &scratch).await;
+    let kept_log = scratch.join("postgresql.log");
+    if let Err(error) = std::fs::copy(cluster.log_file(), &kept_log) {
+        eprintln!("could not keep the PostgreSQL log as {}: {error}", kept_log.display());
+    }
     if let Err(error) = cluster.stop() {
         eprintln!("the private PostgreSQL did not stop cleanly: {error}");
     }
     if outcome.as_ref().is_ok_and(|summary| !summary.failed()) {
         let _ = std::fs::remove_dir_all(&scratch);
     } else {
-        println!("the instances' logs are kept in {}", scratch.display());
+        println!("the instances' logs and PostgreSQL's are kept in {}", scratch.display());
     }
     outcome
 }
