@@ -211,6 +211,12 @@ async fn bad_orders_are_refused_with_the_field_named_and_nothing_is_written() {
     assert!(operations.is_empty(), "{operations:#?}");
 }
 
+/// The operator's ticket purchase debits of `player`, every page.
+async fn purchase_debits(app: &TestApp, key: &str, player: &str) -> Vec<Value> {
+    let path = format!("/api/operator/flight/wallet-operations?externalUserId={player}&flow=flight_ticket_purchase");
+    all_pages(app, key, &path).await
+}
+
 /// `POST /api/player/flight/tickets` with `body`.
 async fn buy_body(app: &TestApp, session: &str, body: Value) -> reqwest::Response {
     app.post("/api/player/flight/tickets", session, &body).await
@@ -303,12 +309,7 @@ async fn the_cap_replays_boarding_and_other_players_tickets_are_enforced() {
     assert!(tickets_of(&app, &budi).await.is_empty());
     let operations = all_pages(&app, &key, "/api/operator/flight/wallet-operations?externalUserId=budi").await;
     assert!(operations.is_empty(), "{operations:#?}");
-    let purchases = all_pages(
-        &app,
-        &key,
-        "/api/operator/flight/wallet-operations?externalUserId=rina&flow=flight_ticket_purchase",
-    )
-    .await;
+    let purchases = purchase_debits(&app, &key, "rina").await;
     assert_eq!(purchases.len(), 2, "{purchases:#?}");
     let wallet = simulated_wallet(&app, &key, "poor").await;
     assert_eq!(rupiah_of(&wallet["balance"]), 5_000, "{wallet:#}");
@@ -334,12 +335,7 @@ async fn twin_purchases_sent_at_once_buy_one_ticket_and_each_answers_it() {
         "{tickets:#?}"
     );
     assert_eq!(tickets_of(&app, &rina).await.len(), 1);
-    let purchases = all_pages(
-        &app,
-        &key,
-        "/api/operator/flight/wallet-operations?externalUserId=rina&flow=flight_ticket_purchase",
-    )
-    .await;
+    let purchases = purchase_debits(&app, &key, "rina").await;
     assert_eq!(purchases.len(), 1, "{purchases:#?}");
     let wallet = simulated_wallet(&app, &key, "rina").await;
     assert_eq!(rupiah_of(&wallet["balance"]), 90_000, "{wallet:#}");

@@ -1,8 +1,9 @@
 //! A repeated purchase's lookup by client ticket id reads its unique key, whatever the
 //! statistics know: a plan that reads the player's tickets to find one costs every
-//! refused or repeated purchase in proportion to the player's history. The boarding flight is never in the
-//! statistics, and a young database's know no ticket, so the planner estimates one row
-//! for any index led by the player's columns and may take any of them.
+//! refused or repeated purchase in proportion to the player's history. The boarding
+//! flight is never in the statistics, and a young database's know no ticket, so the
+//! planner estimates one row for any index led by the player's columns and may take any
+//! of them.
 
 use diesel::pg::Pg;
 use diesel::prelude::*;

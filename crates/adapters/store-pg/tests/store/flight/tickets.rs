@@ -20,6 +20,25 @@ async fn opened(store: &PgStore, ticket: &TicketRecord) {
     assert_eq!(opening(store, ticket).await, TicketOpening::Opened);
 }
 
+/// How the store answers purchases of `tickets` sent all at once.
+async fn openings_at_once(
+    store: &Arc<PgStore>,
+    tickets: impl IntoIterator<Item = TicketRecord>,
+) -> Vec<Result<TicketOpening, StoreError>> {
+    let attempts: Vec<_> = tickets
+        .into_iter()
+        .map(|ticket| {
+            let (store, new) = (Arc::clone(store), new_ticket(&ticket));
+            tokio::spawn(async move { store.open_ticket(&new).await })
+        })
+        .collect();
+    let mut outcomes = Vec::new();
+    for attempt in attempts {
+        outcomes.push(attempt.await.expect("task"));
+    }
+    outcomes
+}
+
 /// `flight` leaving boarding for `phase`, as the driver moves it.
 fn boarding_ends(flight: &FlightRecord, phase: FlightPhase) -> FlightChange {
     let mut after = flight.clone();
@@ -116,14 +135,11 @@ async fn concurrent_purchases_of_one_player_stop_at_the_cap() {
     let flight = given_flight(&store, 1).await;
     let store = Arc::new(store);
 
-    let attempts = (1..=6).map(|n| {
-        let (store, new) = (Arc::clone(&store), new_ticket(&ticket(1, 1, n, &flight)));
-        tokio::spawn(async move { store.open_ticket(&new).await })
-    });
-    let mut outcomes = Vec::new();
-    for attempt in attempts {
-        outcomes.push(attempt.await.expect("task").expect("open"));
-    }
+    let outcomes: Vec<TicketOpening> = openings_at_once(&store, (1..=6).map(|n| ticket(1, 1, n, &flight)))
+        .await
+        .into_iter()
+        .map(|outcome| outcome.expect("open"))
+        .collect();
 
     let opened = outcomes.iter().filter(|o| **o == TicketOpening::Opened).count();
     let capped = outcomes.iter().filter(|o| **o == TicketOpening::CapReached).count();
@@ -139,16 +155,11 @@ async fn of_concurrent_twin_purchases_one_is_stored_and_the_others_refused_by_it
     let flight = given_flight(&store, 1).await;
     let store = Arc::new(store);
 
-    let attempts = (1..=4).map(|n| {
-        let mut twin = ticket(1, 1, n, &flight);
-        twin.client_ticket_id = "client-twin".into();
-        let (store, new) = (Arc::clone(&store), new_ticket(&twin));
-        tokio::spawn(async move { store.open_ticket(&new).await })
+    let twins = (1..=4).map(|n| TicketRecord {
+        client_ticket_id: "client-twin".into(),
+        ..ticket(1, 1, n, &flight)
     });
-    let mut outcomes = Vec::new();
-    for attempt in attempts {
-        outcomes.push(attempt.await.expect("task"));
-    }
+    let outcomes = openings_at_once(&store, twins).await;
 
     let opened = outcomes
         .iter()
