@@ -38,6 +38,11 @@ pub struct Config {
     pub host: String,
     /// Port to listen on; 0 picks a free one (`OPINION_PORT`).
     pub port: u16,
+    /// The live feed's own port (`OPINION_LIVE_FEED_PORT`), on `host`; 0 picks a free
+    /// one. A load balancer routes `GET /api/player/flight/live` to it, where a page
+    /// costs far less memory than on `port`, which serves the feed too. Absent: no
+    /// listener of its own.
+    pub live_feed_port: Option<u16>,
     /// PostgreSQL URL (`DATABASE_URL`); in development, absent means a private cluster.
     pub database_url: Option<String>,
     /// Pool size per instance (`OPINION_DATABASE_MAX_CONNECTIONS`).
@@ -170,6 +175,7 @@ impl Default for Config {
             env: Environment::Development,
             host: "127.0.0.1".into(),
             port: 8080,
+            live_feed_port: None,
             database_url: None,
             database_max_connections: 16,
             database_ca_file: None,
@@ -380,6 +386,9 @@ impl Config {
         if !(10..=1_000).contains(&self.flight_tick_ms) {
             problems.push("OPINION_FLIGHT_TICK_MS must be between 10 and 1000".into());
         }
+        if self.live_feed_port.is_some_and(|live| live != 0 && live == self.port) {
+            problems.push("OPINION_LIVE_FEED_PORT must differ from OPINION_PORT".into());
+        }
         if let Some(url) = &self.public_url
             && !(url.starts_with("https://") || url.starts_with("http://") && self.env != Environment::Production)
         {
@@ -544,6 +553,29 @@ mod tests {
             ..Config::default()
         };
         assert!(garbage.validate().is_err());
+    }
+
+    #[test]
+    fn the_live_feed_needs_a_port_of_its_own() {
+        let same = Config {
+            live_feed_port: Some(8080),
+            ..Config::default()
+        };
+        let problems = same.validate().expect_err("refused").0;
+        assert_eq!(problems, ["OPINION_LIVE_FEED_PORT must differ from OPINION_PORT"]);
+        for port in [Some(8081), Some(0), None] {
+            let own = Config {
+                live_feed_port: port,
+                ..Config::default()
+            };
+            assert!(own.validate().is_ok(), "{port:?}");
+        }
+        let free = Config {
+            port: 0,
+            live_feed_port: Some(0),
+            ..Config::default()
+        };
+        assert!(free.validate().is_ok(), "two free ports are two ports");
     }
 
     #[test]

@@ -9,6 +9,7 @@ use opinion::config::{Config, Environment};
 use opinion::database::{self, Database};
 use opinion::startup::{self, Application};
 use opinion::{admin, dev_seed, secrets, telemetry};
+use opinion_api::player::flight_feed::LIVE_PATH;
 
 #[tokio::main]
 async fn main() -> ExitCode {
@@ -58,6 +59,9 @@ async fn serve(config: &Config, database_url: &str) -> anyhow::Result<()> {
     let application = Application::bind(config, services)?;
     let base = format!("http://{}:{}", config.host, application.port());
     println!("Opinion ({:?}) listening on {base}", config.env);
+    if let Some(port) = application.live_feed_port() {
+        println!("  Live feed: http://{}:{port}{LIVE_PATH}", config.host);
+    }
     println!("  OpenAPI document: {base}/api/operator/openapi.json");
     println!("  Docs: {base}{}", opinion_api::DOCS_PATH);
     println!("  Dashboard: {base}{}", opinion_api::DASHBOARD_PATH);

@@ -9,8 +9,8 @@ use actix_web::HttpServer;
 use actix_web::dev::{Server, ServerHandle};
 use anyhow::Context;
 use opinion_access::ApiKeyEnvironment;
-use opinion_api::ApiState;
 use opinion_api::player::flight_feed::{FlightFeed, FlightFeedTask};
+use opinion_api::{ApiState, LiveFeedListener};
 use opinion_app::access::{Access, AccessPorts, AccessSettings, SessionTokens};
 use opinion_app::flight::exchange::ExchangeRates;
 use opinion_app::flight::office::{FlightOffice, OfficePorts};
@@ -423,6 +423,7 @@ fn trading(public_wallets_only: bool, store: Arc<PgStore>, clock: Arc<dyn Clock>
 pub struct Application {
     server: Server,
     port: u16,
+    live_feed: Option<(LiveFeedListener, ApiState)>,
     deliveries: Webhooks,
     settlement: MarketSettlement,
     players: Players,
@@ -471,6 +472,14 @@ impl Application {
             operations: services.operations,
             metrics_access: config.metrics_access(),
         };
+        let live_feed = match config.live_feed_port {
+            Some(port) => {
+                let listener = LiveFeedListener::bind((config.host.as_str(), port))
+                    .with_context(|| format!("binding the live feed's {}:{port}", config.host))?;
+                Some((listener, state.clone()))
+            }
+            None => None,
+        };
         let server = HttpServer::new(move || opinion_api::app(state.clone()))
             .listen(listener)?
             .shutdown_timeout(30)
@@ -478,6 +487,7 @@ impl Application {
         Ok(Self {
             server,
             port,
+            live_feed,
             deliveries,
             settlement,
             players,
@@ -495,6 +505,12 @@ impl Application {
     /// The port the server listens on.
     pub fn port(&self) -> u16 {
         self.port
+    }
+
+    /// The live feed's own port, when it has one (`live_feed_port`).
+    pub fn live_feed_port(&self) -> Option<u16> {
+        let (listener, _) = self.live_feed.as_ref()?;
+        listener.local_addr().ok().map(|address| address.port())
     }
 
     /// A handle that stops the server from outside: `stop(true)` is the graceful
@@ -518,7 +534,14 @@ impl Application {
             let money = (!self.wallet_worker_interval.is_zero()).then_some(self.wallet_worker_interval);
             FlightWorkers::start(self.flight, lock, self.flight_tick, money)
         });
+        let live_feed = match self.live_feed {
+            Some((listener, state)) => Some(listener.serve(state)?),
+            None => None,
+        };
         let served = self.server.await;
+        if let Some(live_feed) = live_feed {
+            live_feed.stop().await;
+        }
         if let Some(workers) = flight_workers {
             workers.stop().await;
         }

@@ -13,27 +13,26 @@ use crate::flight_support::{cashed_out_ticket, enable_flight, flight_player, sim
 use crate::helpers::{TestApp, TestOperator};
 
 /// The buyer's stake: 12 345 IDR at 1.01× pays 12 468, in the band from 10 000.
-const STAKE: &str = "12345";
+pub const STAKE: &str = "12345";
 const PAYOUT: &str = "12468";
 
 /// One page's open event stream.
-struct Page {
+pub struct Page {
     response: reqwest::Response,
     buffer: String,
     /// Every `cashouts` event read so far, raw.
-    cash_outs: Vec<String>,
+    pub cash_outs: Vec<String>,
 }
 
 impl Page {
     /// Opens `session`'s stream on the instance at `address`.
     async fn open(app: &TestApp, address: &str, session: &str) -> Self {
-        let response = app
-            .client
-            .get(format!("{address}/api/player/flight/live"))
-            .bearer_auth(session)
-            .send()
-            .await
-            .expect("stream");
+        Self::open_url(app, &format!("{address}/api/player/flight/live"), session).await
+    }
+
+    /// Opens `session`'s stream at `url`.
+    pub async fn open_url(app: &TestApp, url: &str, session: &str) -> Self {
+        let response = app.client.get(url).bearer_auth(session).send().await.expect("stream");
         assert_eq!(response.status(), 200);
         Self {
             response,
@@ -42,9 +41,27 @@ impl Page {
         }
     }
 
+    /// The answer's header `name`.
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.response.headers().get(name).and_then(|value| value.to_str().ok())
+    }
+
+    /// Whether the stream ends (its events read and dropped) within `wait`.
+    pub async fn ends_within(&mut self, wait: Duration) -> bool {
+        let deadline = Instant::now() + wait;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match tokio::time::timeout(left, self.response.chunk()).await {
+                Ok(Ok(Some(_event))) => {}
+                Ok(Ok(None) | Err(_)) => return true,
+                Err(_still_open) => return false,
+            }
+        }
+    }
+
     /// Reads events until a `cashouts` event lists a cash-out at `multiplier`; that
     /// event's data. Panics after `wait`.
-    async fn cash_out_at(&mut self, multiplier: &str, wait: Duration) -> Value {
+    pub async fn cash_out_at(&mut self, multiplier: &str, wait: Duration) -> Value {
         let deadline = Instant::now() + wait;
         loop {
             while let Some(end) = self.buffer.find("\n\n") {
@@ -75,13 +92,13 @@ impl Page {
 }
 
 /// A flight-enabled operator's player with IDR to stake; its session.
-async fn player(app: &TestApp, operator: &TestOperator, name: &str) -> String {
+pub async fn player(app: &TestApp, operator: &TestOperator, name: &str) -> String {
     simulated_idr_user(app, &operator.key, name, 1_000_000).await;
     flight_player(app, operator, name).await
 }
 
 /// What another player's page must never read of the buyer's cash-out.
-fn assert_anonymous(raw: &[String], buyer: &str, operator: &TestOperator, ticket: &Value) {
+pub fn assert_anonymous(raw: &[String], buyer: &str, operator: &TestOperator, ticket: &Value) {
     let ticket_id = ticket["id"].as_str().expect("ticket id");
     let operator_id = operator.id.to_string();
     for data in raw {
@@ -104,7 +121,7 @@ fn assert_anonymous(raw: &[String], buyer: &str, operator: &TestOperator, ticket
     }
 }
 
-fn assert_listed(body: &Value) {
+pub fn assert_listed(body: &Value) {
     let cash_out = body["cashOuts"]
         .as_array()
         .and_then(|listed| listed.iter().find(|cash_out| cash_out["multiplier"] == "1.01"))

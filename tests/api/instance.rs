@@ -19,6 +19,8 @@ pub struct Instance {
     pub name: String,
     /// `http://127.0.0.1:<port>`.
     pub address: String,
+    /// The live feed's URL on its own listener, when the configuration gave it one.
+    pub live_feed: Option<String>,
     server: ServerHandle,
     task: JoinHandle<std::io::Result<()>>,
     database_url: String,
@@ -34,11 +36,15 @@ impl Instance {
         let services = startup::services(&config, &url, &keys).await.expect("wiring");
         let application = Application::bind(&config, services).expect("bind");
         let address = format!("http://127.0.0.1:{}", application.port());
+        let live_feed = application
+            .live_feed_port()
+            .map(|port| format!("http://127.0.0.1:{port}/api/player/flight/live"));
         let server = application.handle();
         let task = tokio::spawn(application.run());
         Self {
             name: name.to_owned(),
             address,
+            live_feed,
             server,
             task,
             database_url: db.url().to_owned(),

@@ -20,6 +20,7 @@ mod flight_driver_takeover;
 mod flight_fairness;
 mod flight_feed;
 mod flight_hostile;
+mod flight_live_listener;
 mod flight_month_ledger;
 mod flight_month_play;
 mod flight_office_corrections;

@@ -213,6 +213,7 @@ async fn measure_all(
             ("OPINION_FLIGHT_DRIVER", "true".to_owned()),
             ("OPINION_FLIGHT_BOARDING_MS", settings.flight_boarding_ms.to_string()),
             ("OPINION_FLIGHT_PAUSE_MS", settings.flight_pause_ms.to_string()),
+            ("OPINION_LIVE_FEED_PORT", "0".to_owned()),
         ];
         println!("starting the service with a flight driver…");
         // The same data directory: its data key unseals what the first service sealed.
@@ -229,7 +230,10 @@ async fn measure_all(
             seeded: &seeded,
         };
         let admin = AdminCommand::new(binary, &cluster.url(SERVICE_DATABASE), &scratch.join("service"));
-        results.extend(scenarios::flight::run(&bench, &client, &wallet.base_url(), &admin).await?);
+        let live_feed = service
+            .live_feed_url()
+            .context("the flight service printed no live feed URL")?;
+        results.extend(scenarios::flight::run(&bench, &client, &wallet.base_url(), &admin, live_feed).await?);
         service.stop();
     }
     Ok((baselines, results))

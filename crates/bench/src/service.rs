@@ -19,6 +19,10 @@ const START_TIMEOUT: Duration = Duration::from_secs(120);
 /// What the service prints once it listens, before the base URL.
 const LISTEN_MARKER: &str = "listening on ";
 
+/// What the line after the listen line starts with when the live feed has a listener of
+/// its own, before the feed's URL.
+const LIVE_FEED_MARKER: &str = "Live feed: ";
+
 /// A service binary built beforehand, run as it is instead of building one. CI passes
 /// the one its test build made: `cargo build -p opinion` alone resolves the dependencies'
 /// features without the tests' (tokio's `test-util`, the app's mocks) and would compile
@@ -115,6 +119,7 @@ impl AdminCommand {
 pub struct Service {
     child: Child,
     base_url: String,
+    live_feed_url: Option<String>,
     /// Released once the child is reaped.
     lifeline: Option<Lifeline>,
 }
@@ -174,23 +179,30 @@ impl Service {
         let stdout = child.stdout.take().context("the service's stdout")?;
         let (sender, receiver) = mpsc::channel();
         // Reads every line so the service never blocks on a full pipe; the first listen
-        // line is handed over.
+        // line is handed over with the live feed's URL from the line after it.
         std::thread::spawn(move || {
             let mut sender = Some(sender);
+            let mut listening: Option<String> = None;
             for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-                if let Some(at) = line.find(LISTEN_MARKER)
+                if let Some(base) = listening.take()
                     && let Some(sender) = sender.take()
                 {
-                    let _ = sender.send(line[at + LISTEN_MARKER.len()..].trim().to_owned());
+                    let live = line.trim().strip_prefix(LIVE_FEED_MARKER).map(str::to_owned);
+                    let _ = sender.send((base, live));
+                } else if let Some(at) = line.find(LISTEN_MARKER)
+                    && sender.is_some()
+                {
+                    listening = Some(line[at + LISTEN_MARKER.len()..].trim().to_owned());
                 }
             }
         });
         let mut service = Self {
             child,
             base_url: String::new(),
+            live_feed_url: None,
             lifeline: Some(lifeline),
         };
-        service.base_url = receiver.recv_timeout(START_TIMEOUT).with_context(|| {
+        (service.base_url, service.live_feed_url) = receiver.recv_timeout(START_TIMEOUT).with_context(|| {
             let log = std::fs::read_to_string(log_path).unwrap_or_default();
             let tail: Vec<&str> = log.lines().rev().take(20).collect();
             let tail: Vec<&str> = tail.into_iter().rev().collect();
@@ -207,6 +219,12 @@ impl Service {
     /// `http://127.0.0.1:<port>`.
     pub fn base_url(&self) -> &str {
         &self.base_url
+    }
+
+    /// The live feed's own URL, when the service was started with a listener for it
+    /// (`OPINION_LIVE_FEED_PORT`).
+    pub fn live_feed_url(&self) -> Option<&str> {
+        self.live_feed_url.as_deref()
     }
 
     /// The process id, for its memory figures.

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use actix_web::body::BoxBody;
 use actix_web::dev::{Payload, ServiceRequest, ServiceResponse};
 use actix_web::http::Method;
-use actix_web::http::header::AUTHORIZATION;
+use actix_web::http::header::{AUTHORIZATION, HeaderValue};
 use actix_web::middleware::Next;
 use actix_web::{Error, FromRequest, HttpMessage, HttpRequest, web};
 use opinion_access::{HttpMethod, PLAYGROUND_CONSOLE_HEADER, Requirement};
@@ -107,7 +107,12 @@ fn presented_credential(request: &HttpRequest) -> Result<Option<String>, ApiErro
 /// The credential of an `Authorization: Bearer …` header, if there is one; a header of
 /// any other shape is malformed.
 pub(crate) fn bearer_credential(request: &HttpRequest) -> Result<Option<String>, ApiError> {
-    let Some(header) = request.headers().get(AUTHORIZATION) else {
+    bearer_in(request.headers().get(AUTHORIZATION))
+}
+
+/// The credential of an `Authorization` header, as [`bearer_credential`] reads it.
+pub(crate) fn bearer_in(header: Option<&HeaderValue>) -> Result<Option<String>, ApiError> {
+    let Some(header) = header else {
         return Ok(None);
     };
     let malformed = || ApiError::App(AuthFailure::Malformed.into());

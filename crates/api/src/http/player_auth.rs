@@ -6,13 +6,14 @@ use std::future::Future;
 use std::pin::Pin;
 
 use actix_web::dev::Payload;
+use actix_web::http::header::HeaderValue;
 use actix_web::{FromRequest, HttpRequest, web};
 use opinion_app::access::AuthFailure;
 use opinion_app::error::AppError;
 use opinion_app::players::{PlayerPrincipal, SessionCredential};
 use opinion_wallet::Product;
 
-use crate::http::auth::bearer_credential;
+use crate::http::auth::{bearer_credential, bearer_in};
 use crate::http::client::request_host;
 use crate::http::error::ApiError;
 use crate::state::ApiState;
@@ -116,19 +117,35 @@ fn authenticate(
     let host = request_host(request).map(str::to_owned);
     async move {
         let state = state.ok_or_else(|| ApiError::App(AppError::Internal("API state is not registered".into())))?;
-        let token = token?;
-        let player = match product {
-            Some(product) => {
-                state
-                    .players
-                    .authenticate_player_for(&token, host.as_deref(), product)
-                    .await?
-            }
-            None => state.players.authenticate_player(&token, host.as_deref()).await?,
-        };
-        let span = tracing::Span::current();
-        span.record("operator_id", tracing::field::display(player.operator_id));
-        span.record("actor", tracing::field::display(player.user.id));
-        Ok(player)
+        player_of(&state, &token?, host.as_deref(), product).await
     }
+}
+
+/// The flight player whose session token a request to `host` sent as `authorization`:
+/// how the live feed's own listener authenticates its pages, as [`FlightPlayer`] does.
+pub(crate) async fn flight_player(
+    state: &ApiState,
+    authorization: Option<&HeaderValue>,
+    host: Option<&str>,
+) -> Result<PlayerPrincipal, ApiError> {
+    let token = bearer_in(authorization)?.ok_or(ApiError::App(AuthFailure::Missing.into()))?;
+    player_of(state, &token, host, Some(Product::Flight)).await
+}
+
+/// The player of session `token` on `host`, of `product` when one is named; they go on
+/// the request's span.
+async fn player_of(
+    state: &ApiState,
+    token: &str,
+    host: Option<&str>,
+    product: Option<Product>,
+) -> Result<PlayerPrincipal, ApiError> {
+    let player = match product {
+        Some(product) => state.players.authenticate_player_for(token, host, product).await?,
+        None => state.players.authenticate_player(token, host).await?,
+    };
+    let span = tracing::Span::current();
+    span.record("operator_id", tracing::field::display(player.operator_id));
+    span.record("actor", tracing::field::display(player.user.id));
+    Ok(player)
 }

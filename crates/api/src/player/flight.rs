@@ -2,8 +2,11 @@
 //! a server-sent event stream), buying a ticket, cashing it out and the player's own
 //! tickets. The server's clock decides every cash-out.
 
+use std::convert::Infallible;
+
 use actix_web::http::Method;
 use actix_web::{HttpResponse, web};
+use futures_util::StreamExt;
 use opinion_app::error::AppError;
 use opinion_app::flight::TicketOrder;
 use opinion_app::players::ActingPlayer;
@@ -13,6 +16,7 @@ use crate::http::error::ApiError;
 use crate::http::extract::{AfterAuth, Json, path_id};
 use crate::http::player_auth::{FlightPlayer, FlightSession};
 use crate::player::flight_dto::{LiveFlightBody, PlayerTicketBody, TicketOrderBody};
+use crate::player::flight_feed::STREAM_HEADERS;
 use crate::routing::resource::serving;
 use crate::shared::list::ListBody;
 use crate::shared::page_query::PageQuery;
@@ -64,11 +68,12 @@ async fn live_flight(state: web::Data<ApiState>, _player: FlightPlayer) -> Resul
 /// at every change of phase, `event: cashouts` with the flight's counts and every
 /// player's cash-outs, anonymised (the reader's own marked `mine`).
 async fn live_events(state: web::Data<ApiState>, player: FlightPlayer) -> HttpResponse {
-    HttpResponse::Ok()
-        .content_type("text/event-stream")
-        .insert_header(("Cache-Control", "no-store"))
-        .insert_header(("X-Accel-Buffering", "no"))
-        .streaming(state.flight_feed.events((player.0.operator_id, player.0.user.id)))
+    let mut response = HttpResponse::Ok();
+    for header in STREAM_HEADERS {
+        response.insert_header(header);
+    }
+    let events = state.flight_feed.events((player.0.operator_id, player.0.user.id));
+    response.streaming(events.map(Ok::<_, Infallible>))
 }
 
 /// Buys a ticket on the boarding flight; repeating a `clientTicketId` returns the first

@@ -22,6 +22,16 @@ use tokio::task::JoinHandle;
 
 use crate::player::flight_dto::{CashOutsBody, LiveFlightBody};
 
+/// The live feed's path, on the service's listener and on the feed's own.
+pub const LIVE_PATH: &str = "/api/player/flight/live";
+
+/// The headers of the event stream's answer, wherever it is served.
+pub const STREAM_HEADERS: [(&str, &str); 3] = [
+    ("Content-Type", "text/event-stream"),
+    ("Cache-Control", "no-store"),
+    ("X-Accel-Buffering", "no"),
+];
+
 /// How often a page with nothing new hears a comment, so proxies keep the stream open.
 const KEEP_ALIVE: Duration = Duration::from_secs(15);
 
@@ -114,7 +124,7 @@ impl FlightFeed {
     /// The server-sent event stream of `viewer`'s page: the current snapshot and
     /// cash-outs at once, then each change, with a keep-alive comment when nothing
     /// changes for a while.
-    pub fn events(&self, viewer: Viewer) -> impl Stream<Item = Result<Bytes, actix_web::Error>> + use<> {
+    pub fn events(&self, viewer: Viewer) -> impl Stream<Item = Bytes> + use<> {
         let mut live = self.live.clone();
         live.mark_changed();
         let page = PageState {
@@ -129,7 +139,7 @@ impl FlightFeed {
                 Ok(Err(_closed)) => return None,
                 Err(_quiet) => Bytes::from_static(b": keep-alive\n\n"),
             };
-            Some((Ok(chunk), page))
+            Some((chunk, page))
         })
     }
 }

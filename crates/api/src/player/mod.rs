@@ -9,3 +9,4 @@ pub mod flight_dto;
 pub mod flight_fairness;
 pub mod flight_feed;
 pub mod handlers;
+pub mod live_listener;

@@ -1,6 +1,7 @@
 //! The live feed's fan-out: `OPINION_BENCH_FLIGHT_PAGES` pages hold
-//! `GET /api/player/flight/live` open (players' sessions shared round robin, as a player
-//! with several tabs would), then the run watches the flight change phase. For every
+//! `GET /api/player/flight/live` open on the feed's own listener, where a load balancer
+//! routes them (players' sessions shared round robin, as a player with several tabs
+//! would), then the run watches the flight change phase. For every
 //! page and change, the delay is from the instant of the change the event names
 //! (`boardingAt`, `takeOffAt` or `endedAt`) to the page reading the event; the figure of
 //! a change is its last page. The `cashouts` events the pages read (the flight's counts
@@ -23,7 +24,7 @@ use crate::report::Scenario;
 use crate::scenarios::flight::FlightBench;
 
 const NAME: &str = "flight.live_fanout";
-const DESCRIPTION: &str = "GET /api/player/flight/live held open by every page; delay from a phase change to each page";
+const DESCRIPTION: &str = "GET /api/player/flight/live on the feed's own listener, held open by every page; delay from a phase change to each page";
 
 /// Phase changes watched.
 const CHANGES: usize = 3;
@@ -40,7 +41,7 @@ pub async fn run(flight: &FlightBench<'_>) -> anyhow::Result<Scenario> {
     let pages = bench.settings.flight_pages;
     let watch = MemoryWatch::start(bench.service_pid);
     let client = Client::builder().build()?;
-    let url = format!("{}/api/player/flight/live", bench.api.base());
+    let url = flight.live_feed.to_owned();
     let deliveries: Arc<Mutex<Vec<Delivery>>> = Arc::default();
     let cash_out_events = Arc::new(AtomicU64::new(0));
     let connected = Arc::new(Semaphore::new(0));

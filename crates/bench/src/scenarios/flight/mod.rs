@@ -45,6 +45,8 @@ pub struct FlightBench<'a> {
     pub terms_uuid: String,
     /// Platform staff's command over the service's database.
     pub admin: &'a AdminCommand,
+    /// The live feed's URL on its own listener, where a load balancer would send pages.
+    pub live_feed: &'a str,
 }
 
 /// Every flight scenario, in order; the purchases and the burst first, while no seeded
@@ -54,6 +56,7 @@ pub async fn run(
     db: &Client,
     wallet_url: &str,
     admin: &AdminCommand,
+    live_feed: &str,
 ) -> anyhow::Result<Vec<Scenario>> {
     let terms_uuid = enable(bench, db, wallet_url).await?;
     let count = bench.settings.flight_cash_outs.max(bench.settings.concurrency * 8);
@@ -65,6 +68,7 @@ pub async fn run(
         players,
         terms_uuid,
         admin,
+        live_feed,
     };
     let mut results = vec![purchase::run(&flight).await?];
     results.push(cash_out::run(&flight).await?);

@@ -1,0 +1,95 @@
+//! The live feed's own listener: `GET /api/player/flight/live` and nothing else, on a
+//! port of its own that a load balancer routes that path to. The service's listener
+//! serves the same stream, but actix-web keeps an 8 KiB read and an 8 KiB write buffer
+//! per connection for its whole life, which is most of what thousands of open pages
+//! cost. Here a connection holds its head only while it is read, and writes the feed's
+//! shared bytes straight to the socket: a page costs its task and its place in the feed.
+//!
+//! The answers are the service's: the same authentication, problem bodies, request ids,
+//! log lines and request metrics. A head that is not HTTP/1.x, too large or too slow gets
+//! a bare 400, 431 or 408, as on the service's listener. Every answer closes the
+//! connection after it.
+
+mod connection;
+mod head;
+mod reply;
+
+use std::io;
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::sync::watch;
+use tokio::task::JoinHandle;
+
+use crate::state::ApiState;
+
+/// How long accepting waits after the system refused a connection (out of descriptors).
+const ACCEPT_BACKOFF: Duration = Duration::from_millis(100);
+
+/// A bound listener, not yet serving.
+pub struct LiveFeedListener {
+    listener: std::net::TcpListener,
+}
+
+/// The accepting task; `stop` ends it, and dropping it aborts it. Pages already open end
+/// with the feed.
+pub struct LiveFeedServer {
+    stop: watch::Sender<bool>,
+    task: JoinHandle<()>,
+}
+
+impl LiveFeedListener {
+    /// Binds `address` (port 0 picks a free port).
+    pub fn bind(address: (&str, u16)) -> io::Result<Self> {
+        let listener = std::net::TcpListener::bind(address)?;
+        listener.set_nonblocking(true)?;
+        Ok(Self { listener })
+    }
+
+    /// The address it listens on.
+    pub fn local_addr(&self) -> io::Result<SocketAddr> {
+        self.listener.local_addr()
+    }
+
+    /// Starts accepting on the current runtime, each connection in a task of its own.
+    pub fn serve(self, state: ApiState) -> io::Result<LiveFeedServer> {
+        let listener = tokio::net::TcpListener::from_std(self.listener)?;
+        let state = Arc::new(state);
+        let (stop, mut stopped) = watch::channel(false);
+        let task = tokio::spawn(async move {
+            loop {
+                tokio::select! {
+                    accepted = listener.accept() => match accepted {
+                        Ok((stream, _peer)) => {
+                            let _ = stream.set_nodelay(true);
+                            tokio::spawn(connection::serve(stream, state.clone()));
+                        }
+                        Err(error) => {
+                            tracing::warn!(%error, "the live feed's listener could not accept a connection");
+                            tokio::time::sleep(ACCEPT_BACKOFF).await;
+                        }
+                    },
+                    _ = stopped.changed() => break,
+                }
+            }
+        });
+        Ok(LiveFeedServer { stop, task })
+    }
+}
+
+impl LiveFeedServer {
+    /// Stops accepting and waits until the listener is closed.
+    pub async fn stop(mut self) {
+        let _ = self.stop.send(true);
+        if let Err(error) = (&mut self.task).await {
+            tracing::error!(%error, "the live feed's listener ended abnormally");
+        }
+    }
+}
+
+impl Drop for LiveFeedServer {
+    fn drop(&mut self) {
+        self.task.abort();
+    }
+}
