@@ -3,6 +3,7 @@
 //! `main.rs` only parses the command line and calls into here.
 
 pub mod admin;
+pub mod allocator;
 pub mod cli;
 pub mod config;
 pub mod database;

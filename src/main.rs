@@ -8,13 +8,18 @@ use opinion::cli::{Cli, Command};
 use opinion::config::{Config, Environment};
 use opinion::database::{self, Database};
 use opinion::startup::{self, Application};
-use opinion::{admin, dev_seed, secrets, telemetry};
+use opinion::{admin, allocator, dev_seed, secrets, telemetry};
 use opinion_api::player::flight_feed::LIVE_PATH;
 
-#[tokio::main]
-async fn main() -> ExitCode {
+fn main() -> ExitCode {
+    allocator::cap_arenas();
     let cli = Cli::parse();
-    match run(cli).await {
+    let outcome = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .context("starting the async runtime")
+        .and_then(|runtime| runtime.block_on(run(cli)));
+    match outcome {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
             eprintln!("error: {error:#}");

@@ -15,7 +15,7 @@ use tracing::Instrument;
 use crate::http::error::ApiError;
 use crate::http::player_auth::flight_player;
 use crate::http::request_id::{log_outcome, request_id, request_span, scoped};
-use crate::player::flight_feed::LIVE_PATH;
+use crate::player::flight_feed::{LIVE_PATH, Viewer};
 use crate::player::live_listener::head::{HeadError, RequestHead, read_head};
 use crate::player::live_listener::reply;
 use crate::state::ApiState;
@@ -42,7 +42,24 @@ pub async fn serve(mut stream: TcpStream, state: Arc<ApiState>) {
     };
     let id = request_id(head.request_id.as_ref());
     let span = request_span(&id, &head.method, &head.path);
-    scoped(id.clone(), answer(stream, head, state, id).instrument(span)).await;
+    // Boxed: authenticating takes far more room than streaming, and a page streams for
+    // as long as it is open.
+    let answering = Box::pin(answer(&mut stream, head, &state, id.clone()));
+    match scoped(id, answering.instrument(span)).await {
+        Answer::Stream(viewer) => pump(stream, &state, viewer).await,
+        Answer::Refused => linger(stream).await,
+        Answer::Gone => {}
+    }
+}
+
+/// What answering a head came to.
+enum Answer {
+    /// The stream's head is written: the page's events follow.
+    Stream(Viewer),
+    /// A problem is written: the connection closes.
+    Refused,
+    /// The client went before the answer was written.
+    Gone,
 }
 
 /// Answers a head that could not be read, and closes.
@@ -72,29 +89,29 @@ async fn linger(mut stream: TcpStream) {
     let _ = tokio::time::timeout(LINGER, drained).await;
 }
 
-/// Answers `head`: the page's events, or the problem that refuses it.
-async fn answer(mut stream: TcpStream, head: RequestHead, state: Arc<ApiState>, id: String) {
+/// Answers `head` with the stream's head or the problem that refuses it.
+async fn answer(stream: &mut TcpStream, head: RequestHead, state: &ApiState, id: String) -> Answer {
     let started = Instant::now();
     let span = tracing::Span::current();
     let route = (head.path == LIVE_PATH).then_some(LIVE_PATH);
-    let player = match admit(&head, &state).await {
-        Ok(player) => player,
+    let (status, bytes, answer) = match admit(&head, state).await {
+        Ok(player) => (
+            StatusCode::OK,
+            reply::stream_head(&id),
+            Answer::Stream((player.operator_id, player.user.id)),
+        ),
         Err(error) => {
             let (status, bytes) = reply::problem(&error, &id);
-            state
-                .metrics
-                .http_request(route, &head.method, status.as_u16(), started.elapsed());
-            log_outcome(&span, status.as_u16(), started);
-            if write(&mut stream, &bytes).await.is_ok() {
-                linger(stream).await;
-            }
-            return;
+            (status, bytes, Answer::Refused)
         }
     };
-    state.metrics.http_request(route, &head.method, 200, started.elapsed());
-    log_outcome(&span, 200, started);
-    if write(&mut stream, &reply::stream_head(&id)).await.is_ok() {
-        pump(stream, &state, &player).await;
+    state
+        .metrics
+        .http_request(route, &head.method, status.as_u16(), started.elapsed());
+    log_outcome(&span, status.as_u16(), started);
+    match write(stream, &bytes).await {
+        Ok(()) => answer,
+        Err(_) => Answer::Gone,
     }
 }
 
@@ -111,8 +128,8 @@ async fn admit(head: &RequestHead, state: &ApiState) -> Result<PlayerPrincipal, 
 
 /// Writes the page's events until the feed ends, the client closes (or sends anything:
 /// nothing may follow a request whose answer never ends) or a write stalls.
-async fn pump(mut stream: TcpStream, state: &ApiState, player: &PlayerPrincipal) {
-    let events = state.flight_feed.events((player.operator_id, player.user.id));
+async fn pump(mut stream: TcpStream, state: &ApiState, viewer: Viewer) {
+    let events = state.flight_feed.events(viewer);
     let mut events = std::pin::pin!(events);
     let (mut reader, mut writer) = stream.split();
     let mut probe = [0_u8; 1];

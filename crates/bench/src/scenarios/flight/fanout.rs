@@ -6,7 +6,8 @@
 //! (`boardingAt`, `takeOffAt` or `endedAt`) to the page reading the event; the figure of
 //! a change is its last page. The `cashouts` events the pages read (the flight's counts
 //! and other players' cash-outs, batched by the feed) are counted beside them. The
-//! service's memory is watched throughout.
+//! service's memory is watched throughout, and its growth from before the pages to all
+//! of them connected is reported per page.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
@@ -39,6 +40,7 @@ type Delivery = (String, Duration);
 pub async fn run(flight: &FlightBench<'_>) -> anyhow::Result<Scenario> {
     let bench = flight.bench;
     let pages = bench.settings.flight_pages;
+    let rss_before = rss_kib(bench.service_pid).unwrap_or(0);
     let watch = MemoryWatch::start(bench.service_pid);
     let client = Client::builder().build()?;
     let url = flight.live_feed.to_owned();
@@ -87,7 +89,12 @@ pub async fn run(flight: &FlightBench<'_>) -> anyhow::Result<Scenario> {
         scenario
             .with_figure("pages", pages as f64)
             .with_figure("connect_seconds", connect_seconds)
+            .with_figure("rss_before_mib", rss_before as f64 / 1024.0)
             .with_figure("rss_all_connected_mib", rss_connected as f64 / 1024.0)
+            .with_figure(
+                "rss_kib_per_page",
+                rss_connected.saturating_sub(rss_before) as f64 / pages as f64,
+            )
             .with_figure("cash_out_events", cash_out_events.load(Ordering::Relaxed) as f64)
     })
 }
