@@ -519,11 +519,13 @@ impl Application {
         self.server.handle()
     }
 
-    /// Serves, delivers webhooks, runs the wallet worker and sweeps expired player sessions
-    /// until SIGINT or SIGTERM (or `handle().stop`), then finishes in-flight requests,
-    /// attempts and passes, and returns. Dropping the future before that (its task
-    /// aborted) closes the listener and aborts every background loop, as the process's
-    /// death would: the flight driver's lease goes with its loop.
+    /// Serves (the live feed on its own listener too, when it has one), delivers webhooks,
+    /// runs the wallet worker and sweeps expired player sessions until SIGINT or SIGTERM
+    /// (or `handle().stop`), then finishes in-flight requests, attempts and passes, stops
+    /// accepting live pages and ends the open ones with the feed, and returns. Dropping
+    /// the future before that (its task aborted) closes the listeners and aborts every
+    /// background loop, as the process's death would: the flight driver's lease goes with
+    /// its loop.
     pub async fn run(self) -> std::io::Result<()> {
         let webhook_workers = WebhookWorkers::start(&self.deliveries, self.webhook_workers, self.webhook_poll);
         let wallet_worker = (!self.wallet_worker_interval.is_zero())
