@@ -43,6 +43,7 @@ use time::Duration;
 use crate::config::{Config, Environment};
 use crate::database;
 use crate::flight_workers::FlightWorkers;
+use crate::loop_tasks::LoopTasks;
 use crate::session_sweeper::SessionSweeper;
 use crate::system_ports::{OsRandom, SystemClock};
 use crate::wallet_worker::WalletWorker;
@@ -536,14 +537,12 @@ impl Application {
             let money = (!self.wallet_worker_interval.is_zero()).then_some(self.wallet_worker_interval);
             FlightWorkers::start(self.flight, lock, self.flight_tick, money)
         });
-        let live_feed = match self.live_feed {
-            Some((listener, state)) => Some(listener.serve(state)?),
-            None => None,
-        };
-        let served = self.server.await;
-        if let Some(live_feed) = live_feed {
-            live_feed.stop().await;
+        let mut live_feed = LoopTasks::new();
+        if let Some((listener, state)) = self.live_feed {
+            live_feed.spawn(listener.serve(state, live_feed.stopped())?);
         }
+        let served = self.server.await;
+        live_feed.stop("the live feed's listener").await;
         if let Some(workers) = flight_workers {
             workers.stop().await;
         }

@@ -17,17 +17,35 @@ use crate::instance::Instance;
 
 const LIVE_PATH: &str = "/api/player/flight/live";
 
-/// An instance over `app`'s database with the live feed on a listener of its own.
-async fn instance_with_feed_listener(app: &TestApp) -> (Instance, String) {
-    let instance = Instance::start(&app.db, "live_feed", |config| Config {
-        live_feed_port: Some(0),
-        flight_driver: false,
-        flight_tick_ms: 20,
-        ..config
-    })
-    .await;
-    let url = instance.live_feed.clone().expect("the live feed's URL");
-    (instance, url)
+/// A flight app and, over its database, an instance with the live feed on a listener of
+/// its own.
+struct Feed {
+    app: TestApp,
+    instance: Instance,
+    /// The live feed's URL on its own listener.
+    url: String,
+}
+
+impl Feed {
+    /// Starts both, flight enabled for the app's first operator.
+    async fn start() -> Self {
+        let app = spawn_flight_app().await;
+        let instance = Instance::start(&app.db, "live_feed", |config| Config {
+            live_feed_port: Some(0),
+            flight_driver: false,
+            flight_tick_ms: 20,
+            ..config
+        })
+        .await;
+        let url = instance.live_feed.clone().expect("the live feed's URL");
+        enable_flight(&app, &app.operator).await;
+        Self { app, instance, url }
+    }
+
+    /// A player of the first operator with IDR to stake; its session.
+    async fn player(&self, name: &str) -> String {
+        player(&self.app, &self.app.operator, name).await
+    }
 }
 
 /// The base URL of the listener serving `live_feed`.
@@ -78,12 +96,11 @@ async fn raw_exchange(base: &str, bytes: &[u8]) -> String {
 
 #[tokio::test]
 async fn a_page_on_the_feeds_own_listener_reads_other_players_cash_outs_anonymised() {
-    let app = spawn_flight_app().await;
-    let (_instance, live_feed) = instance_with_feed_listener(&app).await;
-    enable_flight(&app, &app.operator).await;
-    let buyer = player(&app, &app.operator, "feed-buyer").await;
-    let watcher = player(&app, &app.operator, "feed-watcher").await;
-    let mut watching = Page::open_url(&app, &live_feed, &watcher).await;
+    let feed = Feed::start().await;
+    let app = &feed.app;
+    let buyer = feed.player("feed-buyer").await;
+    let watcher = feed.player("feed-watcher").await;
+    let mut watching = Page::open_url(app, &feed.url, &watcher).await;
     assert_eq!(watching.header("content-type"), Some("text/event-stream"));
     assert_eq!(watching.header("cache-control"), Some("no-store"));
     assert!(
@@ -91,7 +108,7 @@ async fn a_page_on_the_feeds_own_listener_reads_other_players_cash_outs_anonymis
         "the stream's answer names its request"
     );
 
-    let ticket = cashed_out_ticket(&app, &buyer, STAKE).await;
+    let ticket = cashed_out_ticket(app, &buyer, STAKE).await;
     let seen = watching.cash_out_at("1.01", Duration::from_secs(10)).await;
     assert_listed(&seen);
     assert_anonymous(&watching.cash_outs, "feed-buyer", &app.operator, &ticket);
@@ -99,11 +116,10 @@ async fn a_page_on_the_feeds_own_listener_reads_other_players_cash_outs_anonymis
 
 #[tokio::test]
 async fn the_feeds_own_listener_refuses_as_the_service_does() {
-    let app = spawn_flight_app().await;
-    let (_instance, live_feed) = instance_with_feed_listener(&app).await;
-    enable_flight(&app, &app.operator).await;
-    let session = player(&app, &app.operator, "feed-refused").await;
-    let own = base_of(&live_feed);
+    let feed = Feed::start().await;
+    let app = &feed.app;
+    let session = feed.player("feed-refused").await;
+    let own = base_of(&feed.url);
     let cases: [(Method, &str, Option<&str>, u16, &str); 5] = [
         (Method::GET, LIVE_PATH, None, 401, "credential_missing"),
         (Method::GET, LIVE_PATH, Some("not-a-session"), 401, "session_invalid"),
@@ -124,7 +140,7 @@ async fn the_feeds_own_listener_refuses_as_the_service_does() {
         ),
     ];
     for (method, path, credential, status, code) in cases {
-        let (on_feed, feed_answer) = refusal(&app, own, method.clone(), path, credential).await;
+        let (on_feed, feed_answer) = refusal(app, own, method.clone(), path, credential).await;
         assert_eq!(
             (on_feed, feed_answer["body"]["code"].as_str()),
             (status, Some(code)),
@@ -133,7 +149,7 @@ async fn the_feeds_own_listener_refuses_as_the_service_does() {
         if path == "/api/player/flight" {
             continue;
         }
-        let (on_service, service_answer) = refusal(&app, &app.address, method.clone(), path, credential).await;
+        let (on_service, service_answer) = refusal(app, &app.address, method.clone(), path, credential).await;
         assert_eq!(
             (on_feed, &feed_answer),
             (on_service, &service_answer),
@@ -144,9 +160,8 @@ async fn the_feeds_own_listener_refuses_as_the_service_does() {
 
 #[tokio::test]
 async fn a_head_the_feeds_listener_cannot_read_is_answered_bare_and_the_connection_closed() {
-    let app = spawn_flight_app().await;
-    let (_instance, live_feed) = instance_with_feed_listener(&app).await;
-    let base = base_of(&live_feed);
+    let feed = Feed::start().await;
+    let base = base_of(&feed.url);
 
     let garbage = raw_exchange(base, b"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03\r\n\r\n").await;
     assert!(garbage.starts_with("HTTP/1.1 400 Bad Request\r\n"), "{garbage}");
@@ -175,28 +190,24 @@ async fn a_head_the_feeds_listener_cannot_read_is_answered_bare_and_the_connecti
 
 #[tokio::test]
 async fn the_pages_on_the_feeds_own_listener_end_when_the_instance_stops() {
-    let app = spawn_flight_app().await;
-    let (instance, live_feed) = instance_with_feed_listener(&app).await;
-    enable_flight(&app, &app.operator).await;
-    let session = player(&app, &app.operator, "feed-stopping").await;
-    let mut page = Page::open_url(&app, &live_feed, &session).await;
+    let feed = Feed::start().await;
+    let session = feed.player("feed-stopping").await;
+    let mut page = Page::open_url(&feed.app, &feed.url, &session).await;
 
-    instance.shut_down().await.expect("a clean stop");
+    feed.instance.shut_down().await.expect("a clean stop");
     assert!(
         page.ends_within(Duration::from_secs(10)).await,
         "the page's stream ended"
     );
-    let refused = app.client.get(&live_feed).bearer_auth(&session).send().await;
+    let refused = feed.app.client.get(&feed.url).bearer_auth(&session).send().await;
     assert!(refused.is_err(), "the listener is closed: {refused:?}");
 }
 
 #[tokio::test]
 async fn a_page_whose_client_stops_sending_is_closed_by_the_listener() {
-    let app = spawn_flight_app().await;
-    let (_instance, live_feed) = instance_with_feed_listener(&app).await;
-    enable_flight(&app, &app.operator).await;
-    let session = player(&app, &app.operator, "feed-leaving").await;
-    let address = base_of(&live_feed).strip_prefix("http://").expect("http");
+    let feed = Feed::start().await;
+    let session = feed.player("feed-leaving").await;
+    let address = base_of(&feed.url).strip_prefix("http://").expect("http");
     let mut stream = TcpStream::connect(address).await.expect("connect");
     let head = format!("GET {LIVE_PATH} HTTP/1.1\r\nHost: {address}\r\nAuthorization: Bearer {session}\r\n\r\n");
     stream.write_all(head.as_bytes()).await.expect("send");

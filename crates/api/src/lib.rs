@@ -34,7 +34,7 @@ pub use operator::balance_operations::dto::{BalanceOperationBody, StepBody};
 pub use operator::flight::dto::TicketBody;
 pub use operator::payouts::dto::{RedemptionBody, ResolutionBody};
 pub use operator::trades::dto::TradeBody;
-pub use player::live_listener::{LiveFeedListener, LiveFeedServer};
+pub use player::live_listener::LiveFeedListener;
 pub use routing::openapi::document as openapi_document;
 pub use state::ApiState;
 

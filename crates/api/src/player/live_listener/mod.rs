@@ -14,13 +14,13 @@ mod connection;
 mod head;
 mod reply;
 
+use std::future::Future;
 use std::io;
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
 use tokio::sync::watch;
-use tokio::task::JoinHandle;
 
 use crate::state::ApiState;
 
@@ -30,13 +30,6 @@ const ACCEPT_BACKOFF: Duration = Duration::from_millis(100);
 /// A bound listener, not yet serving.
 pub struct LiveFeedListener {
     listener: std::net::TcpListener,
-}
-
-/// The accepting task; `stop` ends it, and dropping it aborts it. Pages already open end
-/// with the feed.
-pub struct LiveFeedServer {
-    stop: watch::Sender<bool>,
-    task: JoinHandle<()>,
 }
 
 impl LiveFeedListener {
@@ -52,12 +45,16 @@ impl LiveFeedListener {
         self.listener.local_addr()
     }
 
-    /// Starts accepting on the current runtime, each connection in a task of its own.
-    pub fn serve(self, state: ApiState) -> io::Result<LiveFeedServer> {
+    /// The accepting loop, to spawn on the runtime that serves: each connection in a task
+    /// of its own, until `stopped` changes. Pages already open end with the feed.
+    pub fn serve(
+        self,
+        state: ApiState,
+        mut stopped: watch::Receiver<bool>,
+    ) -> io::Result<impl Future<Output = ()> + Send + 'static> {
         let listener = tokio::net::TcpListener::from_std(self.listener)?;
         let state = Arc::new(state);
-        let (stop, mut stopped) = watch::channel(false);
-        let task = tokio::spawn(async move {
+        Ok(async move {
             loop {
                 tokio::select! {
                     accepted = listener.accept() => match accepted {
@@ -73,23 +70,6 @@ impl LiveFeedListener {
                     _ = stopped.changed() => break,
                 }
             }
-        });
-        Ok(LiveFeedServer { stop, task })
-    }
-}
-
-impl LiveFeedServer {
-    /// Stops accepting and waits until the listener is closed.
-    pub async fn stop(mut self) {
-        let _ = self.stop.send(true);
-        if let Err(error) = (&mut self.task).await {
-            tracing::error!(%error, "the live feed's listener ended abnormally");
-        }
-    }
-}
-
-impl Drop for LiveFeedServer {
-    fn drop(&mut self) {
-        self.task.abort();
+        })
     }
 }
