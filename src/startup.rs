@@ -1,7 +1,6 @@
 //! Wiring: the store, the use cases, the HTTP server and the background workers (webhook
 //! delivery, the wallet worker, the player session sweep), from a configuration.
 
-use std::net::TcpListener;
 use std::sync::Arc;
 use std::time::Duration as StdDuration;
 
@@ -33,7 +32,7 @@ use opinion_app::wallet::{
 use opinion_app::webhooks::{WebhookPorts, WebhookSettings, Webhooks};
 use opinion_exchange_http::{HttpExchangeRates, NoExchangeRates};
 use opinion_flight::{AuthorizationRequirement, ChainLength, FlightTiming};
-use opinion_metrics::{MeasuredTransport, MeasuredWallet, Metrics};
+use opinion_metrics::{Listener, MeasuredTransport, MeasuredWallet, Metrics};
 use opinion_statement::StatementKey;
 use opinion_store_pg::{DataKey, DatabaseTarget, PgStore};
 use opinion_wallet_http::{AddressPolicy, HttpWalletGateway};
@@ -441,7 +440,7 @@ pub struct Application {
 impl Application {
     /// Binds the configured address (port 0 picks a free port) and builds the server.
     pub fn bind(config: &Config, services: Services) -> anyhow::Result<Self> {
-        let listener = TcpListener::bind((config.host.as_str(), config.port))
+        let listener = opinion_api::bind_listener((config.host.as_str(), config.port))
             .with_context(|| format!("binding {}:{}", config.host, config.port))?;
         let port = listener.local_addr()?.port();
         let public_url = config.public_url_for(port);
@@ -481,7 +480,11 @@ impl Application {
             }
             None => None,
         };
+        let metrics = state.metrics.clone();
         let server = HttpServer::new(move || opinion_api::app(state.clone()))
+            .on_connect(move |_, extensions| {
+                extensions.insert(metrics.connection_opened(Listener::Service));
+            })
             .listen(listener)?
             .shutdown_timeout(30)
             .run();

@@ -1,15 +1,18 @@
 //! `GET /metrics` as a scraper reads it: requests counted by route pattern, wallet calls
 //! by outcome, webhook attempts by result, the backlog and the review queue read from the
-//! database at the scrape, each connection pool under its own label; a configured token is required, and production without one
-//! serves nothing.
+//! database at the scrape, each connection pool under its own label, open connections by
+//! listener; a configured token is required, and production without one serves nothing.
 
 use std::time::Duration;
 
 use opinion::config::Config;
 use opinion_testkit::{Fault, WebhookSink};
 use reqwest::Method;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
 
 use crate::helpers::{assert_problem, spawn_app, spawn_configured_app, spawn_production_app};
+use crate::instance::Instance;
 use crate::trading_support::*;
 use crate::webhooks_support::register;
 
@@ -215,4 +218,64 @@ fn a_short_token_is_refused_at_start_up() {
         problems.iter().any(|problem| problem.contains("OPINION_METRICS_TOKEN")),
         "{problems:?}"
     );
+}
+
+/// Scrapes `address` until the open connections it reports on the service's and the live
+/// feed's listeners are `service` (the scrape's own included) and `live_feed`, for up to
+/// 10 s.
+async fn scrape_until_open(address: &str, service: f64, live_feed: f64) {
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        let text = scrape_at(address, None).await;
+        let open = (
+            value(&text, r#"opinion_http_open_connections{listener="service"}"#),
+            value(&text, r#"opinion_http_open_connections{listener="live_feed"}"#),
+        );
+        if open == (service, live_feed) {
+            return;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "open connections {open:?}, expected ({service}, {live_feed})"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+#[tokio::test]
+async fn open_connections_are_counted_by_listener() {
+    let app = spawn_app().await;
+    let instance = Instance::start(&app.db, "counted", |config| Config {
+        live_feed_port: Some(0),
+        ..config
+    })
+    .await;
+    let service = instance.address.trim_start_matches("http://").to_owned();
+    let live_url = instance.live_feed.clone().expect("the live feed's URL");
+    let live = live_url
+        .trim_start_matches("http://")
+        .split('/')
+        .next()
+        .expect("host and port")
+        .to_owned();
+
+    let mut held = Vec::new();
+    for _ in 0..3 {
+        let mut stream = TcpStream::connect(&service).await.expect("connected");
+        stream
+            .write_all(b"GET /healthz HTTP/1.1\r\nhost: localhost\r\n\r\n")
+            .await
+            .expect("written");
+        let mut answer = [0_u8; 12];
+        stream.read_exact(&mut answer).await.expect("answered");
+        assert_eq!(&answer, b"HTTP/1.1 200");
+        held.push(stream);
+    }
+    for _ in 0..2 {
+        held.push(TcpStream::connect(&live).await.expect("connected to the live feed"));
+    }
+
+    scrape_until_open(&instance.address, 4.0, 2.0).await;
+    drop(held);
+    scrape_until_open(&instance.address, 1.0, 0.0).await;
 }

@@ -26,6 +26,7 @@ pub use docs_site::DOCS_PATH;
 pub use http::auth::SESSION_COOKIE;
 pub use http::client::TrustedProxies;
 pub use http::error::ApiError;
+pub use http::listen::bind_listener;
 pub use http::problem::{PROBLEM_JSON, Problem};
 pub use http::rate_limit::OperatorRateLimit;
 pub use http::request_id::REQUEST_ID_HEADER;

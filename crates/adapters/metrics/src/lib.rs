@@ -14,4 +14,4 @@ mod registry;
 
 pub use measured_transport::MeasuredTransport;
 pub use measured_wallet::MeasuredWallet;
-pub use registry::{Metrics, MetricsError, TEXT_FORMAT};
+pub use registry::{Listener, Metrics, MetricsError, OpenConnection, TEXT_FORMAT};

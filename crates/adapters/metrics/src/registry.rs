@@ -35,7 +35,37 @@ pub struct Metrics {
     webhook_backlog: IntGauge,
     webhook_oldest_age: Gauge,
     manual_reviews: IntGauge,
+    http_connections: IntGaugeVec,
     pool: PoolGauges,
+}
+
+/// Which of an instance's listeners a connection came in on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Listener {
+    /// `OPINION_PORT`, every route.
+    Service,
+    /// `OPINION_LIVE_FEED_PORT`, the live feed alone.
+    LiveFeed,
+}
+
+impl Listener {
+    fn label(self) -> &'static str {
+        match self {
+            Listener::Service => "service",
+            Listener::LiveFeed => "live_feed",
+        }
+    }
+}
+
+/// One connection open on a listener, counted in `opinion_http_open_connections` until it
+/// is dropped: held by the connection for its life.
+#[must_use = "the connection counts as open only while this is held"]
+pub struct OpenConnection(IntGauge);
+
+impl Drop for OpenConnection {
+    fn drop(&mut self) {
+        self.0.dec();
+    }
 }
 
 /// The label naming the connection pool a series is about (`requests`, `deliveries`).
@@ -141,6 +171,16 @@ impl Metrics {
                     "Wallet operations waiting for staff in manual review.",
                 )?,
             )?,
+            http_connections: register(
+                &registry,
+                IntGaugeVec::new(
+                    Opts::new(
+                        "opinion_http_open_connections",
+                        "Connections open now, by listener (`service`, `live_feed`).",
+                    ),
+                    &["listener"],
+                )?,
+            )?,
             pool: PoolGauges::register(&registry)?,
             registry,
         };
@@ -158,6 +198,14 @@ impl Metrics {
         self.http_duration
             .with_label_values(&[route, method])
             .observe(elapsed.as_secs_f64());
+    }
+
+    /// A connection accepted on `listener`: counted open until the returned guard is
+    /// dropped.
+    pub fn connection_opened(&self, listener: Listener) -> OpenConnection {
+        let open = self.http_connections.with_label_values(&[listener.label()]);
+        open.inc();
+        OpenConnection(open)
     }
 
     /// One call to a wallet adapter.

@@ -8,7 +8,7 @@ use opinion_app::operations::ports::{PoolFigures, PoolRole};
 use opinion_app::operations::{OperationalReadings, PoolReading};
 use opinion_app::wallet::ports::{BalanceOutcome, MockWalletGateway, WalletAdapterTarget, WalletGateway};
 use opinion_app::webhooks::transport::{MockWebhookTransport, OutboundRequest, TransportResponse, WebhookTransport};
-use opinion_metrics::{MeasuredTransport, MeasuredWallet, Metrics};
+use opinion_metrics::{Listener, MeasuredTransport, MeasuredWallet, Metrics};
 use opinion_wallet::{BalanceFailure, BalanceReading};
 use opinion_webhook::{AttemptResult, SignatureHeaders, SigningSecret};
 
@@ -144,6 +144,27 @@ fn a_request_is_labelled_by_its_route_pattern_and_an_unmatched_one_by_one_label(
         ),
         2.0
     );
+}
+
+#[test]
+fn a_connection_counts_as_open_by_its_listener_while_its_guard_is_held() {
+    let metrics = Metrics::new().expect("metrics");
+    let first = metrics.connection_opened(Listener::Service);
+    let second = metrics.connection_opened(Listener::Service);
+    let page = metrics.connection_opened(Listener::LiveFeed);
+    let service = r#"opinion_http_open_connections{listener="service"}"#;
+    let live_feed = r#"opinion_http_open_connections{listener="live_feed"}"#;
+    let text = metrics.render(&readings(PoolFigures::default(), 0)).expect("render");
+    assert_eq!(value(&text, service), 2.0);
+    assert_eq!(value(&text, live_feed), 1.0);
+
+    drop((first, page));
+    let text = metrics
+        .render(&readings(PoolFigures::default(), 0))
+        .expect("render again");
+    assert_eq!(value(&text, service), 1.0);
+    assert_eq!(value(&text, live_feed), 0.0);
+    drop(second);
 }
 
 fn target() -> WalletAdapterTarget {

@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 use actix_web::http::StatusCode;
 use futures_util::StreamExt;
 use opinion_app::players::PlayerPrincipal;
+use opinion_metrics::Listener;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 use tracing::Instrument;
@@ -33,6 +34,7 @@ const LINGER_BYTES: usize = 64 * 1024;
 
 /// Serves `stream` to its end.
 pub async fn serve(mut stream: TcpStream, state: Arc<ApiState>) {
+    let _open = state.metrics.connection_opened(Listener::LiveFeed);
     let head = match tokio::time::timeout(HEAD_DEADLINE, read_head(&mut stream)).await {
         Ok(Ok(head)) => head,
         Ok(Err(HeadError::Gone)) => return,

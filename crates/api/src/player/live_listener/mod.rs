@@ -33,9 +33,10 @@ pub struct LiveFeedListener {
 }
 
 impl LiveFeedListener {
-    /// Binds `address` (port 0 picks a free port).
+    /// Binds `address` (port 0 picks a free port), with a deep accept queue: pages open in
+    /// bursts when a flight's players arrive.
     pub fn bind(address: (&str, u16)) -> io::Result<Self> {
-        let listener = std::net::TcpListener::bind(address)?;
+        let listener = crate::http::listen::bind_listener(address)?;
         listener.set_nonblocking(true)?;
         Ok(Self { listener })
     }
