@@ -10,11 +10,11 @@ use socket2::{Domain, Protocol, Socket, Type};
 
 /// Connections the kernel keeps waiting to be accepted, per listener; Linux lowers it to
 /// `net.core.somaxconn` (4096 by default).
-pub const ACCEPT_QUEUE: i32 = 4096;
+const ACCEPT_QUEUE: i32 = 4096;
 
 /// Binds `address` (port 0 picks a free one) as `TcpListener::bind` does, address
-/// reuse included, with an accept queue of [`ACCEPT_QUEUE`]; the first address it
-/// resolves to that binds wins.
+/// reuse included, with an accept queue of 4,096; the first address it resolves to that
+/// binds wins.
 pub fn bind_listener(address: impl ToSocketAddrs) -> io::Result<TcpListener> {
     let mut last_error = None;
     for address in address.to_socket_addrs()? {
@@ -60,12 +60,11 @@ mod tests {
     fn more_connections_than_the_standard_queue_wait_unaccepted() {
         let listener = bind_listener(("127.0.0.1", 0)).expect("bound");
         let address = listener.local_addr().expect("address");
-        let waiting: Vec<TcpStream> = (0..300)
-            .map(|_| {
-                TcpStream::connect_timeout(&address, Duration::from_secs(1)).expect("connected while nothing accepts")
-            })
-            .collect();
-        assert_eq!(waiting.len(), 300);
+        let mut waiting = Vec::new();
+        for _ in 0..300 {
+            let connected = TcpStream::connect_timeout(&address, Duration::from_secs(1));
+            waiting.push(connected.expect("connected while nothing accepts"));
+        }
     }
 
     #[test]
