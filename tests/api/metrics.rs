@@ -11,6 +11,8 @@ use reqwest::Method;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 
+use crate::flight_feed::Page;
+use crate::flight_support::{enable_flight, spawn_flight_app};
 use crate::helpers::{assert_problem, spawn_app, spawn_configured_app, spawn_production_app};
 use crate::instance::Instance;
 use crate::trading_support::*;
@@ -244,20 +246,16 @@ async fn scrape_until_open(address: &str, service: f64, live_feed: f64) {
 
 #[tokio::test]
 async fn open_connections_are_counted_by_listener() {
-    let app = spawn_app().await;
+    let app = spawn_flight_app().await;
     let instance = Instance::start(&app.db, "counted", |config| Config {
         live_feed_port: Some(0),
+        flight_driver: false,
         ..config
     })
     .await;
+    enable_flight(&app, &app.operator).await;
     let service = instance.address.trim_start_matches("http://").to_owned();
     let live_url = instance.live_feed.clone().expect("the live feed's URL");
-    let live = live_url
-        .trim_start_matches("http://")
-        .split('/')
-        .next()
-        .expect("host and port")
-        .to_owned();
 
     let mut held = Vec::new();
     for _ in 0..3 {
@@ -271,11 +269,14 @@ async fn open_connections_are_counted_by_listener() {
         assert_eq!(&answer, b"HTTP/1.1 200");
         held.push(stream);
     }
-    for _ in 0..2 {
-        held.push(TcpStream::connect(&live).await.expect("connected to the live feed"));
-    }
+    let watcher = crate::flight_feed::player(&app, &app.operator, "counted-watcher").await;
+    let pages = [
+        Page::open_url(&app, &live_url, &watcher).await,
+        Page::open_url(&app, &live_url, &watcher).await,
+    ];
 
     scrape_until_open(&instance.address, 4.0, 2.0).await;
     drop(held);
+    drop(pages);
     scrape_until_open(&instance.address, 1.0, 0.0).await;
 }
