@@ -51,6 +51,10 @@ use crate::webhook_workers::WebhookWorkers;
 /// How long after a crash the losing tickets are settled (see docs/decisions.md).
 const FLIGHT_SETTLE_DELAY: StdDuration = StdDuration::from_secs(1);
 
+/// The most tickets one step of the flight driver moves (see docs/decisions.md): about
+/// 2 MiB of a step's records, events and statements.
+const FLIGHT_TICKETS_A_STEP: u32 = 500;
+
 /// Endpoints whose clear secrets one start-up transaction seals.
 const CLEAR_SECRETS_BATCH: u32 = 500;
 
@@ -365,6 +369,7 @@ pub fn flight(
         chain_length: ChainLength::new(config.flight_chain_length)?,
         settle_delay: FLIGHT_SETTLE_DELAY,
         tick: StdDuration::from_millis(config.flight_tick_ms),
+        tickets_a_step: FLIGHT_TICKETS_A_STEP,
         money: WorkerSettings::default(),
         production_authorization: authorization_requirement(config.env),
     };

@@ -1,7 +1,9 @@
 //! The driver: the one instance holding the `DriverLock` boards, flies, crashes and
 //! settles flights, one step at a time, each step one `FlightChange` with a
 //! compare-and-set on the flight's phase (two drivers racing can never both move a
-//! flight). Every step starts from what the store says, so a driver that takes over
+//! flight). A step with more tickets to move than `tickets_a_step` is stored in batches,
+//! each holding the flight in its phase, the phase's change with the last. Every step
+//! starts from what the store says, so a driver that takes over
 //! continues exactly where the last one stopped: a flight in the air is resumed (its
 //! crash instant is fixed by its take-off), a flight still boarding is cancelled and its
 //! tickets refunded (FLIGHT.md §1, "Restarts").
@@ -18,7 +20,7 @@ use time::OffsetDateTime;
 use crate::error::AppError;
 use crate::flight::FlightGame;
 use crate::flight::events::RefundReason;
-use crate::flight::model::{ChainRecord, FlightRecord};
+use crate::flight::model::{ChainRecord, FlightRecord, TicketRecord};
 use crate::flight::ports::{FlightChange, FlightUpdate};
 
 /// What one driver step did, and how long the driver may sleep before the next.
@@ -45,8 +47,21 @@ pub enum FlightMove {
     Settled(usize),
     /// A flight found boarding by a new driver was cancelled and its tickets refunded.
     Cancelled,
+    /// Part of a step with more tickets than one step moves (`tickets_a_step`): that
+    /// many were moved while the flight held its phase, and the step goes on at once.
+    Batch(usize),
     /// Another driver moved the flight first; nothing was stored.
     Raced,
+}
+
+/// What one batch of a step's tickets came to.
+struct BatchOutcome {
+    /// Tickets moved.
+    moved: usize,
+    /// Whether another driver moved the flight first (nothing was stored).
+    raced: bool,
+    /// Whether more tickets are left for the step than one batch could take.
+    more: bool,
 }
 
 impl FlightGame {
@@ -168,38 +183,40 @@ impl FlightGame {
     async fn fly(&self, flight: FlightRecord, now: OffsetDateTime) -> Result<DriverStep, AppError> {
         let elapsed = ms_since_take_off(&flight, now);
         let reached = multiplier_at(elapsed);
-        let (moved, raced) = self.auto_cash_out(&flight, reached, now, None).await?;
+        let batch = self.auto_cash_out(&flight, reached, now, None).await?;
         Ok(DriverStep {
-            moved: if raced {
+            moved: if batch.raced {
                 Some(FlightMove::Raced)
             } else {
-                (moved > 0).then_some(FlightMove::AutoCashedOut(moved))
+                (batch.moved > 0).then_some(FlightMove::AutoCashedOut(batch.moved))
             },
-            next_in: self.tick_until(flight.crash_at, now),
+            next_in: if batch.more {
+                Duration::ZERO
+            } else {
+                self.tick_until(flight.crash_at, now)
+            },
         })
     }
 
-    /// Cashes out, in one step, every active ticket of the flight whose auto target is at
-    /// most `reached`, with `flight_update` (the crash) when given. Returns how many and
-    /// whether the step raced.
+    /// Cashes out up to a step's worth of the flight's active tickets whose auto target
+    /// is at most `reached`, with `flight_update` (the crash) when no more are due.
     async fn auto_cash_out(
         &self,
         flight: &FlightRecord,
         reached: Multiplier,
         now: OffsetDateTime,
         flight_update: Option<FlightUpdate>,
-    ) -> Result<(usize, bool), AppError> {
-        let active = self
-            .ports
-            .store
-            .flight_tickets(flight.id, &[TicketStatus::Active])
-            .await?;
+    ) -> Result<BatchOutcome, AppError> {
+        let limit = self.settings.tickets_a_step;
+        let due = self.ports.store.tickets_due(flight.id, reached, limit).await?;
+        let more = more_than_a_batch(due.len(), limit);
+        let flight_update = flight_update.filter(|_| !more);
         let mut change = FlightChange {
             flight_must_be: flight_update.is_none().then_some((flight.id, FlightPhase::InFlight)),
             flight: flight_update,
             ..FlightChange::default()
         };
-        for ticket in active {
+        for ticket in due {
             let Some(target) = ticket.auto_cash_out.filter(|target| *target <= reached) else {
                 continue;
             };
@@ -208,10 +225,18 @@ impl FlightGame {
         }
         let moved = change.tickets.len();
         if moved == 0 && change.flight.is_none() {
-            return Ok((0, false));
+            return Ok(BatchOutcome {
+                moved,
+                raced: false,
+                more,
+            });
         }
         let stored = self.ports.store.apply_flight_change(&change).await?;
-        Ok((moved, !stored))
+        Ok(BatchOutcome {
+            moved,
+            raced: !stored,
+            more,
+        })
     }
 
     /// The crash: the seed is revealed and the tickets whose target equals the crash point
@@ -227,9 +252,12 @@ impl FlightGame {
             expected: FlightPhase::InFlight,
             flight: crashed,
         };
-        let (_, raced) = self.auto_cash_out(&flight, flight.crash, now, Some(update)).await?;
-        if raced {
+        let batch = self.auto_cash_out(&flight, flight.crash, now, Some(update)).await?;
+        if batch.raced {
             return Ok(self.raced());
+        }
+        if batch.more {
+            return Ok(self.batch(batch.moved));
         }
         tracing::info!(flight_id = %flight.id, crash = %flight.crash, "crashed");
         Ok(DriverStep {
@@ -240,26 +268,25 @@ impl FlightGame {
 
     /// The tickets still active after the crash are lost.
     async fn settle(&self, flight: FlightRecord, now: OffsetDateTime) -> Result<DriverStep, AppError> {
-        let active = self
-            .ports
-            .store
-            .flight_tickets(flight.id, &[TicketStatus::Active])
-            .await?;
+        let (active, more) = self.active_batch(&flight).await?;
         let mut settled = flight.clone();
         settled.settled_at = Some(now);
-        let mut change = FlightChange {
-            flight: Some(FlightUpdate {
+        let mut change = batch_change(
+            FlightUpdate {
                 expected: FlightPhase::Crashed,
                 flight: settled,
-            }),
-            ..FlightChange::default()
-        };
+            },
+            more,
+        );
         for ticket in active {
             self.lose_into(&mut change, &flight, ticket, now)?;
         }
         let lost = change.tickets.len();
         if !self.ports.store.apply_flight_change(&change).await? {
             return Ok(self.raced());
+        }
+        if more {
+            return Ok(self.batch(lost));
         }
         let next = next_boarding_at(flight.crash_at, self.settings.timing);
         Ok(DriverStep {
@@ -269,11 +296,13 @@ impl FlightGame {
     }
 
     /// A flight found boarding by a new driver: cancelled, every paid ticket refunded.
+    /// The cancel is one step whatever the flight sold: only the first step after a
+    /// take-over cancels, so it cannot be continued by the next.
     async fn cancel(&self, flight: FlightRecord, now: OffsetDateTime) -> Result<DriverStep, AppError> {
         let active = self
             .ports
             .store
-            .flight_tickets(flight.id, &[TicketStatus::Active])
+            .flight_tickets(flight.id, &[TicketStatus::Active], u32::MAX)
             .await?;
         let mut cancelled = flight.clone();
         cancelled.phase = FlightPhase::Cancelled;
@@ -304,6 +333,27 @@ impl FlightGame {
         })
     }
 
+    /// Up to a step's worth of the flight's active tickets, and whether more are left.
+    async fn active_batch(&self, flight: &FlightRecord) -> Result<(Vec<TicketRecord>, bool), AppError> {
+        let limit = self.settings.tickets_a_step;
+        let active = self
+            .ports
+            .store
+            .flight_tickets(flight.id, &[TicketStatus::Active], limit)
+            .await?;
+        let more = more_than_a_batch(active.len(), limit);
+        Ok((active, more))
+    }
+
+    /// A batch was stored and more of the step is left: the driver goes on at once.
+    fn batch(&self, moved: usize) -> DriverStep {
+        tracing::debug!(moved, "a batch of the step's tickets moved; more to come");
+        DriverStep {
+            moved: Some(FlightMove::Batch(moved)),
+            next_in: Duration::ZERO,
+        }
+    }
+
     fn raced(&self) -> DriverStep {
         tracing::warn!("another driver moved the flight first");
         DriverStep {
@@ -321,6 +371,27 @@ impl FlightGame {
 
     fn tick_until(&self, at: OffsetDateTime, now: OffsetDateTime) -> Duration {
         until(at, now).min(self.settings.tick)
+    }
+}
+
+/// Whether a batch read with `limit` may have left tickets behind: it came back full.
+fn more_than_a_batch(read: usize, limit: u32) -> bool {
+    read >= usize::try_from(limit).unwrap_or(usize::MAX)
+}
+
+/// A step's change for one batch of its tickets: the flight's own `update` rides with
+/// the last batch; an earlier one only holds the flight in the phase `update` expects.
+fn batch_change(update: FlightUpdate, more: bool) -> FlightChange {
+    if more {
+        FlightChange {
+            flight_must_be: Some((update.flight.id, update.expected)),
+            ..FlightChange::default()
+        }
+    } else {
+        FlightChange {
+            flight: Some(update),
+            ..FlightChange::default()
+        }
     }
 }
 

@@ -14,7 +14,7 @@ use time::Duration;
 
 use crate::flight::model::{FlightRecord, TicketRecord};
 use crate::flight::ports::FlightStore;
-use crate::flight::{FlightGame, FlightMove, FlightPorts};
+use crate::flight::{DriverStep, FlightGame, FlightMove, FlightPorts, FlightSettings};
 use crate::test_support::flight::{ManualClock, MemoryFlightStore, settings};
 use crate::test_support::{NOW, counting_random};
 
@@ -27,6 +27,21 @@ struct Game {
 }
 
 fn game(secret: [u8; 32]) -> Game {
+    game_with(secret, settings())
+}
+
+/// A game whose driver moves at most two tickets a step.
+fn game_in_steps_of_two(secret: [u8; 32]) -> Game {
+    game_with(
+        secret,
+        FlightSettings {
+            tickets_a_step: 2,
+            ..settings()
+        },
+    )
+}
+
+fn game_with(secret: [u8; 32], settings: FlightSettings) -> Game {
     let store = MemoryFlightStore::default();
     let clock = ManualClock::at(NOW);
     let mocks = crate::test_support::trading::TradingMocks::default();
@@ -42,7 +57,7 @@ fn game(secret: [u8; 32]) -> Game {
         random: counting_random(1_000, secret),
     };
     Game {
-        game: FlightGame::new(ports, settings()),
+        game: FlightGame::new(ports, settings),
         store,
         clock,
     }
@@ -84,6 +99,27 @@ fn add(store: &MemoryFlightStore, ticket: TicketRecord) {
 
 fn status(store: &MemoryFlightStore, id: u128) -> TicketStatus {
     store.memory().tickets[&TicketId::from_u128(id)].status
+}
+
+fn statuses(store: &MemoryFlightStore, ids: std::ops::RangeInclusive<u128>) -> Vec<TicketStatus> {
+    ids.map(|id| status(store, id)).collect()
+}
+
+/// A step that moved a batch and left more of its tickets for the next, due at once.
+fn batch_of(moved: usize) -> DriverStep {
+    DriverStep {
+        moved: Some(FlightMove::Batch(moved)),
+        next_in: std::time::Duration::ZERO,
+    }
+}
+
+/// `flight` in the air: the clock at its take-off and the take-off step made.
+async fn take_off(t: &Game, flight: &FlightRecord) {
+    t.clock.set(flight.take_off_at);
+    assert_eq!(
+        t.game.drive(false).await.expect("take off").moved,
+        Some(FlightMove::TookOff)
+    );
 }
 
 #[tokio::test]
@@ -342,4 +378,104 @@ async fn a_second_driver_cannot_open_a_second_flight() {
     rival.number = 2;
     let opened = FlightStore::open_flight(&t.store, &rival).await.expect("store");
     assert!(!opened, "one flight at a time");
+}
+
+#[tokio::test]
+async fn a_flight_with_more_losers_than_a_step_moves_is_settled_over_several_steps() {
+    let t = game_in_steps_of_two([23; 32]);
+    t.game.drive(false).await.expect("board");
+    let flight = latest(&t.store);
+    for id in 1..=5 {
+        add(&t.store, ticket(&flight, id, None));
+    }
+    take_off(&t, &flight).await;
+    t.clock.set(flight.crash_at);
+    t.game.drive(false).await.expect("crash");
+    t.clock.set(flight.crash_at + Duration::seconds(1));
+
+    assert_eq!(t.game.drive(false).await.expect("first batch"), batch_of(2));
+    let lost_so_far = statuses(&t.store, 1..=5)
+        .into_iter()
+        .filter(|status| *status == TicketStatus::Lost)
+        .count();
+    assert_eq!(lost_so_far, 2, "one batch");
+    assert_eq!(latest(&t.store).settled_at, None, "settled with the last batch");
+    assert_eq!(t.game.drive(false).await.expect("second batch"), batch_of(2));
+    assert_eq!(
+        t.game.drive(false).await.expect("last batch").moved,
+        Some(FlightMove::Settled(1))
+    );
+    assert!(latest(&t.store).settled_at.is_some());
+    assert_eq!(statuses(&t.store, 1..=5), [TicketStatus::Lost; 5]);
+    let lost = t
+        .store
+        .memory()
+        .events
+        .iter()
+        .filter(|event| event.event_type == EventType::FlightTicketLost)
+        .count();
+    assert_eq!(lost, 5, "one event a ticket");
+}
+
+#[tokio::test]
+async fn auto_cash_outs_due_at_once_beyond_a_step_are_paid_by_the_next_step_at_once() {
+    let t = game_in_steps_of_two([29; 32]);
+    let flight = boarding_flight_crashing_at_least(&t, 150).await;
+    for id in 1..=3 {
+        add(&t.store, ticket(&flight, id, Some(120)));
+    }
+    add(&t.store, ticket(&flight, 4, None));
+    take_off(&t, &flight).await;
+    let reached = flight.take_off_at
+        + Duration::milliseconds(i64::try_from(first_ms_at(Multiplier::from_hundredths(120))).expect("ms"));
+    t.clock.set(reached);
+
+    let first = t.game.drive(false).await.expect("fly");
+    assert_eq!(
+        first,
+        DriverStep {
+            moved: Some(FlightMove::AutoCashedOut(2)),
+            next_in: std::time::Duration::ZERO,
+        }
+    );
+    let second = t.game.drive(false).await.expect("fly on");
+    assert_eq!(second.moved, Some(FlightMove::AutoCashedOut(1)));
+    assert!(second.next_in > std::time::Duration::ZERO, "back to the tick");
+    assert_eq!(
+        statuses(&t.store, 1..=4),
+        [
+            TicketStatus::CashedOut,
+            TicketStatus::CashedOut,
+            TicketStatus::CashedOut,
+            TicketStatus::Active
+        ]
+    );
+    let at_target = t.store.memory().tickets[&TicketId::from_u128(3)].cashed_out_at;
+    assert_eq!(at_target, Some(reached), "paid at the instant its target was reached");
+}
+
+#[tokio::test]
+async fn a_crash_with_more_winners_than_a_step_moves_crashes_with_the_last_of_them() {
+    let t = game_in_steps_of_two([31; 32]);
+    let flight = boarding_flight_crashing_at_least(&t, 101).await;
+    for id in 1..=3 {
+        add(&t.store, ticket(&flight, id, Some(flight.crash.hundredths())));
+    }
+    take_off(&t, &flight).await;
+    t.clock.set(flight.crash_at);
+
+    assert_eq!(t.game.drive(false).await.expect("first winners"), batch_of(2));
+    assert_eq!(
+        latest(&t.store).phase,
+        FlightPhase::InFlight,
+        "crashes with the last batch"
+    );
+    assert_eq!(
+        t.game.drive(false).await.expect("crash").moved,
+        Some(FlightMove::Crashed)
+    );
+    let crashed = latest(&t.store);
+    assert_eq!(crashed.phase, FlightPhase::Crashed);
+    assert!(crashed.revealed_seed.is_some());
+    assert_eq!(statuses(&t.store, 1..=3), [TicketStatus::CashedOut; 3]);
 }

@@ -108,6 +108,11 @@ pub struct FlightSettings {
     /// The longest the driver sleeps while a flight is in the air (auto cash-outs are
     /// paid at most this late).
     pub tick: Duration,
+    /// The most tickets one driver step cashes out or settles. A flight with more is
+    /// moved over several steps, each holding the flight in its phase, the phase's own
+    /// change riding with the last: a step's memory and transaction stay bounded
+    /// whatever a flight sold (a take-over's cancel is the one whole step).
+    pub tickets_a_step: u32,
     /// The money worker's batch, grace and retry delays.
     pub money: WorkerSettings,
     /// Whether flight needs a production authorization here (production only).

@@ -145,11 +145,22 @@ pub trait FlightStore: Send + Sync {
     /// Inserts a boarding flight; `false` (nothing stored) when another flight is still
     /// unfinished or its number is taken: another driver came first.
     async fn open_flight(&self, flight: &FlightRecord) -> Result<bool, StoreError>;
-    /// The flight's tickets in `statuses`, of every operator.
+    /// Up to `limit` of the flight's tickets in `statuses`, of every operator, in the
+    /// order a step locks them (operator, then ticket).
     async fn flight_tickets(
         &self,
         flight: FlightId,
         statuses: &[TicketStatus],
+        limit: u32,
+    ) -> Result<Vec<TicketRecord>, StoreError>;
+    /// Up to `limit` of the flight's active tickets whose auto cash-out target is at most
+    /// `reached`, of every operator, in the order a step locks them: what the driver reads
+    /// at each tick in the air, however many other tickets the flight sold.
+    async fn tickets_due(
+        &self,
+        flight: FlightId,
+        reached: Multiplier,
+        limit: u32,
     ) -> Result<Vec<TicketRecord>, StoreError>;
 
     /// The live feed's read of a flight, over every operator: its counts, and up to

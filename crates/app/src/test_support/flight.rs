@@ -7,8 +7,8 @@ use std::sync::{Arc, Mutex, PoisonError};
 use async_trait::async_trait;
 use opinion_core::{FlightChainId, FlightId, FlightTermsId, OperatorId, TicketId, UserId, WalletOperationId};
 use opinion_flight::{
-    AuthorizationRequirement, ChainLength, FlightPhase, FlightTiming, ProductionAuthorization, Revocation, Seed,
-    TicketStatus, authorizes_purchase, may_hold_another,
+    AuthorizationRequirement, ChainLength, FlightPhase, FlightTiming, Multiplier, ProductionAuthorization, Revocation,
+    Seed, TicketStatus, authorizes_purchase, may_hold_another,
 };
 use opinion_wallet::Product;
 use time::OffsetDateTime;
@@ -54,6 +54,7 @@ pub fn settings() -> FlightSettings {
         chain_length: ChainLength::new(10).expect("length"),
         settle_delay: std::time::Duration::from_millis(1_000),
         tick: std::time::Duration::from_millis(100),
+        tickets_a_step: 500,
         money: WorkerSettings::default(),
         production_authorization: AuthorizationRequirement::NotRequired,
     }
@@ -84,6 +85,20 @@ pub struct MemoryFlightStore(pub Arc<Mutex<Memory>>);
 impl MemoryFlightStore {
     pub fn memory(&self) -> std::sync::MutexGuard<'_, Memory> {
         self.0.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Up to `limit` tickets that are `wanted`, in the order a step locks them.
+    fn in_lock_order(&self, limit: u32, wanted: impl Fn(&TicketRecord) -> bool) -> Vec<TicketRecord> {
+        let mut tickets: Vec<TicketRecord> = self
+            .memory()
+            .tickets
+            .values()
+            .filter(|ticket| wanted(ticket))
+            .cloned()
+            .collect();
+        tickets.sort_by_key(|ticket| (ticket.operator_id, ticket.id));
+        tickets.truncate(usize::try_from(limit).unwrap_or(usize::MAX));
+        tickets
     }
 }
 
@@ -165,13 +180,24 @@ impl FlightStore for MemoryFlightStore {
         &self,
         flight: FlightId,
         statuses: &[TicketStatus],
+        limit: u32,
     ) -> Result<Vec<TicketRecord>, StoreError> {
-        let memory = self.memory();
-        let of_flight = memory.tickets.values();
-        Ok(of_flight
-            .filter(|ticket| ticket.flight_id == flight && statuses.contains(&ticket.status))
-            .cloned()
-            .collect())
+        Ok(self.in_lock_order(limit, |ticket| {
+            ticket.flight_id == flight && statuses.contains(&ticket.status)
+        }))
+    }
+
+    async fn tickets_due(
+        &self,
+        flight: FlightId,
+        reached: Multiplier,
+        limit: u32,
+    ) -> Result<Vec<TicketRecord>, StoreError> {
+        Ok(self.in_lock_order(limit, |ticket| {
+            ticket.flight_id == flight
+                && ticket.status == TicketStatus::Active
+                && ticket.auto_cash_out.is_some_and(|target| target <= reached)
+        }))
     }
 
     async fn live_feed(

@@ -9,7 +9,7 @@ use opinion_app::flight::ports::{
 use opinion_app::model::{NewEvent, WalletOperationRecord};
 use opinion_app::ports::StoreError;
 use opinion_core::{FlightChainId, FlightId, FlightTermsId, OperatorId, TicketId, UserId, WalletOperationId};
-use opinion_flight::{ProductionAuthorization, Revocation, Seed, TicketStatus};
+use opinion_flight::{Multiplier, ProductionAuthorization, Revocation, Seed, TicketStatus};
 use opinion_wallet::Product;
 use time::OffsetDateTime;
 
@@ -62,8 +62,18 @@ impl FlightStore for PgStore {
         &self,
         flight: FlightId,
         statuses: &[TicketStatus],
+        limit: u32,
     ) -> Result<Vec<TicketRecord>, StoreError> {
-        tickets::flight_tickets(self, flight, statuses).await
+        tickets::flight_tickets(self, flight, statuses, limit).await
+    }
+
+    async fn tickets_due(
+        &self,
+        flight: FlightId,
+        reached: Multiplier,
+        limit: u32,
+    ) -> Result<Vec<TicketRecord>, StoreError> {
+        tickets::tickets_due(self, flight, reached, limit).await
     }
 
     async fn live_feed(

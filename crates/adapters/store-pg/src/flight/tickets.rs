@@ -16,7 +16,7 @@ use opinion_app::flight::model::TicketRecord;
 use opinion_app::flight::ports::{NewTicket, TicketFilter, TicketOpening};
 use opinion_app::ports::StoreError;
 use opinion_core::{FlightId, OperatorId, TicketId, UserId};
-use opinion_flight::{FlightPhase, TicketStatus, may_hold_another};
+use opinion_flight::{FlightPhase, Multiplier, TicketStatus, may_hold_another};
 use uuid::Uuid;
 
 use crate::db::error::from_diesel;
@@ -26,7 +26,7 @@ use crate::db::prepared::prepared;
 use crate::db::schema::{flight_tickets, flights, users};
 use crate::flight::held_tickets::{places, take_a_place};
 use crate::flight::production_authorizations::authorized_in;
-use crate::flight::rows::TicketRow;
+use crate::flight::rows::{TicketRow, hundredths};
 use crate::opinion::trading::apply::insert_operations;
 
 /// What the transaction of a new ticket found, before the rows are parsed.
@@ -126,24 +126,62 @@ pub(crate) async fn find_client_ticket(
     row.map(TicketRow::into_record).transpose()
 }
 
-/// Every operator's tickets of the flight in `statuses`: the driver settles a flight
-/// across operators (served by `flight_tickets_open_of_flight` for open tickets).
+/// Up to `limit` of every operator's tickets of the flight in `statuses`, in the order a
+/// step locks them: the driver settles a flight across operators (served by
+/// `flight_tickets_open_of_flight` for open tickets). The batch is sorted here, not by
+/// the statement: with an `ORDER BY` and a `LIMIT`, a generic plan may walk the primary
+/// key in its order instead of reading the flight's range of the index.
 pub(crate) async fn flight_tickets(
     store: &PgStore,
     flight: FlightId,
     statuses: &[TicketStatus],
+    limit: u32,
 ) -> Result<Vec<TicketRecord>, StoreError> {
     let statuses: Vec<&str> = statuses.iter().map(|status| status.as_str()).collect();
     let mut conn = store.conn().await?;
     let rows: Vec<TicketRow> = flight_tickets::table
         .filter(flight_tickets::flight_id.eq(uuid_of(flight)))
         .filter(flight_tickets::status.eq_any(statuses))
-        .order((flight_tickets::operator_id, flight_tickets::id))
+        .limit(i64::from(limit))
         .select(TicketRow::as_select())
         .load(&mut conn)
         .await
         .map_err(from_diesel)?;
-    rows.into_iter().map(TicketRow::into_record).collect()
+    in_lock_order(rows)
+}
+
+/// Up to `limit` of every operator's active tickets of the flight whose auto cash-out
+/// target is at most `reached`, in the order a step locks them (sorted here, as above):
+/// a range of `flight_tickets_open_of_flight`, however many other tickets are flying.
+pub(crate) async fn tickets_due(
+    store: &PgStore,
+    flight: FlightId,
+    reached: Multiplier,
+    limit: u32,
+) -> Result<Vec<TicketRecord>, StoreError> {
+    let mut conn = store.conn().await?;
+    let rows: Vec<TicketRow> = prepared(
+        flight_tickets::table
+            .filter(flight_tickets::flight_id.eq(uuid_of(flight)))
+            .filter(flight_tickets::status.eq(TicketStatus::Active.as_str()))
+            .filter(flight_tickets::auto_cash_out.le(hundredths(reached)))
+            .limit(i64::from(limit))
+            .select(TicketRow::as_select()),
+    )
+    .load(&mut conn)
+    .await
+    .map_err(from_diesel)?;
+    in_lock_order(rows)
+}
+
+/// A driver step's tickets in the order it locks them: operator, then ticket.
+fn in_lock_order(rows: Vec<TicketRow>) -> Result<Vec<TicketRecord>, StoreError> {
+    let mut tickets = rows
+        .into_iter()
+        .map(TicketRow::into_record)
+        .collect::<Result<Vec<_>, _>>()?;
+    tickets.sort_unstable_by_key(|ticket| (ticket.operator_id, ticket.id));
+    Ok(tickets)
 }
 
 pub(crate) async fn find_ticket(
