@@ -58,7 +58,7 @@ async fn drive(game: FlightGame, lock: Arc<dyn DriverLock>, tick: Duration, mut 
                     }
                     let pause = match game.drive(taking_over).await {
                         Ok(step) => {
-                            taking_over = false;
+                            taking_over = taking_over && step.continues();
                             step.next_in.min(tick)
                         }
                         Err(error) => {

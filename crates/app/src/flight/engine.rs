@@ -32,6 +32,14 @@ pub struct DriverStep {
     pub next_in: Duration,
 }
 
+impl DriverStep {
+    /// Whether this step stored a batch and the next one continues it: the driver's loop
+    /// keeps a take-over's step a take-over until it is whole.
+    pub fn continues(&self) -> bool {
+        matches!(self.moved, Some(FlightMove::Batch(_)))
+    }
+}
+
 /// A move of the driver.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum FlightMove {
@@ -66,8 +74,8 @@ struct BatchOutcome {
 
 impl FlightGame {
     /// One step of the driver at the clock's now. `taking_over` is true on the first
-    /// step after the lease was acquired: the flight found then is recovered by the
-    /// restart rule before anything else.
+    /// step after the lease was acquired, and on the steps that continue it in batches:
+    /// the flight found then is recovered by the restart rule before anything else.
     #[tracing::instrument(skip_all, fields(taking_over))]
     pub async fn drive(&self, taking_over: bool) -> Result<DriverStep, AppError> {
         let now = self.ports.clock.now();
@@ -296,24 +304,20 @@ impl FlightGame {
     }
 
     /// A flight found boarding by a new driver: cancelled, every paid ticket refunded.
-    /// The cancel is one step whatever the flight sold: only the first step after a
-    /// take-over cancels, so it cannot be continued by the next.
+    /// Only a take-over's step cancels, so the driver's loop keeps its steps take-overs
+    /// while they continue in batches ([`DriverStep::continues`]).
     async fn cancel(&self, flight: FlightRecord, now: OffsetDateTime) -> Result<DriverStep, AppError> {
-        let active = self
-            .ports
-            .store
-            .flight_tickets(flight.id, &[TicketStatus::Active], u32::MAX)
-            .await?;
+        let (active, more) = self.active_batch(&flight).await?;
         let mut cancelled = flight.clone();
         cancelled.phase = FlightPhase::Cancelled;
         cancelled.cancelled_at = Some(now);
-        let mut change = FlightChange {
-            flight: Some(FlightUpdate {
+        let mut change = batch_change(
+            FlightUpdate {
                 expected: FlightPhase::Boarding,
                 flight: cancelled,
-            }),
-            ..FlightChange::default()
-        };
+            },
+            more,
+        );
         for ticket in active {
             self.refund_into(
                 &mut change,
@@ -325,6 +329,9 @@ impl FlightGame {
         }
         if !self.ports.store.apply_flight_change(&change).await? {
             return Ok(self.raced());
+        }
+        if more {
+            return Ok(self.batch(change.tickets.len()));
         }
         tracing::warn!(flight_id = %flight.id, refunded = change.tickets.len(), "a flight found boarding after a restart was cancelled");
         Ok(DriverStep {

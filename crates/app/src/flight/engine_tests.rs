@@ -479,3 +479,35 @@ async fn a_crash_with_more_winners_than_a_step_moves_crashes_with_the_last_of_th
     assert!(crashed.revealed_seed.is_some());
     assert_eq!(statuses(&t.store, 1..=3), [TicketStatus::CashedOut; 3]);
 }
+
+#[tokio::test]
+async fn a_take_over_cancels_a_boarding_with_more_tickets_than_a_step_over_its_continued_steps() {
+    let t = game_in_steps_of_two([37; 32]);
+    t.game.drive(false).await.expect("board");
+    let flight = latest(&t.store);
+    for id in 1..=3 {
+        add(&t.store, ticket(&flight, id, None));
+    }
+
+    let first = t.game.drive(true).await.expect("take over");
+    assert_eq!(first, batch_of(2));
+    assert!(first.continues(), "the loop keeps the take-over for the next step");
+    assert_eq!(
+        latest(&t.store).phase,
+        FlightPhase::Boarding,
+        "cancelled with the last batch"
+    );
+    let last = t.game.drive(true).await.expect("take over, continued");
+    assert_eq!(last.moved, Some(FlightMove::Cancelled));
+    assert!(!last.continues());
+    assert_eq!(latest(&t.store).phase, FlightPhase::Cancelled);
+    assert_eq!(statuses(&t.store, 1..=3), [TicketStatus::Refunding; 3]);
+    let refunds = t
+        .store
+        .memory()
+        .operations
+        .iter()
+        .filter(|op| op.flow == WalletFlow::FlightTicketRefund)
+        .count();
+    assert_eq!(refunds, 3, "one refund a ticket");
+}

@@ -108,10 +108,9 @@ pub struct FlightSettings {
     /// The longest the driver sleeps while a flight is in the air (auto cash-outs are
     /// paid at most this late).
     pub tick: Duration,
-    /// The most tickets one driver step cashes out or settles. A flight with more is
-    /// moved over several steps, each holding the flight in its phase, the phase's own
-    /// change riding with the last: a step's memory and transaction stay bounded
-    /// whatever a flight sold (a take-over's cancel is the one whole step).
+    /// The most tickets one driver step moves. A flight with more is moved over several
+    /// steps, each holding the flight in its phase, the phase's own change riding with
+    /// the last: a step's memory and transaction stay bounded whatever a flight sold.
     pub tickets_a_step: u32,
     /// The money worker's batch, grace and retry delays.
     pub money: WorkerSettings,
