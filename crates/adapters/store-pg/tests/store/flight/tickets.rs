@@ -1,7 +1,8 @@
 //! New tickets (a repeated client ticket id refused by its key, alone and under
 //! concurrency; boarding closed; the cap under concurrency), ticket reads
-//! (scoped to their operator, newest first; by client ticket id, to its player) and a
-//! purchase's reads asked for together inside its step.
+//! (scoped to their operator, newest first; by client ticket id, to its player), the
+//! driver's reads of a flight (a batch in lock order; the tickets due, and their plan)
+//! and a purchase's reads asked for together inside its step.
 
 use std::sync::Arc;
 
