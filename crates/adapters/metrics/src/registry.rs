@@ -35,7 +35,7 @@ pub struct Metrics {
     webhook_backlog: IntGauge,
     webhook_oldest_age: Gauge,
     manual_reviews: IntGauge,
-    http_connections: IntGaugeVec,
+    open_connections: OpenConnections,
     pool: PoolGauges,
 }
 
@@ -48,11 +48,35 @@ pub enum Listener {
     LiveFeed,
 }
 
-impl Listener {
-    fn label(self) -> &'static str {
-        match self {
-            Listener::Service => "service",
-            Listener::LiveFeed => "live_feed",
+/// `opinion_http_open_connections`, its series of each listener resolved once, so that
+/// counting a connection is an increment rather than a lookup by label.
+struct OpenConnections {
+    service: IntGauge,
+    live_feed: IntGauge,
+}
+
+impl OpenConnections {
+    fn register(registry: &Registry) -> Result<Self, MetricsError> {
+        let family = register(
+            registry,
+            IntGaugeVec::new(
+                Opts::new(
+                    "opinion_http_open_connections",
+                    "Connections open now, by listener (`service`, `live_feed`).",
+                ),
+                &["listener"],
+            )?,
+        )?;
+        Ok(Self {
+            service: family.with_label_values(&["service"]),
+            live_feed: family.with_label_values(&["live_feed"]),
+        })
+    }
+
+    fn of(&self, listener: Listener) -> &IntGauge {
+        match listener {
+            Listener::Service => &self.service,
+            Listener::LiveFeed => &self.live_feed,
         }
     }
 }
@@ -171,16 +195,7 @@ impl Metrics {
                     "Wallet operations waiting for staff in manual review.",
                 )?,
             )?,
-            http_connections: register(
-                &registry,
-                IntGaugeVec::new(
-                    Opts::new(
-                        "opinion_http_open_connections",
-                        "Connections open now, by listener (`service`, `live_feed`).",
-                    ),
-                    &["listener"],
-                )?,
-            )?,
+            open_connections: OpenConnections::register(&registry)?,
             pool: PoolGauges::register(&registry)?,
             registry,
         };
@@ -203,9 +218,9 @@ impl Metrics {
     /// A connection accepted on `listener`: counted open until the returned guard is
     /// dropped.
     pub fn connection_opened(&self, listener: Listener) -> OpenConnection {
-        let open = self.http_connections.with_label_values(&[listener.label()]);
+        let open = self.open_connections.of(listener);
         open.inc();
-        OpenConnection(open)
+        OpenConnection(open.clone())
     }
 
     /// One call to a wallet adapter.

@@ -101,6 +101,16 @@ fn status(store: &MemoryFlightStore, id: u128) -> TicketStatus {
     store.memory().tickets[&TicketId::from_u128(id)].status
 }
 
+/// How many events of `kind` the store holds.
+fn events_of(store: &MemoryFlightStore, kind: EventType) -> usize {
+    store
+        .memory()
+        .events
+        .iter()
+        .filter(|event| event.event_type == kind)
+        .count()
+}
+
 fn statuses(store: &MemoryFlightStore, ids: std::ops::RangeInclusive<u128>) -> Vec<TicketStatus> {
     ids.map(|id| status(store, id)).collect()
 }
@@ -273,13 +283,7 @@ async fn auto_cash_outs_win_at_their_target_as_the_curve_reaches_it_and_the_rest
         "a target above the crash point loses"
     );
     assert_eq!(status(&t.store, 3), TicketStatus::Lost);
-    let lost = t
-        .store
-        .memory()
-        .events
-        .iter()
-        .filter(|event| event.event_type == EventType::FlightTicketLost)
-        .count();
+    let lost = events_of(&t.store, EventType::FlightTicketLost);
     assert_eq!(lost, 2);
 }
 
@@ -407,13 +411,7 @@ async fn a_flight_with_more_losers_than_a_step_moves_is_settled_over_several_ste
     );
     assert!(latest(&t.store).settled_at.is_some());
     assert_eq!(statuses(&t.store, 1..=5), [TicketStatus::Lost; 5]);
-    let lost = t
-        .store
-        .memory()
-        .events
-        .iter()
-        .filter(|event| event.event_type == EventType::FlightTicketLost)
-        .count();
+    let lost = events_of(&t.store, EventType::FlightTicketLost);
     assert_eq!(lost, 5, "one event a ticket");
 }
 

@@ -9,8 +9,10 @@
 //! client ticket id is not looked for here: the insert's unique key refuses it, and the
 //! use case answers every refusal with the first ticket if there is one.
 
+use diesel::expression::SqlLiteral;
 use diesel::prelude::*;
 use diesel::result::Error as DieselError;
+use diesel::sql_types::Text;
 use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl};
 use opinion_app::flight::model::TicketRecord;
 use opinion_app::flight::ports::{NewTicket, TicketFilter, TicketOpening};
@@ -150,6 +152,16 @@ pub(crate) async fn flight_tickets(
     in_lock_order(rows)
 }
 
+/// The tickets of `flight` in `status` whose auto cash-out target is at most `reached`
+/// (hundredths): a range of `flight_tickets_open_of_flight`.
+#[diesel::dsl::auto_type]
+fn due(flight: Uuid, status: SqlLiteral<Text>, reached: i64) -> _ {
+    flight_tickets::table
+        .filter(flight_tickets::flight_id.eq(flight))
+        .filter(flight_tickets::status.eq(status))
+        .filter(flight_tickets::auto_cash_out.le(reached))
+}
+
 /// Up to `limit` of every operator's active tickets of the flight whose auto cash-out
 /// target is at most `reached`, in the order a step locks them (sorted here, as above):
 /// a range of `flight_tickets_open_of_flight`, however many other tickets are flying.
@@ -161,10 +173,7 @@ pub(crate) async fn tickets_due(
 ) -> Result<Vec<TicketRecord>, StoreError> {
     let mut conn = store.conn().await?;
     let rows: Vec<TicketRow> = prepared(
-        flight_tickets::table
-            .filter(flight_tickets::flight_id.eq(uuid_of(flight)))
-            .filter(flight_tickets::status.eq(TicketStatus::Active.as_str()))
-            .filter(flight_tickets::auto_cash_out.le(hundredths(reached)))
+        due(uuid_of(flight), written(TicketStatus::Active), hundredths(reached))
             .limit(i64::from(limit))
             .select(TicketRow::as_select()),
     )
@@ -172,6 +181,13 @@ pub(crate) async fn tickets_due(
     .await
     .map_err(from_diesel)?;
     in_lock_order(rows)
+}
+
+/// `status` written into a statement rather than bound: a generic plan can then use the
+/// open tickets' partial index (`status IN ('pending', 'active')`), which a bound status
+/// cannot be proven to match.
+fn written(status: TicketStatus) -> SqlLiteral<Text> {
+    diesel::dsl::sql(&format!("'{}'", status.as_str()))
 }
 
 /// A driver step's tickets in the order it locks them: operator, then ticket.

@@ -3,16 +3,19 @@
 //! refused or repeated purchase in proportion to the player's history. The boarding
 //! flight is never in the statistics, and a young database's know no ticket, so the
 //! planner estimates one row for any index led by the player's columns and may take any
-//! of them.
+//! of them. The driver's tick reads only the tickets due: the target bounds its range of
+//! the open tickets' index, however many tickets the flight has flying.
 
 use diesel::pg::Pg;
 use diesel::prelude::*;
+use diesel::query_builder::QueryFragment;
 use diesel::sql_query;
 use diesel::sql_types::Text;
 use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl, SimpleAsyncConnection};
+use opinion_flight::TicketStatus;
 use opinion_testkit::TestDatabase;
 
-use super::client_ticket;
+use super::{client_ticket, due, written};
 use crate::flight::rows::TicketRow;
 
 /// Ten operators of 500 players with their terms and a chain, the tickets kept out of
@@ -105,8 +108,18 @@ async fn plan(conn: &mut AsyncPgConnection, mode: &str, call: &str) -> Vec<Strin
 /// The store's lookup of a client ticket id, as the store sends it.
 fn lookup_sql() -> String {
     let nil = uuid::Uuid::nil();
-    let query = client_ticket(nil, nil, "").select(TicketRow::as_select()).limit(1);
-    let sql = diesel::debug_query::<Pg, _>(&query).to_string();
+    statement(&client_ticket(nil, nil, "").select(TicketRow::as_select()).limit(1))
+}
+
+/// The store's read of the tickets due, as the store sends it.
+fn due_sql() -> String {
+    let query = due(uuid::Uuid::nil(), written(TicketStatus::Active), 0);
+    statement(&query.limit(1).select(TicketRow::as_select()))
+}
+
+/// The SQL of `query`, without its binds.
+fn statement(query: &impl QueryFragment<Pg>) -> String {
+    let sql = diesel::debug_query::<Pg, _>(query).to_string();
     sql.split(" -- binds:").next().expect("the statement").to_owned()
 }
 
@@ -138,4 +151,38 @@ async fn a_client_ticket_id_is_found_by_its_unique_key_whatever_the_statistics_k
     .await
     .expect(when);
     assert_lookup_reads_the_unique_key(&mut conn, when).await;
+}
+
+#[tokio::test]
+async fn the_tickets_due_are_a_range_of_the_open_tickets_index_bounded_by_the_target() {
+    let db = TestDatabase::create().await;
+    let mut conn = AsyncPgConnection::establish(db.url()).await.expect("connect");
+    conn.batch_execute(SCHEMA).await.expect("define the seed");
+    conn.batch_execute(&format!("PREPARE due(uuid, bigint, bigint) AS {};", due_sql()))
+        .await
+        .expect("prepare the read");
+
+    conn.batch_execute(
+        "SELECT board(n), sell(0.05), land() FROM generate_series(1, 20) n;
+         UPDATE flight_tickets SET status = 'lost';
+         SELECT board(21), sell(1.0);
+         UPDATE flight_tickets
+         SET auto_cash_out = CASE WHEN random() < 0.33 THEN NULL ELSE 101 + (random() * 499)::integer END
+         WHERE flight_id = boarding();
+         ANALYZE;",
+    )
+    .await
+    .expect("20 settled flights, then 5,000 tickets flying");
+    for mode in ["force_generic_plan", "force_custom_plan"] {
+        let read = plan(&mut conn, mode, "due(boarding(), 150, 500)").await;
+        assert!(
+            read.iter().any(|line| line.contains("flight_tickets_open_of_flight")),
+            "{mode}: the tick reads the open tickets' index: {read:#?}"
+        );
+        assert!(
+            read.iter()
+                .any(|line| line.contains("Index Cond") && line.contains("auto_cash_out <=")),
+            "{mode}: the target bounds the index range, so a tick reads only the tickets due: {read:#?}"
+        );
+    }
 }

@@ -1,8 +1,8 @@
 //! New tickets (a repeated client ticket id refused by its key, alone and under
 //! concurrency; boarding closed; the cap under concurrency), ticket reads
 //! (scoped to their operator, newest first; by client ticket id, to its player), the
-//! driver's reads of a flight (a batch in lock order; the tickets due, and their plan)
-//! and a purchase's reads asked for together inside its step.
+//! driver's reads of a flight (a batch in lock order; the tickets due) and a purchase's
+//! reads asked for together inside its step.
 
 use std::sync::Arc;
 
@@ -433,85 +433,4 @@ async fn a_players_places_start_afresh_on_the_next_flight_and_a_late_rejection_l
 
     let capped = opening(&store, &ticket(1, 1, 5, &next)).await;
     assert_eq!(capped, TicketOpening::CapReached);
-}
-
-/// One line of `EXPLAIN`'s output.
-#[derive(diesel::QueryableByName)]
-struct PlanLine {
-    #[diesel(sql_type = diesel::sql_types::Text, column_name = "QUERY PLAN")]
-    line: String,
-}
-
-#[tokio::test]
-async fn the_tickets_due_are_a_range_of_the_open_tickets_index_in_a_generic_plan() {
-    let (db, store) = flight_store().await;
-    given_operator_with_players(&store, 1, 1).await;
-    let flight = given_flight(&store, 1).await;
-    let template = ticket(1, 1, 1, &flight);
-    opened(&store, &template).await;
-    let mut conn = AsyncPgConnection::establish(db.url()).await.expect("connect");
-    // Twenty settled flights of 1,000 lost tickets each before this one, which has 5,000
-    // flying, a third without a target and the others aiming at 1.01x to 6.00x.
-    diesel::sql_query(
-        "INSERT INTO flights (id, chain_id, number, phase, crash_hundredths, boarding_at, take_off_at,
-             crash_at, revealed_seed, crashed_at, settled_at)
-         SELECT gen_random_uuid(), chain_id, number + n, 'crashed', crash_hundredths,
-             boarding_at - n * interval '1 minute', take_off_at - n * interval '1 minute',
-             crash_at - n * interval '1 minute', repeat('0', 64), crash_at, crash_at
-         FROM flights CROSS JOIN generate_series(1, 20) n",
-    )
-    .execute(&mut conn)
-    .await
-    .expect("past flights");
-    diesel::sql_query(format!(
-        "INSERT INTO flight_tickets (operator_id, id, flight_id, user_id, external_user_id, client_ticket_id,
-             stake, auto_cash_out, status, terms_id, share_bps, max_payout, purchase_operation_id,
-             created_at, updated_at)
-         SELECT t.operator_id, gen_random_uuid(), f.id, t.user_id, t.external_user_id,
-             'bulk-' || f.number || '-' || n, t.stake, CASE WHEN n % 3 = 0 THEN NULL ELSE 101 + n % 500 END,
-             CASE WHEN f.id = t.flight_id THEN 'active' ELSE 'lost' END, t.terms_id, t.share_bps,
-             t.max_payout, gen_random_uuid(), t.created_at, t.updated_at
-         FROM flight_tickets t CROSS JOIN flights f
-             CROSS JOIN LATERAL generate_series(1, CASE WHEN f.id = t.flight_id THEN 5000 ELSE 1000 END) n
-         WHERE t.operator_id = '{}'",
-        sql_id(template.operator_id)
-    ))
-    .execute(&mut conn)
-    .await
-    .expect("seed");
-    diesel::sql_query("ANALYZE flight_tickets")
-        .execute(&mut conn)
-        .await
-        .expect("analyze");
-    diesel::sql_query("SET plan_cache_mode = force_generic_plan")
-        .execute(&mut conn)
-        .await
-        .expect("generic");
-    diesel::sql_query(
-        "PREPARE due(uuid, bigint, bigint) AS
-             SELECT id FROM flight_tickets
-             WHERE flight_id = $1 AND status = 'active' AND auto_cash_out <= $2 LIMIT $3",
-    )
-    .execute(&mut conn)
-    .await
-    .expect("prepare");
-
-    let plan: Vec<PlanLine> = diesel::sql_query(format!(
-        "EXPLAIN EXECUTE due('{}', 150, 500)",
-        uuid::Uuid::from_u128(flight.id.as_u128())
-    ))
-    .load(&mut conn)
-    .await
-    .expect("explain");
-    let plan: Vec<String> = plan.into_iter().map(|line| line.line).collect();
-
-    assert!(
-        plan.iter().any(|line| line.contains("flight_tickets_open_of_flight")),
-        "the tick reads the open tickets' index: {plan:#?}"
-    );
-    assert!(
-        plan.iter()
-            .any(|line| line.contains("Index Cond") && line.contains("auto_cash_out <=")),
-        "the target bounds the index range, so the tick reads only the tickets due: {plan:#?}"
-    );
 }
