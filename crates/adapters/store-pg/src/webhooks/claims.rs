@@ -78,7 +78,8 @@ const CANDIDATES_PER_CLAIM: i64 = 2;
 ///   endpoint's attempts in flight stays within the cap, a rate-limited endpoint's first
 ///   candidate only, and no more than the limit.
 /// - `leased`: the kept deliveries of endpoints without a rate limit, leased here. The
-///   rate-limited ones are answered unleased, for their slot to be taken first.
+///   rate-limited ones are answered unleased, for their slot to be taken first. A lease
+///   also moves its delivery's next attempt to the lease's end (see [`lease`]).
 const CLAIM: &str = "\
 WITH in_flight AS (
     SELECT endpoint_id, count(*) AS in_flight
@@ -114,7 +115,7 @@ WITH in_flight AS (
     LIMIT $2
 ), leased AS (
     UPDATE webhook_deliveries d
-    SET lease_token = $5, lease_expires_at = $6
+    SET lease_token = $5, lease_expires_at = $6, next_attempt_at = $6
     FROM kept k
     WHERE d.operator_id = k.operator_id AND d.id = k.id AND k.rate_limit_per_minute IS NULL
 )
@@ -165,11 +166,18 @@ fn spacing_of(per_minute: i32) -> Option<i64> {
 
 /// Leases a rate-limited endpoint's kept delivery once its slot is taken (or at once, for a
 /// stored limit that is not one, which sets no spacing).
+///
+/// A lease, here or in `CLAIM`, also sets the delivery's next attempt to the lease's end:
+/// when the attempt is recorded, the record sets it again; when the worker died, that is
+/// when the delivery is due again. Until then a delivery in flight is out of the due
+/// index's range, so no claim walks past the attempts in flight (about as many as the
+/// workers have slots, and their dead versions) to reach the deliveries due.
 async fn lease(conn: &mut AsyncPgConnection, delivery: &Kept, claim: &Claim) -> Result<(), DieselError> {
     diesel::update(webhook_deliveries::table.find((delivery.operator_id, delivery.id)))
         .set((
             webhook_deliveries::lease_token.eq(Uuid::from_u128(claim.token)),
             webhook_deliveries::lease_expires_at.eq(claim.lease_until),
+            webhook_deliveries::next_attempt_at.eq(claim.lease_until),
         ))
         .execute(conn)
         .await?;

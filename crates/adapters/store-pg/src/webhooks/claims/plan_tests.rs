@@ -160,3 +160,58 @@ async fn a_claim_reads_the_due_index_in_order_whatever_the_statistics() {
     )
     .await;
 }
+
+/// The lines of `EXPLAIN ANALYZE` of the prepared claim run now with `limit`, its
+/// candidates twice that, a cap no endpoint reaches, in a transaction begun as a claim's
+/// is and rolled back.
+async fn analyzed(conn: &mut AsyncPgConnection, limit: u32) -> Vec<String> {
+    conn.batch_execute(BEGIN_CLAIM)
+        .await
+        .expect("open a claim's transaction");
+    let lines: Vec<PlanLine> = sql_query(format!(
+        "EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF) EXECUTE claim(now(), {limit}, {}, 1000, gen_random_uuid(), \
+         now() + interval '1 minute')",
+        2 * limit
+    ))
+    .load(conn)
+    .await
+    .unwrap_or_else(|err| panic!("analyze the claim: {err}"));
+    conn.batch_execute("ROLLBACK").await.expect("roll back");
+    lines.into_iter().map(|line| line.line).collect()
+}
+
+#[tokio::test]
+async fn a_claim_walks_past_no_delivery_in_flight() {
+    let db = TestDatabase::create().await;
+    let mut conn = AsyncPgConnection::establish(db.url()).await.expect("connect");
+    conn.batch_execute(SCHEMA).await.expect("define the seed");
+    conn.batch_execute("SELECT endpoints(1); SELECT backlog(20); ANALYZE;")
+        .await
+        .expect("seed 200 due deliveries");
+    prepare(&mut conn).await;
+    conn.batch_execute(&format!(
+        "{BEGIN_CLAIM}; EXECUTE claim(now(), 100, 200, 1000, gen_random_uuid(), now() + interval '1 minute'); COMMIT;"
+    ))
+    .await
+    .expect("lease the 100 due first");
+
+    let plan = analyzed(&mut conn, 8).await;
+    let Some(walk) = plan
+        .iter()
+        .position(|line| line.contains("Index Scan using webhook_deliveries_due_idx"))
+    else {
+        panic!("the candidates read the due index: {plan:#?}");
+    };
+    let own_lines = plan[walk..]
+        .iter()
+        .take_while(|line| !line.trim_start().starts_with("SubPlan"));
+    assert!(
+        plan[walk].contains("actual rows=16 ") && !own_lines.into_iter().any(|line| line.contains("Rows Removed")),
+        "the walk reads the 16 candidates due: the deliveries in flight are out of its range, not filtered \
+         out of it: {plan:#?}"
+    );
+    assert!(
+        plan[0].contains("rows=8 "),
+        "the claim keeps its limit from the deliveries still due: {plan:#?}"
+    );
+}
