@@ -1,14 +1,16 @@
 //! The load generator: a fixed number of workers issue requests back to back (closed
-//! loop) for a bounded time and a bounded count, and every successful request's
-//! latency goes into an HDR histogram.
+//! loop), or at a paced rate shared between them (open loop, as far as the workers keep
+//! up), for a bounded time and a bounded count, and every successful request's latency
+//! goes into an HDR histogram.
 
 use std::future::Future;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use hdrhistogram::Histogram;
 use serde::Serialize;
+use tokio::time::Instant;
 
 /// Highest latency the histograms track, in microseconds (a minute).
 const MAX_LATENCY_US: u64 = 60_000_000;
@@ -24,6 +26,9 @@ pub struct LoadPlan {
     pub measure: Duration,
     /// No more measured requests than this, however short they are.
     pub max_requests: u64,
+    /// When set, the workers together start one request per this interval (missed starts
+    /// catch up while a worker is free) instead of each starting its next at once.
+    pub pace: Option<Duration>,
 }
 
 /// What a measured run came to.
@@ -121,16 +126,29 @@ async fn phase<R: Request>(
 ) -> anyhow::Result<PhaseOutcome> {
     let deadline = Instant::now() + duration;
     let started = Arc::new(AtomicU64::new(0));
+    let pacer = plan
+        .pace
+        .map(|every| Arc::new(tokio::sync::Mutex::new(tokio::time::interval(every))));
     let mut workers = Vec::with_capacity(plan.concurrency);
     for worker in 0..plan.concurrency {
         let request = request.clone();
         let sequence = sequence.clone();
         let started = started.clone();
+        let pacer = pacer.clone();
         workers.push(tokio::spawn(async move {
             let mut histogram = new_histogram()?;
             let mut errors = 0;
             let mut first_error = None;
-            while Instant::now() < deadline && started.fetch_add(1, Ordering::Relaxed) < limit {
+            loop {
+                if let Some(pacer) = &pacer {
+                    let turn = tokio::time::timeout_at(deadline, async { pacer.lock().await.tick().await });
+                    if turn.await.is_err() {
+                        break;
+                    }
+                }
+                if Instant::now() >= deadline || started.fetch_add(1, Ordering::Relaxed) >= limit {
+                    break;
+                }
                 let number = sequence.fetch_add(1, Ordering::Relaxed);
                 let begun = Instant::now();
                 match request.call(worker, number).await {
@@ -172,4 +190,50 @@ pub fn new_histogram() -> anyhow::Result<Histogram<u64>> {
 /// A duration in whole microseconds, at least one.
 pub fn micros(duration: Duration) -> u64 {
     u64::try_from(duration.as_micros()).unwrap_or(u64::MAX).max(1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Counts its calls and answers at once.
+    struct Counting(Arc<AtomicU64>);
+
+    impl Request for Counting {
+        async fn call(&self, _worker: usize, _sequence: u64) -> Result<(), String> {
+            self.0.fetch_add(1, Ordering::Relaxed);
+            Ok(())
+        }
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_paced_plan_starts_one_request_per_interval_across_its_workers() {
+        let calls = Arc::new(AtomicU64::new(0));
+        let plan = LoadPlan {
+            concurrency: 8,
+            warmup: Duration::ZERO,
+            measure: Duration::from_secs(2),
+            max_requests: u64::MAX,
+            pace: Some(Duration::from_millis(20)),
+        };
+        let report = run(plan, Counting(calls.clone())).await.unwrap();
+        // One start at once, then one every 20 ms for two seconds.
+        assert_eq!(calls.load(Ordering::Relaxed), 100);
+        assert_eq!(report.ok, 100);
+        assert!((report.per_second - 50.0).abs() < 0.5, "{}", report.per_second);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_paced_plan_stops_at_its_request_limit() {
+        let calls = Arc::new(AtomicU64::new(0));
+        let plan = LoadPlan {
+            concurrency: 4,
+            warmup: Duration::ZERO,
+            measure: Duration::from_secs(10),
+            max_requests: 7,
+            pace: Some(Duration::from_millis(20)),
+        };
+        run(plan, Counting(calls.clone())).await.unwrap();
+        assert_eq!(calls.load(Ordering::Relaxed), 7);
+    }
 }

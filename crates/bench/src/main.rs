@@ -186,6 +186,7 @@ async fn measure_all(
             scratch,
             wallet: &wallet.base_url(),
             statements: statements.as_ref(),
+            read_write: baselines.pgbench_read_write.as_ref().map(|base| base.per_second),
         };
         results.extend(buys.measure().await?);
     }
@@ -281,6 +282,8 @@ struct Buys<'a> {
     scratch: &'a Path,
     wallet: &'a str,
     statements: Option<&'a Statements>,
+    /// pgbench read-write's tps in this run, the rate delivery is offered at a share of.
+    read_write: Option<f64>,
 }
 
 impl Buys<'_> {
@@ -297,7 +300,8 @@ impl Buys<'_> {
             results.extend(scenarios::trading::run(bench, &traders, &commits, self.statements).await?);
         }
         if settings.runs(Group::Webhooks) {
-            results.push(scenarios::webhooks::run(bench, &traders).await?);
+            results.push(scenarios::webhooks::one_endpoint(bench, &traders).await?);
+            results.push(scenarios::webhooks::at_rate(bench, &traders, self.read_write).await?);
         }
         let mut spread = None;
         if settings.runs(Group::Scaling) {

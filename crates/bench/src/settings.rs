@@ -7,9 +7,12 @@ use std::time::Duration;
 use anyhow::Context;
 use opinion_access::OperatorCap;
 
+/// The most webhook endpoints one operator may have.
+const MOST_ENDPOINTS: usize = OperatorCap::WebhookEndpoints.limit() as usize;
+
 /// The most healthy endpoints the slow-endpoint scenario registers: the operator's cap,
 /// less the slow endpoint's place.
-const MOST_HEALTHY_ENDPOINTS: usize = OperatorCap::WebhookEndpoints.limit() as usize - 1;
+const MOST_HEALTHY_ENDPOINTS: usize = MOST_ENDPOINTS - 1;
 
 /// The knobs of one run.
 #[derive(Debug, Clone)]
@@ -51,6 +54,11 @@ pub struct Settings {
     pub fanout_events_per_second: u64,
     /// How long the slow endpoint takes to answer, milliseconds.
     pub slow_endpoint_ms: u64,
+    /// Webhook endpoints of the delivery-at-rate scenario, one operator's, each getting
+    /// every event.
+    pub webhook_rate_endpoints: usize,
+    /// The share of pgbench read-write's tps at which that scenario offers deliveries.
+    pub webhook_offered_share: f64,
     /// Webhook endpoints of the delivery growth point, spread over the operators.
     pub growth_endpoints: usize,
     /// Whether to seed up to `growth_trades_per_operator` trades and measure the reads
@@ -72,7 +80,7 @@ pub enum Group {
     Launch,
     /// `trading`: buy and replay.
     Trading,
-    /// `webhooks`: one endpoint under buys.
+    /// `webhooks`: one endpoint under buys, and several at a paced rate.
     Webhooks,
     /// `scaling`: two instances, and buys over 10 and 100 operators.
     Scaling,
@@ -119,6 +127,7 @@ impl Settings {
     /// a buy's statements), `_FLIGHT_BOARDING_MS`, `_FLIGHT_PAUSE_MS`, `_FLIGHT_CASH_OUTS`,
     /// `_FLIGHT_PAGES`, `_FLIGHT_EXPORT_TICKETS`, `_FLIGHT_FINALIZE_TICKETS`,
     /// `_FANOUT_ENDPOINTS`, `_FANOUT_EVENTS_PER_SECOND`, `_SLOW_ENDPOINT_MS`,
+    /// `_WEBHOOK_RATE_ENDPOINTS`, `_WEBHOOK_OFFERED_SHARE`,
     /// `_GROWTH_ENDPOINTS`, `_GROWTH` (`true` for the 10M reads point) and
     /// `_GROWTH_TRADES_PER_OPERATOR`, and `_ONLY` (some scenario groups, see [`Group`]).
     pub fn from_env() -> anyhow::Result<Self> {
@@ -143,6 +152,8 @@ impl Settings {
             fanout_endpoints: read("FANOUT_ENDPOINTS", size(MOST_HEALTHY_ENDPOINTS, 4))?,
             fanout_events_per_second: read("FANOUT_EVENTS_PER_SECOND", 2)?,
             slow_endpoint_ms: read("SLOW_ENDPOINT_MS", 5_000)?,
+            webhook_rate_endpoints: read("WEBHOOK_RATE_ENDPOINTS", size(50, 2))?,
+            webhook_offered_share: read("WEBHOOK_OFFERED_SHARE", 0.5)?,
             growth_endpoints: read("GROWTH_ENDPOINTS", size(1_000, 20))?,
             growth: read("GROWTH", smoke)?,
             growth_trades_per_operator: read("GROWTH_TRADES_PER_OPERATOR", size(100_000, 2_000))?,
@@ -160,6 +171,14 @@ impl Settings {
         anyhow::ensure!(
             settings.fanout_endpoints > 0 && settings.growth_endpoints > 0,
             "OPINION_BENCH_FANOUT_ENDPOINTS and OPINION_BENCH_GROWTH_ENDPOINTS must be at least 1"
+        );
+        anyhow::ensure!(
+            (1..=MOST_ENDPOINTS).contains(&settings.webhook_rate_endpoints),
+            "OPINION_BENCH_WEBHOOK_RATE_ENDPOINTS must be from 1 to {MOST_ENDPOINTS}: they are one operator's"
+        );
+        anyhow::ensure!(
+            settings.webhook_offered_share > 0.0 && settings.webhook_offered_share.is_finite(),
+            "OPINION_BENCH_WEBHOOK_OFFERED_SHARE must be a positive number"
         );
         anyhow::ensure!(
             settings.fanout_events_per_second > 0,

@@ -6,6 +6,7 @@
 use serde::Serialize;
 
 use crate::report::{RunReport, Scenario};
+use crate::scenarios::webhooks::{AT_RATE, ONE_ENDPOINT};
 
 /// Largest peak resident memory of the service in any scenario, MiB.
 const RSS_LIMIT_MIB: f64 = 64.0;
@@ -157,19 +158,28 @@ pub fn evaluate(report: &RunReport) -> Vec<TargetCheck> {
         ),
         ratio(
             "webhook delivery vs pgbench read-write",
-            per_second(report, "webhooks"),
+            per_second(report, AT_RATE),
             read_write,
             Bound::AtLeast(0.45),
-            "webhooks events delivered per second over pgbench read-write tps",
+            "webhooks.at_rate deliveries made per second while offered at a share of pgbench read-write's tps, \
+             over that tps",
         ),
         absolute(
-            "webhook lag p99",
-            p99(report, "webhooks"),
+            "webhook lag p99 at that rate",
+            p99(report, AT_RATE),
+            Bound::Below(500.0),
+            "ms",
+            "webhooks.at_rate lag from the business commit to arrival, p99",
+        ),
+        backlog(report, AT_RATE, "webhook backlog bounded at that rate"),
+        absolute(
+            "webhook lag p99, one endpoint",
+            p99(report, ONE_ENDPOINT),
             Bound::Below(500.0),
             "ms",
             "webhooks lag from the business commit to arrival, p99",
         ),
-        backlog(report),
+        backlog(report, ONE_ENDPOINT, "webhook backlog bounded, one endpoint"),
         ratio(
             "healthy endpoints' lag p99 with a slow endpoint",
             p99(report, "webhooks.fanout_with_slow"),
@@ -204,20 +214,23 @@ pub fn evaluate(report: &RunReport) -> Vec<TargetCheck> {
     checks
 }
 
-/// The webhook backlog stays bounded: its largest value during the buys is at most what
-/// half a second of production is (the lag target, by Little's law).
-fn backlog(report: &RunReport) -> TargetCheck {
-    let max = figure(report, "webhooks", "backlog_max");
-    let produced = figure(report, "webhooks", "produced_per_second");
+/// The webhook backlog of `scenario` stays bounded: its largest value during the buys is
+/// at most what half a second of production is (the lag target, by Little's law).
+fn backlog(report: &RunReport, scenario: &str, name: &str) -> TargetCheck {
+    let max = figure(report, scenario, "backlog_max");
+    let produced = figure(report, scenario, "produced_per_second");
     let allowed = produced.map(|produced| produced * 0.5);
     let mut check = ratio(
-        "webhook backlog bounded",
+        name,
         max,
         allowed,
         Bound::AtMost(1.0),
-        "webhooks backlog_max (events produced, not yet delivered, sampled every 250 ms) over half a second of production",
+        &format!(
+            "{scenario} backlog_max (deliveries produced, not yet made, sampled every 250 ms) over half a second of \
+             production"
+        ),
     );
-    if let Some(last) = figure(report, "webhooks", "backlog_last") {
+    if let Some(last) = figure(report, scenario, "backlog_last") {
         check
             .note
             .push_str(&format!("; backlog at the end of the buys: {last:.0}"));
@@ -488,6 +501,43 @@ mod tests {
         assert_eq!(met, Some(false));
         assert!(value.is_some_and(|value| (value - 2.01).abs() < 1e-9), "{value:?}");
         assert_eq!(check(&probe(3.0), "commits per buy").1, Some(false));
+    }
+
+    #[test]
+    fn webhook_delivery_is_judged_on_the_paced_scenario_with_its_own_lag_and_backlog() {
+        let run = |delivered: f64, p99: f64, backlog_max: f64| {
+            report(vec![
+                Scenario::measured("webhooks", "", load(100.0, 50.0), 1024, None)
+                    .with_figure("produced_per_second", 100.0)
+                    .with_figure("backlog_max", 5.0)
+                    .with_figure("backlog_last", 1.0),
+                Scenario::measured("webhooks.at_rate", "", load(delivered, p99), 1024, None)
+                    .with_figure("produced_per_second", 500.0)
+                    .with_figure("backlog_max", backlog_max)
+                    .with_figure("backlog_last", 3.0),
+            ])
+        };
+        let kept_up = run(480.0, 120.0, 40.0);
+        assert_eq!(check(&kept_up, "webhook delivery vs pgbench read-write").0, Some(0.48));
+        assert_eq!(check(&kept_up, "webhook delivery vs pgbench read-write").1, Some(true));
+        assert_eq!(check(&kept_up, "webhook lag p99 at that rate").1, Some(true));
+        let (value, met, note) = check(&kept_up, "webhook backlog bounded at that rate");
+        assert_eq!((value, met), (Some(0.16), Some(true)));
+        assert!(note.starts_with("webhooks.at_rate backlog_max"), "{note}");
+        assert!(note.ends_with("backlog at the end of the buys: 3"), "{note}");
+        assert_eq!(check(&kept_up, "webhook lag p99, one endpoint").0, Some(50.0));
+        assert_eq!(check(&kept_up, "webhook backlog bounded, one endpoint").0, Some(0.1));
+
+        let fell_behind = run(440.0, 900.0, 600.0);
+        assert_eq!(
+            check(&fell_behind, "webhook delivery vs pgbench read-write").1,
+            Some(false)
+        );
+        assert_eq!(check(&fell_behind, "webhook lag p99 at that rate").1, Some(false));
+        assert_eq!(
+            check(&fell_behind, "webhook backlog bounded at that rate").1,
+            Some(false)
+        );
     }
 
     #[test]

@@ -36,6 +36,7 @@ impl Bench<'_> {
             warmup: self.settings.warmup,
             measure: self.settings.measure,
             max_requests: self.settings.max_requests,
+            pace: None,
         }
     }
 

@@ -229,6 +229,7 @@ async fn commits_per_buy(
         } else {
             COMMIT_PROBE_BUYS
         },
+        pace: None,
     };
     let request = CountedBuy {
         api: bench.api.clone(),

@@ -60,6 +60,7 @@ pub async fn run(flight: &FlightBench<'_>) -> anyhow::Result<Scenario> {
         warmup: Duration::ZERO,
         measure: window,
         max_requests: bench.settings.max_requests,
+        pace: None,
     };
     let request = BuyTicket {
         api: bench.api.clone(),
