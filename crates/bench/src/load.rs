@@ -206,16 +206,21 @@ mod tests {
         }
     }
 
+    /// A plan without warm-up, one start every 20 ms across its workers.
+    fn paced_every_20_ms(concurrency: usize, measure: Duration, max_requests: u64) -> LoadPlan {
+        LoadPlan {
+            concurrency,
+            warmup: Duration::ZERO,
+            measure,
+            max_requests,
+            pace: Some(Duration::from_millis(20)),
+        }
+    }
+
     #[tokio::test(start_paused = true)]
     async fn a_paced_plan_starts_one_request_per_interval_across_its_workers() {
         let calls = Arc::new(AtomicU64::new(0));
-        let plan = LoadPlan {
-            concurrency: 8,
-            warmup: Duration::ZERO,
-            measure: Duration::from_secs(2),
-            max_requests: u64::MAX,
-            pace: Some(Duration::from_millis(20)),
-        };
+        let plan = paced_every_20_ms(8, Duration::from_secs(2), u64::MAX);
         let report = run(plan, Counting(calls.clone())).await.unwrap();
         // One start at once, then one every 20 ms for two seconds.
         assert_eq!(calls.load(Ordering::Relaxed), 100);
@@ -226,13 +231,7 @@ mod tests {
     #[tokio::test(start_paused = true)]
     async fn a_paced_plan_stops_at_its_request_limit() {
         let calls = Arc::new(AtomicU64::new(0));
-        let plan = LoadPlan {
-            concurrency: 4,
-            warmup: Duration::ZERO,
-            measure: Duration::from_secs(10),
-            max_requests: 7,
-            pace: Some(Duration::from_millis(20)),
-        };
+        let plan = paced_every_20_ms(4, Duration::from_secs(10), 7);
         run(plan, Counting(calls.clone())).await.unwrap();
         assert_eq!(calls.load(Ordering::Relaxed), 7);
     }

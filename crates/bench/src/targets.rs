@@ -164,21 +164,9 @@ pub fn evaluate(report: &RunReport) -> Vec<TargetCheck> {
             "webhooks.at_rate deliveries made per second while offered at a share of pgbench read-write's tps, \
              over that tps",
         ),
-        absolute(
-            "webhook lag p99 at that rate",
-            p99(report, AT_RATE),
-            Bound::Below(500.0),
-            "ms",
-            "webhooks.at_rate lag from the business commit to arrival, p99",
-        ),
+        lag(report, AT_RATE, "webhook lag p99 at that rate"),
         backlog(report, AT_RATE, "webhook backlog bounded at that rate"),
-        absolute(
-            "webhook lag p99, one endpoint",
-            p99(report, ONE_ENDPOINT),
-            Bound::Below(500.0),
-            "ms",
-            "webhooks lag from the business commit to arrival, p99",
-        ),
+        lag(report, ONE_ENDPOINT, "webhook lag p99, one endpoint"),
         backlog(report, ONE_ENDPOINT, "webhook backlog bounded, one endpoint"),
         ratio(
             "healthy endpoints' lag p99 with a slow endpoint",
@@ -212,6 +200,18 @@ pub fn evaluate(report: &RunReport) -> Vec<TargetCheck> {
     ];
     checks.push(memory(report));
     checks
+}
+
+/// The webhook lag of `scenario`, from the business commit to arrival, stays under half a
+/// second at p99.
+fn lag(report: &RunReport, scenario: &str, name: &str) -> TargetCheck {
+    absolute(
+        name,
+        p99(report, scenario),
+        Bound::Below(500.0),
+        "ms",
+        &format!("{scenario} lag from the business commit to arrival, p99"),
+    )
 }
 
 /// The webhook backlog of `scenario` stays bounded: its largest value during the buys is
