@@ -9,6 +9,13 @@
 //! step asks for together are sent together and answered in one round trip (PostgreSQL
 //! runs a connection's statements in the order they arrive).
 //!
+//! A step's `BEGIN` costs no round trip of its own: it is sent first and the step runs
+//! meanwhile, so it travels with the step's first statements (PostgreSQL runs them after
+//! it, inside the transaction). Diesel's transaction manager is told of the transaction
+//! before the step runs, so a write's own `transaction` is a savepoint, as with a `BEGIN`
+//! awaited first. The step's writes take the connection alone, so none is sent before
+//! `BEGIN` has been answered; only reads can travel with it.
+//!
 //! A step dropped half-way (its request cancelled) leaves its connection inside an open
 //! transaction; the pool then finds it broken and closes it, and PostgreSQL rolls the
 //! transaction back.
@@ -17,8 +24,11 @@ use std::ops::{Deref, DerefMut};
 use std::sync::Arc;
 
 use async_trait::async_trait;
+use diesel::connection::{TransactionDepthChange, TransactionManagerStatus};
+use diesel::result::Error as DieselError;
 use diesel_async::pooled_connection::deadpool::Object;
-use diesel_async::{AnsiTransactionManager, AsyncPgConnection, TransactionManager};
+use diesel_async::{AnsiTransactionManager, AsyncPgConnection, SimpleAsyncConnection, TransactionManager};
+use futures_util::future::join;
 use opinion_app::ports::{StoreError, TransactionWork, Transactions};
 use tokio::sync::{OwnedRwLockReadGuard, OwnedRwLockWriteGuard, RwLock};
 
@@ -92,19 +102,39 @@ impl Transactions for PgStore {
             return Ok(());
         }
         let mut conn = self.pooled().await?;
-        AnsiTransactionManager::begin_transaction(&mut *conn)
-            .await
-            .map_err(from_diesel)?;
+        note_transaction_begun(&mut conn).map_err(from_diesel)?;
         let step = Arc::new(RwLock::new(conn));
-        let commit = STEP.scope(Arc::clone(&step), work).await;
+        let begin_holder = Arc::clone(&step).read_owned().await;
+        let begin = async move {
+            let mut conn: &AsyncPgConnection = &begin_holder;
+            conn.batch_execute("BEGIN").await
+        };
+        let (begun, commit) = join(begin, STEP.scope(Arc::clone(&step), work)).await;
         let mut conn = step.write_owned().await;
         let conn: &mut AsyncPgConnection = &mut conn;
-        if commit {
+        if commit && begun.is_ok() {
             AnsiTransactionManager::commit_transaction(conn).await
         } else {
             AnsiTransactionManager::rollback_transaction(conn).await
         }
+        .and(begun)
         .map_err(from_diesel)
+    }
+}
+
+/// Tells diesel's transaction manager that `conn` is inside a transaction whose `BEGIN`
+/// the caller sends: what `begin_transaction` records after its `BEGIN` is answered.
+/// Refused on a connection already in a transaction or whose manager is broken, as
+/// `begin_transaction` refuses it.
+fn note_transaction_begun(conn: &mut AsyncPgConnection) -> Result<(), DieselError> {
+    match AnsiTransactionManager::transaction_manager_status_mut(conn) {
+        TransactionManagerStatus::Valid(status) if status.transaction_depth().is_some() => {
+            Err(DieselError::AlreadyInTransaction)
+        }
+        TransactionManagerStatus::Valid(status) => {
+            status.change_transaction_depth(TransactionDepthChange::IncreaseDepth)
+        }
+        TransactionManagerStatus::InError => Err(DieselError::BrokenTransactionManager),
     }
 }
 

@@ -160,12 +160,12 @@ impl PlayerStore for PgStore {
         operator: OperatorId,
         id: PlayerSessionId,
     ) -> Result<Option<(PlayerSession, User)>, StoreError> {
-        let mut conn = self.conn().await?;
+        let conn = self.shared_conn().await?;
         let found: Option<(PlayerSessionRow, UserRow)> = with_player()
             .filter(player_sessions::operator_id.eq(uuid_of(operator)))
             .filter(player_sessions::id.eq(uuid_of(id)))
             .select((PlayerSessionRow::as_select(), UserRow::as_select()))
-            .first(&mut conn)
+            .first(&mut &*conn)
             .await
             .optional()
             .map_err(from_diesel)?;
