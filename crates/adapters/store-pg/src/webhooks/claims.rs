@@ -16,8 +16,6 @@
 //! `BEGIN_CLAIM`), and the kept deliveries are named by their whole key, operator and
 //! id, so nothing a claim does grows with the deliveries' history.
 
-use std::collections::HashSet;
-
 use diesel::prelude::*;
 use diesel::result::Error as DieselError;
 use diesel::sql_types::{BigInt, Int4, Nullable, Timestamptz, Uuid as SqlUuid};
@@ -36,7 +34,7 @@ use crate::db::pool::PgStore;
 use crate::db::prepared::prepared;
 use crate::db::schema::{webhook_deliveries, webhook_endpoints};
 use crate::db::tuned_transaction::tuned_transaction;
-use crate::webhooks::deliveries::{target_rows, targets_of};
+use crate::webhooks::targets::{load_targets, targets_of};
 
 /// Begins a claim's transaction with its planner settings, in one round trip: no
 /// sequential or bitmap scan, so every part of the claim reads its index, the due
@@ -200,8 +198,8 @@ impl PgStore {
             )
             .load(conn)
             .await?;
+            let mut operators = Vec::with_capacity(kept.len());
             let mut claimed = Vec::with_capacity(kept.len());
-            let mut operators = HashSet::new();
             for delivery in kept {
                 if let Some(per_minute) = delivery.rate_limit_per_minute {
                     let open = match spacing_of(per_minute) {
@@ -215,14 +213,13 @@ impl PgStore {
                     }
                     lease(conn, &delivery, claim).await?;
                 }
+                operators.push(delivery.operator_id);
                 claimed.push(delivery.id);
-                operators.insert(delivery.operator_id);
             }
             if claimed.is_empty() {
                 return Ok(Vec::new());
             }
-            let operators: Vec<Uuid> = operators.into_iter().collect();
-            target_rows(conn, &operators, &claimed).await
+            load_targets(conn, &operators, &claimed).await
         })
         .await
         .map_err(from_diesel)?;

@@ -5,22 +5,19 @@ use std::collections::HashMap;
 
 use diesel::prelude::*;
 use diesel_async::{AsyncPgConnection, RunQueryDsl};
-use opinion_app::model::{AttemptRecord, AttemptTarget, DeliveryFilter, DeliveryRecord, StoredEvent};
+use opinion_app::model::{AttemptRecord, DeliveryFilter, DeliveryRecord, StoredEvent};
 use opinion_app::ports::StoreError;
 use opinion_app::webhooks::store::ReplayTarget;
 use opinion_core::{EventId, OperatorId, Page, PageRequest, WebhookDeliveryId, WebhookDeliveryKind};
-use opinion_webhook::RateLimit;
-use time::OffsetDateTime;
 use uuid::Uuid;
 
 use crate::db::error::from_diesel;
-use crate::db::ids::{first_ulid_at, id_of, uuid_of};
+use crate::db::ids::{first_ulid_at, uuid_of};
 use crate::db::keyset_page::keyset_page;
 use crate::db::pool::PgStore;
-use crate::db::prepared::prepared;
-use crate::db::schema::{webhook_attempts, webhook_deliveries, webhook_endpoints, webhook_events};
-use crate::db::sealing::DataKey;
-use crate::webhooks::rows::{AttemptRow, DeliveryRow, EndpointRow, EventRow};
+use crate::db::schema::{webhook_attempts, webhook_deliveries, webhook_events};
+use crate::webhooks::rows::{AttemptRow, DeliveryRow, EventRow};
+use crate::webhooks::targets::{load_targets, targets_of};
 
 /// The attempts of `deliveries`, grouped by delivery, oldest first.
 async fn attempts_of(
@@ -42,71 +39,6 @@ async fn attempts_of(
         grouped.entry(delivery).or_default().push(row.into_record()?);
     }
     Ok(grouped)
-}
-
-/// What [`target_rows`] reads of one delivery: the delivery, its endpoint, its event and
-/// when the endpoint was deleted.
-pub(crate) type TargetRow = (DeliveryRow, EndpointRow, EventRow, Option<OffsetDateTime>);
-
-/// Deliveries `ids` of `operators` (one for a replay; for a claim, those it took
-/// deliveries from) with their endpoints and events, as [`targets_of`] makes them into
-/// what an attempt needs. The operators let the primary key find the rows: `id` is its
-/// second column, and alone would be looked for in every delivery ever made. The text is
-/// the same whatever the number of ids (each list is one array), so the connection keeps
-/// it prepared.
-pub(crate) async fn target_rows(
-    conn: &mut AsyncPgConnection,
-    operators: &[Uuid],
-    ids: &[Uuid],
-) -> Result<Vec<TargetRow>, diesel::result::Error> {
-    let query = webhook_deliveries::table
-        .inner_join(
-            webhook_endpoints::table.on(webhook_endpoints::operator_id
-                .eq(webhook_deliveries::operator_id)
-                .and(webhook_endpoints::id.eq(webhook_deliveries::endpoint_id))),
-        )
-        .inner_join(
-            webhook_events::table.on(webhook_events::operator_id
-                .eq(webhook_deliveries::operator_id)
-                .and(webhook_events::id.eq(webhook_deliveries::event_id))),
-        )
-        .filter(webhook_deliveries::operator_id.eq_any(operators))
-        .filter(webhook_deliveries::id.eq_any(ids))
-        .select((
-            DeliveryRow::as_select(),
-            EndpointRow::as_select(),
-            EventRow::as_select(),
-            webhook_endpoints::deleted_at,
-        ));
-    prepared(query).load(conn).await
-}
-
-/// The attempt targets of `rows`, their endpoints' secrets opened with `key`; with each,
-/// whether its endpoint still receives deliveries, and its rate limit.
-pub(crate) fn targets_of(
-    rows: Vec<TargetRow>,
-    key: &DataKey,
-) -> Result<Vec<(AttemptTarget, bool, Option<RateLimit>)>, StoreError> {
-    rows.into_iter()
-        .map(|(delivery, endpoint, event, deleted_at)| {
-            let endpoint = endpoint.opened(key)?;
-            let rate_limit = endpoint.rate_limit;
-            let active = endpoint.enabled && deleted_at.is_none();
-            let target = AttemptTarget {
-                delivery_id: id_of(delivery.id),
-                operator_id: id_of(delivery.operator_id),
-                endpoint_id: endpoint.id,
-                url: endpoint.url,
-                secrets: endpoint.secrets,
-                failing_since: endpoint.failing_since,
-                max_attempts: endpoint.max_attempts,
-                timeout: endpoint.timeout,
-                event: event.into_record()?,
-                scheduled_attempts: u32::try_from(delivery.scheduled_attempts).unwrap_or(0),
-            };
-            Ok((target, active, rate_limit))
-        })
-        .collect()
 }
 
 impl PgStore {
@@ -207,7 +139,7 @@ impl PgStore {
         id: WebhookDeliveryId,
     ) -> Result<Option<ReplayTarget>, StoreError> {
         let mut conn = self.conn().await?;
-        let rows = target_rows(&mut conn, &[uuid_of(operator)], &[uuid_of(id)])
+        let rows = load_targets(&mut conn, &[uuid_of(operator)], &[uuid_of(id)])
             .await
             .map_err(from_diesel)?;
         let loaded = targets_of(rows, self.data_key()?)?;

@@ -10,5 +10,6 @@ mod endpoints;
 pub(crate) mod outbox;
 mod rows;
 mod store;
+mod targets;
 
 pub(crate) use attempt_batches::AttemptBatches;

@@ -5,8 +5,9 @@
 //! seals it (`db::resealing`), and reads either form.
 
 use diesel::prelude::*;
+use diesel::sql_types::{Int4, Jsonb, Nullable, Text, Timestamptz, Uuid as SqlUuid};
 use opinion_app::model::{
-    AttemptRecord, AttemptRequest, DeliveryRecord, EndpointSecrets, StoredEvent, WebhookEndpoint,
+    AttemptRecord, AttemptRequest, AttemptTarget, DeliveryRecord, EndpointSecrets, StoredEvent, WebhookEndpoint,
 };
 use opinion_app::ports::StoreError;
 use opinion_webhook::{
@@ -26,7 +27,7 @@ const ENDPOINTS: &str = "webhook_endpoints";
 
 /// A `webhook_endpoints` row, read and written whole except the worker-owned columns
 /// (`failing_since`, `next_send_at`) and `deleted_at`, which have their own writes.
-#[derive(Debug, Queryable, Selectable, Insertable, AsChangeset)]
+#[derive(Debug, Queryable, QueryableByName, Selectable, Insertable, AsChangeset)]
 #[diesel(table_name = webhook_endpoints, primary_key(operator_id, id))]
 #[diesel(check_for_backend(diesel::pg::Pg), treat_none_as_null = true)]
 pub(crate) struct EndpointRow {
@@ -163,7 +164,6 @@ pub(crate) struct DeliveryRow {
     event_id: Uuid,
     event_type: String,
     status: String,
-    pub(crate) scheduled_attempts: i32,
     next_attempt_at: Option<OffsetDateTime>,
     created_at: OffsetDateTime,
     updated_at: OffsetDateTime,
@@ -270,5 +270,59 @@ impl EventRow {
             created_at: self.created_at,
             data,
         })
+    }
+}
+
+/// What an attempt needs of one delivery (`webhooks/targets.rs` reads it): the delivery's
+/// id and scheduled attempts, its endpoint whole with when it was deleted, and its event.
+/// The endpoint's columns keep their names; the delivery's and the event's are renamed
+/// where they would collide with them.
+#[derive(Debug, QueryableByName)]
+pub(crate) struct TargetRow {
+    #[diesel(embed)]
+    endpoint: EndpointRow,
+    #[diesel(sql_type = Nullable<Timestamptz>)]
+    deleted_at: Option<OffsetDateTime>,
+    #[diesel(sql_type = SqlUuid)]
+    delivery_id: Uuid,
+    #[diesel(sql_type = Int4)]
+    scheduled_attempts: i32,
+    #[diesel(sql_type = SqlUuid)]
+    event_id: Uuid,
+    #[diesel(sql_type = Text)]
+    event_type: String,
+    #[diesel(sql_type = Jsonb)]
+    event_data: Value,
+    #[diesel(sql_type = Timestamptz)]
+    event_created_at: OffsetDateTime,
+}
+
+impl TargetRow {
+    /// The attempt's target, its endpoint's secrets opened with `key`; with whether the
+    /// endpoint still receives deliveries, and its rate limit.
+    pub(crate) fn into_target(self, key: &DataKey) -> Result<(AttemptTarget, bool, Option<RateLimit>), StoreError> {
+        let active = self.endpoint.enabled && self.deleted_at.is_none();
+        let event = EventRow {
+            id: self.event_id,
+            event_type: self.event_type,
+            data: self.event_data,
+            created_at: self.event_created_at,
+        }
+        .into_record()?;
+        let endpoint = self.endpoint.opened(key)?;
+        let rate_limit = endpoint.rate_limit;
+        let target = AttemptTarget {
+            delivery_id: id_of(self.delivery_id),
+            operator_id: endpoint.operator_id,
+            endpoint_id: endpoint.id,
+            url: endpoint.url,
+            secrets: endpoint.secrets,
+            failing_since: endpoint.failing_since,
+            max_attempts: endpoint.max_attempts,
+            timeout: endpoint.timeout,
+            event,
+            scheduled_attempts: u32::try_from(self.scheduled_attempts).unwrap_or(0),
+        };
+        Ok((target, active, rate_limit))
     }
 }

@@ -4,7 +4,8 @@
 //! flight from their own index, the kept deliveries leased by their key. A plan that
 //! scans, joins, hashes or sorts the deliveries or the endpoints costs a claim in
 //! proportion to the backlog or to the endpoints, and the backlog grows fastest exactly
-//! when the plans are stale.
+//! when the plans are stale. The load of what a claim took keeps its key lookups the same
+//! way.
 
 use diesel::sql_types::Text;
 use diesel::{QueryableByName, sql_query};
@@ -12,6 +13,7 @@ use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl, SimpleAsyncC
 use opinion_testkit::TestDatabase;
 
 use super::{BEGIN_CLAIM, CLAIM};
+use crate::webhooks::targets::load_targets;
 
 /// Ten operators, and the tables kept out of autovacuum's reach so that the statistics
 /// are the test's alone. `endpoints(n)` adds n endpoints to each operator; `backlog(n)`
@@ -44,6 +46,16 @@ const SCHEMA: &str = "
     $$;
 ";
 
+/// A database of its own with the seed's functions defined and `seed` run on it, and a
+/// connection to it (the database is dropped with the first of the pair).
+async fn seeded(seed: &str) -> (TestDatabase, AsyncPgConnection) {
+    let db = TestDatabase::create().await;
+    let mut conn = AsyncPgConnection::establish(db.url()).await.expect("connect");
+    conn.batch_execute(SCHEMA).await.expect("define the seed");
+    conn.batch_execute(seed).await.expect("seed");
+    (db, conn)
+}
+
 /// One line of `EXPLAIN`'s output.
 #[derive(QueryableByName)]
 struct PlanLine {
@@ -72,19 +84,28 @@ async fn prepare(conn: &mut AsyncPgConnection) {
     .expect("prepare the claim");
 }
 
-/// The plan of the prepared claim under `mode` (`plan_cache_mode`), in a transaction
-/// begun as a claim's is.
-async fn plan(conn: &mut AsyncPgConnection, mode: &str) -> Vec<String> {
-    conn.batch_execute(&format!("{BEGIN_CLAIM}; SET LOCAL plan_cache_mode = {mode};"))
+/// The lines of `explain` (an `EXPLAIN` of a prepared statement) in a transaction begun
+/// as a claim's is, then `settings`, and rolled back.
+async fn explained(conn: &mut AsyncPgConnection, settings: &str, explain: &str) -> Vec<String> {
+    conn.batch_execute(&format!("{BEGIN_CLAIM}; {settings}"))
         .await
         .expect("open a claim's transaction");
-    let lines: Vec<PlanLine> =
-        sql_query("EXPLAIN EXECUTE claim(now(), 8, 32, 16, gen_random_uuid(), now() + interval '1 minute')")
-            .load(conn)
-            .await
-            .unwrap_or_else(|err| panic!("explain the claim: {err}"));
-    conn.batch_execute("COMMIT").await.expect("commit");
+    let lines: Vec<PlanLine> = sql_query(explain)
+        .load(conn)
+        .await
+        .unwrap_or_else(|err| panic!("{explain}: {err}"));
+    conn.batch_execute("ROLLBACK").await.expect("roll back");
     lines.into_iter().map(|line| line.line).collect()
+}
+
+/// The plan of the prepared claim under `mode` (`plan_cache_mode`).
+async fn plan(conn: &mut AsyncPgConnection, mode: &str) -> Vec<String> {
+    explained(
+        conn,
+        &format!("SET LOCAL plan_cache_mode = {mode}"),
+        "EXPLAIN EXECUTE claim(now(), 8, 32, 16, gen_random_uuid(), now() + interval '1 minute')",
+    )
+    .await
 }
 
 /// The lines of the plan's part named `name` (`CTE candidates`): the line itself and the
@@ -165,29 +186,17 @@ async fn a_claim_reads_the_due_index_in_order_whatever_the_statistics() {
 /// candidates twice that, a cap no endpoint reaches, in a transaction begun as a claim's
 /// is and rolled back.
 async fn analyzed(conn: &mut AsyncPgConnection, limit: u32) -> Vec<String> {
-    conn.batch_execute(BEGIN_CLAIM)
-        .await
-        .expect("open a claim's transaction");
-    let lines: Vec<PlanLine> = sql_query(format!(
+    let explain = format!(
         "EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF) EXECUTE claim(now(), {limit}, {}, 1000, gen_random_uuid(), \
          now() + interval '1 minute')",
         2 * limit
-    ))
-    .load(conn)
-    .await
-    .unwrap_or_else(|err| panic!("analyze the claim: {err}"));
-    conn.batch_execute("ROLLBACK").await.expect("roll back");
-    lines.into_iter().map(|line| line.line).collect()
+    );
+    explained(conn, "", &explain).await
 }
 
 #[tokio::test]
 async fn a_claim_walks_past_no_delivery_in_flight() {
-    let db = TestDatabase::create().await;
-    let mut conn = AsyncPgConnection::establish(db.url()).await.expect("connect");
-    conn.batch_execute(SCHEMA).await.expect("define the seed");
-    conn.batch_execute("SELECT endpoints(1); SELECT backlog(20); ANALYZE;")
-        .await
-        .expect("seed 200 due deliveries");
+    let (_db, mut conn) = seeded("SELECT endpoints(1); SELECT backlog(20); ANALYZE;").await;
     prepare(&mut conn).await;
     conn.batch_execute(&format!(
         "{BEGIN_CLAIM}; EXECUTE claim(now(), 100, 200, 1000, gen_random_uuid(), now() + interval '1 minute'); COMMIT;"
@@ -214,4 +223,116 @@ async fn a_claim_walks_past_no_delivery_in_flight() {
         plan[0].contains("rows=8 "),
         "the claim keeps its limit from the deliveries still due: {plan:#?}"
     );
+}
+
+/// The name of the statement the connection keeps prepared for the load of what a claim
+/// took.
+#[derive(QueryableByName)]
+struct PreparedName {
+    #[diesel(sql_type = Text)]
+    name: String,
+}
+
+/// The first two due deliveries and their operators, as the load's arrays.
+#[derive(QueryableByName)]
+struct Claimed {
+    #[diesel(sql_type = Text)]
+    operators: String,
+    #[diesel(sql_type = Text)]
+    ids: String,
+}
+
+/// The first two due deliveries, pair by pair.
+async fn first_due(conn: &mut AsyncPgConnection) -> Claimed {
+    sql_query(
+        "SELECT array_agg(operator_id ORDER BY next_attempt_at, id)::text AS operators,
+                array_agg(id ORDER BY next_attempt_at, id)::text AS ids
+         FROM (SELECT operator_id, id, next_attempt_at FROM webhook_deliveries ORDER BY next_attempt_at, id LIMIT 2) d",
+    )
+    .get_result(conn)
+    .await
+    .expect("two deliveries")
+}
+
+/// The plan the connection's prepared load `statement` has now.
+async fn load_plan(conn: &mut AsyncPgConnection, statement: &str) -> Vec<String> {
+    let claimed = first_due(conn).await;
+    let explain = format!(
+        "EXPLAIN EXECUTE {statement}('{}', '{}')",
+        claimed.operators, claimed.ids
+    );
+    explained(conn, "", &explain).await
+}
+
+/// Fails with the plan unless each of the three tables is read through its primary key on
+/// both of its columns, and nothing is filtered, merged, hashed or scanned whole.
+fn assert_loads_by_key(plan: &[String], when: &str) {
+    for (table, second) in [
+        ("webhook_deliveries", "k.id"),
+        ("webhook_endpoints", "d.endpoint_id"),
+        ("webhook_events", "d.event_id"),
+    ] {
+        let Some(scan) = plan
+            .iter()
+            .position(|line| line.contains(&format!("Index Scan using {table}_pkey ")))
+        else {
+            panic!("{when}: {table} is read by its key: {plan:#?}");
+        };
+        let condition = plan.get(scan + 1).map_or("", String::as_str);
+        assert!(
+            condition.contains("Index Cond:")
+                && condition.contains("operator_id = k.operator_id")
+                && condition.contains(second),
+            "{when}: {table} is looked up on its whole key: {plan:#?}"
+        );
+    }
+    assert!(
+        !has_any(plan, &["Seq Scan", "Bitmap", "Merge", "Hash", "Filter"]),
+        "{when}: the load reads nothing but its keys: {plan:#?}"
+    );
+}
+
+#[tokio::test]
+async fn a_claims_load_looks_every_row_up_by_its_key_whatever_the_statistics() {
+    // The statistics a join on the two lists was planned on to read every delivery of
+    // the operator for each one.
+    let (_db, mut conn) = seeded("SELECT endpoints(1); SELECT backlog(20); ANALYZE;").await;
+    let claimed = first_due(&mut conn).await;
+    conn.batch_execute(BEGIN_CLAIM)
+        .await
+        .expect("open a claim's transaction");
+    let operators: Vec<uuid::Uuid> = parse_uuids(&claimed.operators);
+    let ids: Vec<uuid::Uuid> = parse_uuids(&claimed.ids);
+    let rows = load_targets(&mut conn, &operators, &ids).await.expect("the load runs");
+    conn.batch_execute("COMMIT").await.expect("commit");
+    assert_eq!(rows.len(), 2, "both deliveries are loaded");
+    let statement: PreparedName = sql_query(
+        "SELECT name::text AS name FROM pg_prepared_statements WHERE statement LIKE 'SELECT e.operator_id, %'",
+    )
+    .get_result(&mut conn)
+    .await
+    .expect("the connection keeps the load prepared");
+
+    assert_loads_by_key(
+        &load_plan(&mut conn, &statement.name).await,
+        "analyzed at 200 deliveries",
+    );
+    conn.batch_execute("SELECT endpoints(90); SELECT backlog(20);")
+        .await
+        .expect("grow the tables");
+    assert_loads_by_key(
+        &load_plan(&mut conn, &statement.name).await,
+        "grown since to 1,000 endpoints and 20,200 deliveries",
+    );
+    conn.batch_execute("ANALYZE").await.expect("analyze");
+    assert_loads_by_key(&load_plan(&mut conn, &statement.name).await, "analyzed at that size");
+}
+
+/// The uuids of a PostgreSQL array's text.
+fn parse_uuids(array: &str) -> Vec<uuid::Uuid> {
+    array
+        .trim_matches(['{', '}'])
+        .split(',')
+        .map(|id| id.parse().expect("a uuid"))
+        .collect()
 }
