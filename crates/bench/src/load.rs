@@ -12,6 +12,8 @@ use hdrhistogram::Histogram;
 use serde::Serialize;
 use tokio::time::Instant;
 
+use crate::cpu::CpuPerRequest;
+
 /// Highest latency the histograms track, in microseconds (a minute).
 const MAX_LATENCY_US: u64 = 60_000_000;
 
@@ -52,6 +54,9 @@ pub struct LoadReport {
     pub p99_ms: f64,
     /// Slowest successful request, milliseconds.
     pub max_ms: f64,
+    /// CPU per successful request, party by party, when the run was watched.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cpu: Option<CpuPerRequest>,
 }
 
 impl LoadReport {
@@ -68,6 +73,7 @@ impl LoadReport {
             p50_ms: total_ms,
             p99_ms: total_ms,
             max_ms: total_ms,
+            cpu: None,
         }
     }
 }
@@ -81,14 +87,25 @@ pub trait Request: Send + Sync + 'static {
 
 /// Runs the warm-up, then the measured run, and reports the measured part.
 pub async fn run<R: Request>(plan: LoadPlan, request: R) -> anyhow::Result<LoadReport> {
+    Ok(run_watched(plan, request, || ()).await?.0)
+}
+
+/// [`run`], calling `at_measure` as the measured run starts, after the warm-up: what it
+/// returns (a reading to compare with one taken at the end) comes back with the report.
+pub async fn run_watched<R: Request, W>(
+    plan: LoadPlan,
+    request: R,
+    at_measure: impl FnOnce() -> W,
+) -> anyhow::Result<(LoadReport, W)> {
     let request = Arc::new(request);
     let sequence = Arc::new(AtomicU64::new(0));
     if !plan.warmup.is_zero() {
         phase(&plan, plan.warmup, u64::MAX, &request, &sequence).await?;
     }
+    let watched = at_measure();
     let start = Instant::now();
     let outcome = phase(&plan, plan.measure, plan.max_requests, &request, &sequence).await?;
-    Ok(outcome.report(start.elapsed()))
+    Ok((outcome.report(start.elapsed()), watched))
 }
 
 /// What the workers of one phase gathered.
@@ -112,6 +129,7 @@ impl PhaseOutcome {
             p50_ms: ms(self.histogram.value_at_quantile(0.50)),
             p99_ms: ms(self.histogram.value_at_quantile(0.99)),
             max_ms: ms(self.histogram.max()),
+            cpu: None,
         }
     }
 }

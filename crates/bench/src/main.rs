@@ -5,6 +5,7 @@
 //! `bench/results/latest.{json,md}`, prints the table and removes everything it started.
 //! Everything listens on and targets 127.0.0.1 only.
 
+mod cpu;
 mod load;
 mod page_sql;
 mod pgbench;
@@ -24,6 +25,7 @@ use time::OffsetDateTime;
 use time::format_description::well_known::Rfc3339;
 
 use crate::api::Api;
+use crate::cpu::Parties;
 use crate::database::{CommitCounter, SERVICE_DATABASE, Statements};
 use crate::local_http::LocalServer;
 use crate::pgbench::{Pgbench, Script};
@@ -160,6 +162,7 @@ async fn measure_all(
         settings,
         api: Api::new(service.base_url())?,
         service_pid: service.pid(),
+        parties: Parties::new(service.pid(), cluster.data_dir()),
         seeded: &seeded,
     };
     baselines.healthz = Some(scenarios::healthz::baseline(&bench).await?);
@@ -228,6 +231,7 @@ async fn measure_all(
             settings,
             api: Api::new(service.base_url())?,
             service_pid: service.pid(),
+            parties: Parties::new(service.pid(), cluster.data_dir()),
             seeded: &seeded,
         };
         let admin = AdminCommand::new(binary, &cluster.url(SERVICE_DATABASE), &scratch.join("service"));

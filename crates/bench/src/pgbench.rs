@@ -11,6 +11,7 @@ use anyhow::Context;
 use opinion_devdb::Cluster;
 use serde::Serialize;
 
+use crate::cpu::{CpuPerRequest, CpuReading, Parties};
 use crate::database::PGBENCH_DATABASE;
 
 /// Which pgbench script.
@@ -39,12 +40,16 @@ pub struct PgbenchReport {
     pub per_second: f64,
     /// Mean latency, milliseconds (pgbench reports no percentiles without logs).
     pub mean_ms: f64,
+    /// CPU per transaction: the database's and pgbench's.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cpu: Option<CpuPerRequest>,
 }
 
 /// pgbench bound to one cluster.
 pub struct Pgbench {
     program: PathBuf,
     port: String,
+    parties: Parties,
 }
 
 impl Pgbench {
@@ -55,6 +60,7 @@ impl Pgbench {
         Ok(Self {
             program,
             port: cluster.port().to_string(),
+            parties: Parties::pgbench(cluster.data_dir()),
         })
     }
 
@@ -106,7 +112,9 @@ impl Pgbench {
                 database.as_str()
             }
         };
+        let started = CpuReading::take(&self.parties);
         let output = command.arg(database).output().context("running pgbench")?;
+        let ended = CpuReading::take(&self.parties);
         let text = String::from_utf8_lossy(&output.stdout);
         anyhow::ensure!(
             output.status.success(),
@@ -117,6 +125,8 @@ impl Pgbench {
         Ok(PgbenchReport {
             per_second: number_after(&text, "tps = ").context("pgbench printed no tps")?,
             mean_ms: number_after(&text, "latency average = ").context("pgbench printed no latency")?,
+            cpu: number_after(&text, "number of transactions actually processed: ")
+                .and_then(|transactions| ended.per_request_since(&started, transactions as u64)),
         })
     }
 
@@ -142,8 +152,12 @@ mod tests {
 
     #[test]
     fn reads_pgbench_summary_lines() {
-        let text = "latency average = 1.234 ms\ninitial connection time = 5.6 ms\ntps = 12958.123456 (without initial connection time)\n";
+        let text = "number of transactions actually processed: 155497\nlatency average = 1.234 ms\ninitial connection time = 5.6 ms\ntps = 12958.123456 (without initial connection time)\n";
         assert_eq!(number_after(text, "tps = "), Some(12958.123456));
+        assert_eq!(
+            number_after(text, "number of transactions actually processed: "),
+            Some(155_497.0)
+        );
         assert_eq!(number_after(text, "latency average = "), Some(1.234));
         assert_eq!(number_after(text, "nothing = "), None);
     }

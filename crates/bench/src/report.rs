@@ -7,6 +7,7 @@ use std::path::Path;
 
 use serde::Serialize;
 
+use crate::cpu::CpuPerRequest;
 use crate::database::StatementCost;
 use crate::load::LoadReport;
 use crate::pgbench::PgbenchReport;
@@ -287,6 +288,7 @@ impl RunReport {
             }
         }
         self.targets_markdown(&mut out);
+        self.cpu_markdown(&mut out);
         self.curves_markdown(&mut out);
         let figures: Vec<String> = self
             .scenarios
@@ -363,6 +365,54 @@ impl RunReport {
         }
     }
 
+    /// The CPU section: what each party spent on a request (a transaction, for pgbench).
+    fn cpu_markdown(&self, out: &mut String) {
+        let baselines = [
+            ("baseline: pgbench select-only", &self.baselines.pgbench_select_only),
+            ("baseline: pgbench read-write", &self.baselines.pgbench_read_write),
+            (
+                "baseline: pgbench, the first trades page's SQL",
+                &self.baselines.pgbench_trades_first_page,
+            ),
+            (
+                "baseline: pgbench, the deep trades page's SQL",
+                &self.baselines.pgbench_trades_deep_page,
+            ),
+        ]
+        .into_iter()
+        .filter_map(|(name, report)| Some((name.to_owned(), report.as_ref()?.cpu?)));
+        let healthz = self
+            .baselines
+            .healthz
+            .as_ref()
+            .and_then(|load| load.cpu)
+            .map(|cpu| ("baseline: GET /healthz".to_owned(), cpu));
+        let scenarios = self
+            .scenarios
+            .iter()
+            .filter_map(|scenario| Some((scenario.name.clone(), scenario.load.as_ref()?.cpu?)));
+        let rows: Vec<(String, CpuPerRequest)> = baselines.chain(healthz).chain(scenarios).collect();
+        if rows.is_empty() {
+            return;
+        }
+        out.push_str(
+            "\n## CPU per request\n\nCPU milliseconds each party spent per request of the measured run (per transaction \
+             for pgbench, whose client is the load), from `/proc`; other is the rest of the machine's busy time.\n\n\
+             | run | service ms | database ms | load ms | other ms | machine idle |\n|---|---:|---:|---:|---:|---:|\n",
+        );
+        for (name, cpu) in rows {
+            let _ = writeln!(
+                out,
+                "| {name} | {:.3} | {:.3} | {:.3} | {:.3} | {:.0}% |",
+                cpu.service_ms,
+                cpu.database_ms,
+                cpu.load_ms,
+                cpu.other_ms,
+                cpu.idle_share * 100.0
+            );
+        }
+    }
+
     /// The growth curves section.
     fn curves_markdown(&self, out: &mut String) {
         if self.curves.is_empty() {
@@ -403,4 +453,70 @@ fn number(value: Option<f64>) -> String {
 /// A ratio with two decimals, or blank.
 fn ratio(value: Option<f64>) -> String {
     value.map_or(String::new(), |value| format!("{value:.2}"))
+}
+
+#[cfg(test)]
+impl RunReport {
+    /// A run of `scenarios` against `baselines` on two CPUs, 16 in flight, 12 s each,
+    /// nothing seeded and nothing computed yet: what the tests of its tables and targets
+    /// start from.
+    pub fn of(scenarios: Vec<Scenario>, baselines: Baselines) -> Self {
+        Self {
+            started_at: String::new(),
+            total_seconds: 0.0,
+            cpus: 2,
+            concurrency: 16,
+            seconds_per_scenario: 12,
+            seeded_trades: 0,
+            seeded_operators: 0,
+            baselines,
+            scenarios,
+            targets: Vec::new(),
+            curves: Vec::new(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Baselines, RunReport, Scenario};
+    use crate::cpu::CpuPerRequest;
+    use crate::load::LoadReport;
+
+    #[test]
+    fn the_cpu_section_lists_every_watched_run_and_only_those() {
+        let cpu = CpuPerRequest {
+            service_ms: 0.25,
+            database_ms: 0.194,
+            load_ms: 0.043,
+            other_ms: 0.01,
+            idle_share: 0.06,
+        };
+        let load = |cpu| LoadReport {
+            ok: 10,
+            errors: 0,
+            first_error: None,
+            seconds: 1.0,
+            per_second: 10.0,
+            p50_ms: 1.0,
+            p99_ms: 2.0,
+            max_ms: 3.0,
+            cpu,
+        };
+        let report = RunReport::of(
+            vec![
+                Scenario::measured("reads.first_page", "", load(Some(cpu)), 1024, None),
+                Scenario::measured("webhooks", "", load(None), 1024, None),
+            ],
+            Baselines::default(),
+        );
+        let markdown = report.markdown();
+        assert!(markdown.contains("## CPU per request"), "{markdown}");
+        assert!(
+            markdown.contains("| reads.first_page | 0.250 | 0.194 | 0.043 | 0.010 | 6% |"),
+            "{markdown}"
+        );
+        let section = &markdown[markdown.find("## CPU per request").unwrap_or(0)..];
+        assert!(!section.contains("| webhooks |"), "{section}");
+    }
 }

@@ -5,6 +5,7 @@
 
 use serde::Serialize;
 
+use crate::pgbench::PgbenchReport;
 use crate::report::{RunReport, Scenario};
 use crate::scenarios::webhooks::{AT_RATE, ONE_ENDPOINT};
 
@@ -135,17 +136,12 @@ fn figure(report: &RunReport, name: &str, figure: &str) -> Option<f64> {
 /// Every target against `report`.
 pub fn evaluate(report: &RunReport) -> Vec<TargetCheck> {
     let read_write = report.baselines.pgbench_read_write.as_ref().map(|base| base.per_second);
-    let first_sql = report
-        .baselines
-        .pgbench_trades_first_page
-        .as_ref()
-        .map(|b| b.per_second);
-    let deep_sql = report.baselines.pgbench_trades_deep_page.as_ref().map(|b| b.per_second);
     let mut checks = vec![
-        ratio(
+        throughput(
+            report,
             "buy vs pgbench read-write",
-            per_second(report, "trading.buy"),
-            read_write,
+            "trading.buy",
+            report.baselines.pgbench_read_write.as_ref(),
             Bound::AtLeast(0.4),
             "trading.buy per second over pgbench read-write tps",
         ),
@@ -175,17 +171,19 @@ pub fn evaluate(report: &RunReport) -> Vec<TargetCheck> {
             Bound::AtMost(FLAT_LATENCY_GROWTH),
             "the healthy endpoints' lag p99 with the slow endpoint over without it (1.5 x: unchanged within noise)",
         ),
-        ratio(
+        throughput(
+            report,
             "trades first page vs its SQL in pgbench",
-            per_second(report, "reads.first_page"),
-            first_sql,
+            "reads.first_page",
+            report.baselines.pgbench_trades_first_page.as_ref(),
             Bound::AtLeast(0.6),
             "reads.first_page per second over pgbench running the page's SQL",
         ),
-        ratio(
+        throughput(
+            report,
             "trades deep page vs its SQL in pgbench",
-            per_second(report, "reads.deep_page"),
-            deep_sql,
+            "reads.deep_page",
+            report.baselines.pgbench_trades_deep_page.as_ref(),
             Bound::AtLeast(0.6),
             "reads.deep_page per second over pgbench running the deep page's SQL",
         ),
@@ -238,7 +236,55 @@ fn backlog(report: &RunReport, scenario: &str, name: &str) -> TargetCheck {
     check
 }
 
+/// A throughput target: `scenario`'s requests a second over its pgbench `baseline`'s
+/// transactions, its note saying what each party spent on a request against a transaction
+/// of the baseline, and the ratio the run's cores would allow if the service cost nothing:
+/// whether a change to the service alone can meet it.
+fn throughput(
+    report: &RunReport,
+    name: &str,
+    scenario: &str,
+    baseline: Option<&PgbenchReport>,
+    bound: Bound,
+    note: &str,
+) -> TargetCheck {
+    let mut check = ratio(
+        name,
+        per_second(report, scenario),
+        baseline.map(|base| base.per_second),
+        bound,
+        note,
+    );
+    let Some(cpu) = measured(report, scenario).and_then(|scenario| scenario.load.as_ref()?.cpu) else {
+        return check;
+    };
+    check.note.push_str(&format!(
+        "; CPU a request: the service {:.3} ms, the database {:.3} ms, the load {:.3} ms, other {:.3} ms, \
+         the machine {:.0}% idle",
+        cpu.service_ms,
+        cpu.database_ms,
+        cpu.load_ms,
+        cpu.other_ms,
+        cpu.idle_share * 100.0
+    ));
+    let Some(baseline) = baseline else { return check };
+    if let Some(base) = baseline.cpu {
+        check.note.push_str(&format!(
+            "; a pgbench transaction: the database {:.3} ms, pgbench {:.3} ms",
+            base.database_ms, base.load_ms
+        ));
+    }
+    if let Some(ceiling) = cpu.ceiling_without_service(report.cpus) {
+        check.note.push_str(&format!(
+            "; with a service that cost nothing, these cores would allow at most {:.2} x",
+            ceiling / baseline.per_second
+        ));
+    }
+    check
+}
+
 /// Two instances: 1.6 x one, unless the database's commit rate is at pgbench read-write's.
+/// When neither, the machine's idle share says whether its cores were the limit.
 fn two_instances(report: &RunReport) -> TargetCheck {
     let mut check = ratio(
         "two instances vs one, buys",
@@ -262,6 +308,14 @@ fn two_instances(report: &RunReport) -> TargetCheck {
         if saturated {
             check.met = Some(true);
         }
+    }
+    if let Some(cpu) = measured(report, "trading.buy_two_instances").and_then(|scenario| scenario.load.as_ref()?.cpu) {
+        check.note.push_str(&format!(
+            "; the machine {:.0}% idle, CPU a buy: the instances {:.3} ms, the database {:.3} ms",
+            cpu.idle_share * 100.0,
+            cpu.service_ms,
+            cpu.database_ms
+        ));
     }
     check
 }
@@ -420,6 +474,7 @@ pub fn curves(report: &RunReport) -> Vec<GrowthCurve> {
 #[cfg(test)]
 mod tests {
     use super::{curves, evaluate};
+    use crate::cpu::CpuPerRequest;
     use crate::load::LoadReport;
     use crate::pgbench::PgbenchReport;
     use crate::report::{Baselines, RunReport, Scenario};
@@ -434,29 +489,32 @@ mod tests {
             p50_ms: p99_ms / 2.0,
             p99_ms,
             max_ms: p99_ms,
+            cpu: None,
+        }
+    }
+
+    fn cpu(service_ms: f64, database_ms: f64, load_ms: f64, other_ms: f64, idle_share: f64) -> CpuPerRequest {
+        CpuPerRequest {
+            service_ms,
+            database_ms,
+            load_ms,
+            other_ms,
+            idle_share,
         }
     }
 
     fn report(scenarios: Vec<Scenario>) -> RunReport {
-        RunReport {
-            started_at: String::new(),
-            total_seconds: 0.0,
-            cpus: 2,
-            concurrency: 16,
-            seconds_per_scenario: 12,
-            seeded_trades: 0,
-            seeded_operators: 0,
-            baselines: Baselines {
+        RunReport::of(
+            scenarios,
+            Baselines {
                 pgbench_read_write: Some(PgbenchReport {
                     per_second: 1000.0,
                     mean_ms: 1.0,
+                    cpu: Some(cpu(0.0, 0.3, 0.1, 0.0, 0.05)),
                 }),
                 ..Baselines::default()
             },
-            scenarios,
-            targets: Vec::new(),
-            curves: Vec::new(),
-        }
+        )
     }
 
     fn check(report: &RunReport, name: &str) -> (Option<f64>, Option<bool>, String) {
@@ -561,6 +619,51 @@ mod tests {
         let (_, met, note) = check(&two(999.0), "two instances vs one, buys");
         assert_eq!(met, Some(false), "{note}");
         assert!(note.contains("not saturated"), "{note}");
+    }
+
+    #[test]
+    fn a_throughput_target_says_what_each_party_spent_and_what_a_free_service_would_reach() {
+        let mut buys = load(150.0, 1.0);
+        buys.cpu = Some(cpu(1.0, 2.0, 0.5, 0.25, 0.04));
+        let run = report(vec![Scenario::measured("trading.buy", "", buys, 1024, None)]);
+        let (_, met, note) = check(&run, "buy vs pgbench read-write");
+        assert_eq!(met, Some(false));
+        assert!(
+            note.ends_with(
+                "; CPU a request: the service 1.000 ms, the database 2.000 ms, the load 0.500 ms, other 0.250 ms, \
+                 the machine 4% idle; a pgbench transaction: the database 0.300 ms, pgbench 0.100 ms; with a \
+                 service that cost nothing, these cores would allow at most 0.80 x"
+            ),
+            "{note}"
+        );
+        let unwatched = report(vec![Scenario::measured(
+            "trading.buy",
+            "",
+            load(150.0, 1.0),
+            1024,
+            None,
+        )]);
+        let (_, _, note) = check(&unwatched, "buy vs pgbench read-write");
+        assert_eq!(note, "trading.buy per second over pgbench read-write tps");
+    }
+
+    #[test]
+    fn two_instances_short_of_the_ratio_say_how_idle_the_machine_was() {
+        let mut two = load(120.0, 1.0);
+        two.cpu = Some(cpu(1.5, 2.0, 0.2, 0.0, 0.03));
+        let run = report(vec![
+            Scenario::measured("trading.buy", "", load(100.0, 1.0), 1024, None),
+            Scenario::measured("trading.buy_two_instances", "", two, 1024, None)
+                .with_figure("commits_per_second", 240.0),
+        ]);
+        let (_, met, note) = check(&run, "two instances vs one, buys");
+        assert_eq!(met, Some(false));
+        assert!(
+            note.ends_with(
+                "not saturated; the machine 3% idle, CPU a buy: the instances 1.500 ms, the database 2.000 ms"
+            ),
+            "{note}"
+        );
     }
 
     #[test]

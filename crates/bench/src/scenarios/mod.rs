@@ -11,6 +11,7 @@ pub mod webhook_fanout;
 pub mod webhooks;
 
 use crate::api::Api;
+use crate::cpu::{CpuReading, Parties};
 use crate::load::{self, LoadPlan, LoadReport, Request};
 use crate::memory::MemoryWatch;
 use crate::seed::Seeded;
@@ -24,6 +25,8 @@ pub struct Bench<'a> {
     pub api: Api,
     /// The service's process id.
     pub service_pid: u32,
+    /// The processes charged with a scenario's CPU: this service and the database.
+    pub parties: Parties,
     /// The seeded operators and markets.
     pub seeded: &'a Seeded,
 }
@@ -40,11 +43,23 @@ impl Bench<'_> {
         }
     }
 
-    /// Runs `request` under `plan` while watching the service's memory; the load
-    /// figures and the peak RSS in KiB.
+    /// Runs `request` under `plan` while watching the service's memory and the parties'
+    /// CPU; the load figures (with the CPU per request) and the peak RSS in KiB.
     pub async fn measure<R: Request>(&self, plan: LoadPlan, request: R) -> anyhow::Result<(LoadReport, u64)> {
+        self.measure_charging(&self.parties, plan, request).await
+    }
+
+    /// [`Bench::measure`], charging the CPU to `parties` (another instance of the service
+    /// with this one).
+    pub async fn measure_charging<R: Request>(
+        &self,
+        parties: &Parties,
+        plan: LoadPlan,
+        request: R,
+    ) -> anyhow::Result<(LoadReport, u64)> {
         let watch = MemoryWatch::start(self.service_pid);
-        let report = load::run(plan, request).await?;
+        let (mut report, started) = load::run_watched(plan, request, || CpuReading::take(parties)).await?;
+        report.cpu = CpuReading::take(parties).per_request_since(&started, report.ok);
         Ok((report, watch.finish()))
     }
 

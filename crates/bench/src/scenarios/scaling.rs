@@ -33,7 +33,8 @@ pub async fn two_instances(
         prefix: "bench-two".into(),
     };
     let second_watch = MemoryWatch::start(second_pid);
-    let (load, rss) = bench.measure(bench.plan(), buys).await?;
+    let parties = bench.parties.with_instance(second_pid);
+    let (load, rss) = bench.measure_charging(&parties, bench.plan(), buys).await?;
     let rss = rss.max(second_watch.finish());
     announce(TWO, &load);
     let mut scenario = Scenario::measured(TWO, TWO_DESCRIPTION, load.clone(), rss, Some(Baseline::ReadWrite))

@@ -171,6 +171,7 @@ async fn paced_phase(bench: &Bench<'_>, traders: &Traders, sink: &WebhookSink, p
         p50_ms: received.lag_p50_ms,
         p99_ms: received.lag_p99_ms,
         max_ms: received.lag_max_ms,
+        cpu: None,
     };
     Ok(Phase { load, rss_kib, events })
 }
@@ -237,6 +238,7 @@ pub async fn many_endpoints(
         p50_ms: received.lag_p50_ms,
         p99_ms: received.lag_p99_ms,
         max_ms: received.lag_max_ms,
+        cpu: None,
     };
     announce(GROWTH, &load);
     let mut scenario = Scenario::measured(GROWTH, GROWTH_DESCRIPTION, load, rss, None)

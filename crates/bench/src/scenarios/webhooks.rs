@@ -13,6 +13,7 @@ use std::time::{Duration, Instant};
 use time::OffsetDateTime;
 
 use crate::api::Api;
+use crate::cpu::CpuReading;
 use crate::load::{LoadReport, Request};
 use crate::local_http::LocalServer;
 use crate::memory::MemoryWatch;
@@ -212,9 +213,11 @@ async fn measure(bench: &Bench<'_>, traders: &Result<Traders, String>, shape: &S
         prefix: shape.prefix,
         produced: produced.clone(),
     };
-    let buys = crate::load::run(plan, counted).await?;
+    let (buys, cpu_at_start) = crate::load::run_watched(plan, counted, || CpuReading::take(&bench.parties)).await?;
     sampler.abort();
     let delivered_during = sink.snapshot().events;
+    // Per delivery made while the actions ran, the actions' own share included.
+    let cpu = CpuReading::take(&bench.parties).per_request_since(&cpu_at_start, delivered_during);
     let backlog = *backlog.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
     announce(&format!("{} (the actions causing {caused_by})", shape.name), &buys);
     drain(&sink).await;
@@ -249,6 +252,7 @@ async fn measure(bench: &Bench<'_>, traders: &Result<Traders, String>, shape: &S
         p50_ms: received.lag_p50_ms,
         p99_ms: received.lag_p99_ms,
         max_ms: received.lag_max_ms,
+        cpu,
     };
     announce(shape.name, &load);
     let description = format!("{}; events: {caused_by}", shape.description);

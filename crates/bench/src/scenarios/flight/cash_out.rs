@@ -114,6 +114,7 @@ async fn burst(flight: &FlightBench<'_>) -> anyhow::Result<Option<Scenario>> {
         p50_ms: ms(histogram.value_at_quantile(0.50)),
         p99_ms: ms(histogram.value_at_quantile(0.99)),
         max_ms: ms(histogram.max()),
+        cpu: None,
     };
     announce(NAME, &load);
     let outcome = decided(flight, &boarded, &run).await?;

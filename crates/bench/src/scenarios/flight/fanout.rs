@@ -207,6 +207,7 @@ fn summarise(
         p50_ms: ms(histogram.value_at_quantile(0.50)),
         p99_ms: ms(histogram.value_at_quantile(0.99)),
         max_ms: ms(histogram.max()),
+        cpu: None,
     };
     crate::scenarios::announce(NAME, &load);
     let worst = complete.iter().copied().fold(0.0, f64::max);
