@@ -284,7 +284,7 @@ fn throughput(
 }
 
 /// Two instances: 1.6 x one, unless the database's commit rate is at pgbench read-write's.
-/// When neither, the machine's idle share says whether its cores were the limit.
+/// Its note also says how idle the machine was: whether its cores were the limit.
 fn two_instances(report: &RunReport) -> TargetCheck {
     let mut check = ratio(
         "two instances vs one, buys",
