@@ -181,6 +181,7 @@ fn parse_stat(stat: &str) -> Option<ProcessTicks> {
     })
 }
 
+/// The ticks of the process whose `stat` file is `path`; `None` once it has gone.
 fn read_stat(path: &str) -> Option<ProcessTicks> {
     parse_stat(&std::fs::read_to_string(path).ok()?)
 }
